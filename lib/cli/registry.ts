@@ -1,0 +1,22 @@
+/**
+ * The subcommands `harness` knows. Each is loaded only when invoked, so `harness wake` never
+ * pays for the sandbox's code and `harness --help` pays for none of them.
+ */
+import type { Command } from "./command.ts";
+
+/** One registry row: what `harness --help` shows, and how to load the command. */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  // deno-lint-ignore no-explicit-any -- each command narrows its own option types
+  readonly load: () => Promise<Command<any>>;
+}
+
+/** Every implemented subcommand, in the order `harness --help` lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "version",
+    summary: "print the harness version and its model SDK",
+    load: async () => (await import("./version.ts")).versionCommand,
+  },
+];

@@ -1,0 +1,85 @@
+/**
+ * The message model the engine, providers and transcripts share. In memory it is camelCase;
+ * `session_format.ts` maps it to the reference's on-disk JSON (snake_case keys).
+ */
+
+/** Who said it. */
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/** One tool call the model asked for. `arguments` is the parsed JSON object. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+/** An image shown to the model. Pixels are never persisted. */
+export interface ImageContent {
+  /** Short human label ("the file you shared", a filename). */
+  readonly alt: string;
+  /** e.g. `image/png`. */
+  readonly mimeType: string;
+  /** Base64 bytes, without a data: prefix. */
+  readonly data: string;
+}
+
+/** What a provider says it cost, when it says so. Never persisted. */
+export interface Usage {
+  readonly tokensIn?: number;
+  readonly tokensOut?: number;
+  readonly tokensTotal?: number;
+  readonly cachedTokens?: number;
+  /** USD, when the provider states it. */
+  readonly cost?: number;
+  /** The upstream that served the call (OpenRouter routing), when stated. */
+  readonly endpoint?: string;
+}
+
+/** One turn of a conversation. */
+export interface Message {
+  readonly role: Role;
+  /** Text; `null`/absent on an assistant turn that only calls tools. */
+  content?: string | null;
+  /** Assistant turns: the calls to run, in order. */
+  toolCalls?: ToolCall[];
+  /** Tool turns: which call this answers. */
+  toolCallId?: string;
+  /** A user-role turn that is the turn's own work (image caption, note) — never a boundary. */
+  injected?: boolean;
+  /** Platform item uuids a user turn rendered, or the turns a compaction summary replaced. */
+  items?: string[];
+  /** Pixels for the model; never persisted, evicted after the turn that showed them. */
+  images?: ImageContent[];
+  /** Prompt-cache breakpoint for explicit-cache providers; never persisted. */
+  cacheAnchor?: boolean;
+  /** Provider-reported usage on an assistant reply; never persisted. */
+  usage?: Usage;
+}
+
+/** Factories for the common shapes: `Message.user("hi")`, `Message.assistant({ content })`. */
+export const Message = {
+  /** A system turn. */
+  system(content: string): Message {
+    return { role: "system", content };
+  },
+  /** A user turn, optionally carrying the platform item uuids it rendered. */
+  user(content: string, options: { items?: string[]; injected?: boolean } = {}): Message {
+    const message: Message = { role: "user", content };
+    if (options.injected) message.injected = true;
+    if (options.items?.length) message.items = [...options.items];
+    return message;
+  },
+  /** An assistant turn: text, tool calls, or both. */
+  assistant(
+    options: { content?: string | null; toolCalls?: ToolCall[]; usage?: Usage } = {},
+  ): Message {
+    const message: Message = { role: "assistant", content: options.content ?? null };
+    if (options.toolCalls?.length) message.toolCalls = options.toolCalls.map((c) => ({ ...c }));
+    if (options.usage) message.usage = options.usage;
+    return message;
+  },
+  /** A tool result answering `toolCallId`. */
+  tool(toolCallId: string, content: string): Message {
+    return { role: "tool", toolCallId, content };
+  },
+} as const;
