@@ -2,19 +2,32 @@
 import type { Command } from "./command.ts";
 import { PRODUCT, VERSION } from "../version.ts";
 import manifest from "../../deno.json" with { type: "json" };
+import lockText from "../../deno.lock" with { type: "text" };
+import { z } from "zod";
 
 const SDK_PACKAGES: Record<string, string> = {
   openai: "openai",
   openrouter: "@openrouter/sdk",
 };
 
-/** The pinned version range of an SDK's npm package from the import map, or null if absent. */
+const LockFile = z.object({ specifiers: z.record(z.string(), z.string()) });
+
+function lockedSpecifiers(): Record<string, string> {
+  const parsed = LockFile.safeParse(JSON.parse(lockText));
+  return parsed.success ? parsed.data.specifiers : {};
+}
+
+/**
+ * The exact version of an SDK's npm package this build resolved (from deno.lock, which
+ * `deno install --frozen` enforces), or null when the SDK is not one this runtime ships.
+ */
 export function sdkVersion(sdk: string): string | null {
   const pkg = SDK_PACKAGES[sdk];
   if (!pkg) return null;
   const spec = (manifest.imports as Record<string, string>)[pkg];
-  const match = spec?.match(/@\^?~?(\d+\.\d+\.\d+[^\s]*)$/);
-  return match ? match[1] : null;
+  const resolved = spec ? lockedSpecifiers()[spec] : undefined;
+  // Lock entries look like "7.59.0" or "7.59.0_zod@4.6.7" (peer suffix).
+  return resolved?.split("_")[0] ?? null;
 }
 
 /** The version line: `harness <version> · <sdk> SDK <version>`. */

@@ -1,0 +1,50 @@
+/**
+ * Runs the real `harness` CLI as a separate process with the production permission set, the way
+ * an operator or the router would, and captures its output.
+ */
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** What a finished CLI process produced. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  /** stderr without Deno's own notice about config-file permissions being experimental. */
+  stderr: string;
+}
+
+/** Deno prints this on every run that uses a deno.json permission set; it is not ours. */
+const DENO_PERMISSION_NOTICE =
+  /^.*Permissions in the config file is an experimental feature.*\n?/gm;
+
+/** Runs `harness <args>` to completion. */
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; stdin?: string } = {},
+): Promise<CliResult> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-P=harness", "--quiet", `${ROOT}main.ts`, ...args],
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const child = command.spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return {
+    code: output.code,
+    stdout: decode(output.stdout),
+    stderr: decode(output.stderr).replace(DENO_PERMISSION_NOTICE, ""),
+  };
+}
+
+/** The repository root, with a trailing slash. */
+export const REPO_ROOT = ROOT;
