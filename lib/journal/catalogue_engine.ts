@@ -1,0 +1,165 @@
+/**
+ * The engine's fact lines (contract §7.2, "Fact lines"): model calls, media, tools, posts, the
+ * unspoken text and the step ledger. Fact heads are never coloured: dashboards anchor on
+ * `llm provider=`, `tool name=`, `unspoken timeline=`, which a colour span would break.
+ */
+import type { Journal } from "./journal.ts";
+import { codePoints, formatCost, formatDuration } from "./render.ts";
+import type { PostKind } from "./catalogue_wake.ts";
+
+/** INFO `llm`: `provider [endpoint] model duration [tokens_in] [tokens_out] [tokens_total] [cached_tokens] [cost]`. */
+export function llmCall(journal: Journal, f: {
+  /** The endpoint vendor (`openai`/`xai`/`openrouter`). */
+  provider: string;
+  /** The upstream that actually served the call, when the provider names one. */
+  endpoint?: string | null;
+  model: string;
+  seconds: number;
+  tokensIn?: number | null;
+  tokensOut?: number | null;
+  tokensTotal?: number | null;
+  cachedTokens?: number | null;
+  /** Dollars as the provider reported them; never derived from a price table. */
+  cost?: number | null;
+}): void {
+  journal.event("INFO", "llm", {
+    provider: f.provider,
+    endpoint: f.endpoint,
+    model: f.model,
+    duration: formatDuration(f.seconds),
+    tokens_in: f.tokensIn,
+    tokens_out: f.tokensOut,
+    tokens_total: f.tokensTotal,
+    cached_tokens: f.cachedTokens,
+    cost: formatCost(f.cost),
+  });
+}
+
+/** What a media call made. */
+export type MediaKind = "image.generate" | "image.edit" | "video.generate" | "audio.transcribe";
+
+/** INFO `media` (successful generations only): `provider kind model duration [cost]`. */
+export function mediaCall(journal: Journal, f: {
+  provider: string;
+  kind: MediaKind;
+  model: string;
+  seconds: number;
+  cost?: number | null;
+}): void {
+  journal.event("INFO", "media", {
+    provider: f.provider,
+    kind: f.kind,
+    model: f.model,
+    duration: formatDuration(f.seconds),
+    cost: formatCost(f.cost),
+  });
+}
+
+/**
+ * INFO `tool`: `name duration outcome` (ok/error, coloured); on failure (`error` not null) also
+ * WARNING `tool`: `name error`, so a WARNING-level filter still sees failing tools.
+ */
+export function toolRun(journal: Journal, f: {
+  name: string;
+  seconds: number;
+  error?: string | null;
+}): void {
+  const failed = f.error !== undefined && f.error !== null;
+  journal.event("INFO", "tool", {
+    name: f.name,
+    duration: formatDuration(f.seconds),
+    outcome: failed ? "error" : "ok",
+  });
+  if (failed) journal.event("WARNING", "tool", { name: f.name, error: f.error });
+}
+
+/** INFO `posted`: `message timeline kind chars`. */
+export function posted(journal: Journal, f: {
+  message: string;
+  timeline: string;
+  kind: PostKind;
+  chars: number;
+}): void {
+  journal.event("INFO", "posted", {
+    message: f.message,
+    timeline: f.timeline,
+    kind: f.kind,
+    chars: f.chars,
+  });
+}
+
+/** Which unspoken text: a turn's narration, the step-cap reserve report, or the canned note. */
+export type UnspokenKind = "narration" | "reserve" | "stuck";
+
+/**
+ * INFO `unspoken`: `[timeline] kind chars text="…"`. The one content-bearing field: the text
+ * exists nowhere else, so it is scrubbed and flattened but never truncated, and always quoted.
+ * `chars` counts code points of the text as given.
+ */
+export function unspoken(journal: Journal, f: {
+  timeline?: string | null;
+  kind: UnspokenKind;
+  text: string | null | undefined;
+}): void {
+  const body = f.text ?? "";
+  journal.event("INFO", "unspoken", {
+    timeline: f.timeline,
+    kind: f.kind,
+    chars: codePoints(body),
+    text: body,
+  }, { verbatim: ["text"] });
+}
+
+/**
+ * INFO `step N/M: tools=a,b (1.23s)`, or `final reply` when the reply called no tool, or
+ * `hook continue` when a turn hook extended a tool-less reply. Printf-style, not key=value.
+ */
+export function stepLine(journal: Journal, f: {
+  step: number;
+  maxSteps: number;
+  tools: readonly string[];
+  hookContinue?: boolean;
+  seconds: number;
+}): void {
+  const action = f.tools.length > 0
+    ? `tools=${f.tools.join(",")}`
+    : f.hookContinue
+    ? "hook continue"
+    : "final reply";
+  journal.text("INFO", `step ${f.step}/${f.maxSteps}: ${action} (${formatDuration(f.seconds)})`);
+}
+
+/** INFO `wake used N/M steps` (the turn settled within its budget). */
+export function wakeUsedSteps(journal: Journal, f: { used: number; maxSteps: number }): void {
+  journal.text("INFO", `wake used ${f.used}/${f.maxSteps} steps`);
+}
+
+/** WARNING `wake used M/M steps + reserve summary` (the budget ran out with tools still called). */
+export function reserveSummary(journal: Journal, f: { maxSteps: number }): void {
+  journal.text("WARNING", `wake used ${f.maxSteps}/${f.maxSteps} steps + reserve summary`);
+}
+
+/** WARNING `image degraded to text`: `timeline asset filename model reason`. */
+export function imageDegraded(journal: Journal, f: {
+  timeline: string;
+  asset: string;
+  filename: string;
+  model: string;
+}): void {
+  journal.event("WARNING", "image degraded to text", {
+    timeline: f.timeline,
+    asset: f.asset,
+    filename: f.filename,
+    model: f.model,
+    reason: "model has no vision input",
+  });
+}
+
+/** WARNING `view image withheld from a model with no vision`: `images model reason`. */
+export function imageWithheld(journal: Journal, f: { images: string; model: string }): void {
+  journal.event("WARNING", "view image withheld from a model with no vision", {
+    images: f.images,
+    model: f.model,
+    reason: "model has no image input",
+  });
+}

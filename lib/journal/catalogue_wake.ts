@@ -1,0 +1,193 @@
+/**
+ * The wake's verdict lines (contract §7.2, "Lifecycle and verdicts"): the bookends, skips,
+ * failures and the billing needles the fleet's alarms match. Each helper is the only author of
+ * its bytes, so a field can never drift out of the documented order. Verdict heads are coloured;
+ * `delivery` is the router's correlation id and is omitted when absent.
+ */
+import type { Journal, Level } from "./journal.ts";
+import { formatDuration } from "./render.ts";
+
+/** What fired a wake; the first non-empty of message, event, asset becomes `trigger=`. */
+export interface WakeTrigger {
+  readonly message?: string | null;
+  readonly event?: string | null;
+  readonly asset?: string | null;
+}
+
+/** `message:<u>` / `event:<u>` / `asset:<u>`, or `undefined` when the router named nothing. */
+export function triggerLabel(trigger: WakeTrigger | undefined): string | undefined {
+  if (!trigger) return undefined;
+  if (trigger.message) return `message:${trigger.message}`;
+  if (trigger.event) return `event:${trigger.event}`;
+  if (trigger.asset) return `asset:${trigger.asset}`;
+  return undefined;
+}
+
+/** INFO `wake start` (green): `timeline [trigger] provider model [delivery]`. */
+export function wakeStart(journal: Journal, f: {
+  timeline: string;
+  trigger?: WakeTrigger;
+  provider: string;
+  model: string;
+  delivery?: string | null;
+}): void {
+  journal.event("INFO", "wake start", {
+    timeline: f.timeline,
+    trigger: triggerLabel(f.trigger),
+    provider: f.provider,
+    model: f.model,
+    delivery: f.delivery,
+  }, { color: "green" });
+}
+
+/** How a wake ended; the `outcome=` pair is coloured (ok green, error red, declined yellow). */
+export type WakeOutcome = "ok" | "error" | "declined";
+
+/** INFO `wake end` (blue): `timeline outcome turns steps=N/M posted duration [delivery]`. */
+export function wakeEnd(journal: Journal, f: {
+  timeline: string;
+  outcome: WakeOutcome;
+  turns: number;
+  steps: number;
+  maxSteps: number;
+  posted: number;
+  seconds: number;
+  delivery?: string | null;
+}): void {
+  journal.event("INFO", "wake end", {
+    timeline: f.timeline,
+    outcome: f.outcome,
+    turns: f.turns,
+    steps: `${f.steps}/${f.maxSteps}`,
+    posted: f.posted,
+    duration: formatDuration(f.seconds),
+    delivery: f.delivery,
+  }, { color: "blue" });
+}
+
+/** INFO `wake skipped` (yellow): `timeline [delivery] reason=timeline_deleted`. */
+export function wakeSkipped(journal: Journal, f: {
+  timeline: string;
+  delivery?: string | null;
+}): void {
+  journal.event("INFO", "wake skipped", {
+    timeline: f.timeline,
+    delivery: f.delivery,
+    reason: "timeline_deleted",
+  }, { color: "yellow" });
+}
+
+/** ERROR `wake failed` (red): `timeline error [delivery]`. */
+export function wakeFailed(journal: Journal, f: {
+  timeline: string;
+  error: string;
+  delivery?: string | null;
+}): void {
+  journal.event("ERROR", "wake failed", {
+    timeline: f.timeline,
+    error: f.error,
+    delivery: f.delivery,
+  }, { color: "red" });
+}
+
+/** Fields of the two billing needles. `source`/`agent` are the log-grammar probe's trailers. */
+export interface BillingFields {
+  /** `out_of_funds` for a real outage; `log_grammar_probe` for the synthetic probe. */
+  readonly reason?: string;
+  readonly provider?: string | null;
+  readonly timeline?: string | null;
+  readonly delivery?: string | null;
+  readonly source?: string | null;
+  readonly agent?: string | null;
+}
+
+/**
+ * ERROR `wake reported_failure` (red), billing onset: `kind=billing reason provider timeline
+ * [delivery] [source] [agent]`. The probe passes `level` INFO (it ships `INFO <line>`).
+ */
+export function billingOnset(journal: Journal, f: BillingFields, level: Level = "ERROR"): void {
+  journal.event(level, "wake reported_failure", {
+    kind: "billing",
+    reason: f.reason ?? "out_of_funds",
+    provider: f.provider,
+    timeline: f.timeline,
+    delivery: f.delivery,
+    source: f.source,
+    agent: f.agent,
+  }, { color: "red" });
+}
+
+/**
+ * WARNING `wake billing_blocked` (yellow), the debounced repeat: `reason provider timeline
+ * [delivery] [source] [agent]`. The probe passes `level` INFO.
+ */
+export function billingBlocked(journal: Journal, f: BillingFields, level: Level = "WARNING"): void {
+  journal.event(level, "wake billing_blocked", {
+    reason: f.reason ?? "out_of_funds",
+    provider: f.provider,
+    timeline: f.timeline,
+    delivery: f.delivery,
+    source: f.source,
+    agent: f.agent,
+  }, { color: "yellow" });
+}
+
+/** INFO `wake billing_recovered` (green): `timeline [delivery]`. */
+export function billingRecovered(journal: Journal, f: {
+  timeline: string;
+  delivery?: string | null;
+}): void {
+  journal.event("INFO", "wake billing_recovered", {
+    timeline: f.timeline,
+    delivery: f.delivery,
+  }, { color: "green" });
+}
+
+/** Why an item failed permanently (no retry will help). */
+export type PermanentReason = "payload_too_large" | "context_length";
+
+/** ERROR `wake reported_failure` (red), permanent: `kind=permanent reason provider item timeline [delivery]`. */
+export function permanentFailure(journal: Journal, f: {
+  reason: PermanentReason;
+  provider: string;
+  item: string;
+  timeline: string;
+  delivery?: string | null;
+}): void {
+  journal.event("ERROR", "wake reported_failure", {
+    kind: "permanent",
+    reason: f.reason,
+    provider: f.provider,
+    item: f.item,
+    timeline: f.timeline,
+    delivery: f.delivery,
+  }, { color: "red" });
+}
+
+/** WARNING `degraded` (yellow): `timeline reason` (the turn fell back to the canned narration). */
+export function degraded(journal: Journal, f: { timeline: string; reason: string }): void {
+  journal.event("WARNING", "degraded", { timeline: f.timeline, reason: f.reason }, {
+    color: "yellow",
+  });
+}
+
+/** Who tried to post: the agent's `messages` tool, or the wake's own ack/report poster. */
+export type PostKind = "tool" | "probe-ack" | "failure-report";
+
+/** ERROR `post failed`: `timeline kind error`; red head only when the `messages` tool failed. */
+export function postFailed(journal: Journal, f: {
+  timeline: string;
+  kind: PostKind;
+  error: string;
+}): void {
+  journal.event("ERROR", "post failed", {
+    timeline: f.timeline,
+    kind: f.kind,
+    error: f.error,
+  }, f.kind === "tool" ? { color: "red" } : {});
+}
+
+/** ERROR `cleanup failed` (red): `error`. */
+export function cleanupFailed(journal: Journal, f: { error: string }): void {
+  journal.event("ERROR", "cleanup failed", { error: f.error }, { color: "red" });
+}
