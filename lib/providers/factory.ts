@@ -1,0 +1,119 @@
+/**
+ * buildProvider: the provider × SDK × surface matrix (contracts §2.1) as one validated
+ * constructor. Plain options in, a Provider out; reading the environment is config's job.
+ */
+import type { Provider } from "../core/provider.ts";
+import { ProviderError } from "../core/faults.ts";
+import { OpenAIProvider, type OpenAISurface } from "./openai.ts";
+import { OpenRouterProvider } from "./openrouter.ts";
+
+/** The endpoint vendors (`AI_PROVIDER`). */
+export const PROVIDERS = ["openai", "xai", "openrouter"] as const;
+/** An endpoint vendor. */
+export type ProviderName = typeof PROVIDERS[number];
+
+/** Surfaces per SDK, default first (`AI_SDK` ⇒ `AI_SDK_SURFACE`). */
+export const SDK_SURFACES: Readonly<Record<string, readonly string[]>> = {
+  openai: ["responses", "chat"],
+  openrouter: ["chat"],
+};
+
+/** The cells this build can run, for error messages and docs. */
+export const SUPPORTED_CELLS =
+  "AI_SDK=openai with AI_PROVIDER=openai or xai (AI_SDK_SURFACE=responses|chat) or " +
+  "AI_PROVIDER=openrouter (AI_SDK_SURFACE=chat); AI_SDK=openrouter with AI_PROVIDER=openrouter";
+
+/** The model axes wrongly combined; the message names the variable to fix. */
+export class ProviderConfigError extends ProviderError {
+  override name = "ProviderConfigError";
+}
+
+/** Everything {@link buildProvider} needs; mirrors the `AI_*` variables and params files. */
+export interface BuildProviderOptions {
+  /** `AI_PROVIDER` (default `openai`). */
+  readonly provider?: string;
+  /** `AI_SDK` (default `openai`). */
+  readonly sdk?: string;
+  /** `AI_SDK_SURFACE`; unset ⇒ the SDK's default. */
+  readonly surface?: string;
+  /** `AI_MODEL`. */
+  readonly model: string;
+  /** `AI_API_KEY`. */
+  readonly apiKey: string;
+  /** `AI_BASE_URL`; unset ⇒ the vendor default. */
+  readonly baseURL?: string;
+  /** model_params.json. */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** search_params.json (native openrouter `web_search` only). */
+  readonly searchParams?: Readonly<Record<string, unknown>>;
+  /** Active built-in plugins by name. */
+  readonly builtins?: readonly string[];
+  /** Per-call timeout in milliseconds. */
+  readonly timeoutMs?: number;
+}
+
+/** Validates the matrix and builds the adapter. Throws ProviderConfigError on a bad cell. */
+export function buildProvider(options: BuildProviderOptions): Provider {
+  const provider = (options.provider ?? "openai").trim().toLowerCase();
+  const sdk = (options.sdk ?? "openai").trim().toLowerCase();
+  const surface = options.surface?.trim().toLowerCase() || undefined;
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ProviderConfigError(
+      `Unknown AI_PROVIDER '${provider}'; expected one of (${PROVIDERS.join(", ")}).`,
+    );
+  }
+  if (sdk === "xai-sdk") {
+    throw new ProviderConfigError(
+      "AI_SDK=xai-sdk is the Python harness's native gRPC adapter and has no TypeScript " +
+        `counterpart. Supported here: ${SUPPORTED_CELLS}.`,
+    );
+  }
+  const surfaces = SDK_SURFACES[sdk];
+  if (!surfaces) {
+    throw new ProviderConfigError(
+      `AI_SDK='${sdk}' has no adapter — expected one of (openai, openrouter). ` +
+        `Supported here: ${SUPPORTED_CELLS}.`,
+    );
+  }
+  if (surface !== undefined && !surfaces.includes(surface)) {
+    throw new ProviderConfigError(
+      `Unknown AI_SDK_SURFACE '${surface}' for AI_SDK='${sdk}'; expected one of (${
+        surfaces.join(", ")
+      }).`,
+    );
+  }
+  if (sdk === "openrouter") {
+    if (provider !== "openrouter") {
+      throw new ProviderConfigError(
+        "AI_SDK=openrouter reaches OpenRouter's native endpoint, so it requires " +
+          `AI_PROVIDER=openrouter (got '${provider}').`,
+      );
+    }
+    return new OpenRouterProvider({
+      model: options.model,
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      params: options.params,
+      searchParams: options.searchParams,
+      builtins: options.builtins,
+      timeoutMs: options.timeoutMs,
+    });
+  }
+  const openaiSurface = (surface ?? surfaces[0]) as OpenAISurface;
+  if (provider === "openrouter" && openaiSurface !== "chat") {
+    throw new ProviderConfigError(
+      "AI_PROVIDER=openrouter over the openai SDK is chat-only: set AI_SDK_SURFACE=chat " +
+        "(or AI_SDK=openrouter).",
+    );
+  }
+  return new OpenAIProvider({
+    model: options.model,
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    surface: openaiSurface,
+    params: options.params,
+    builtins: options.builtins,
+    providerLabel: provider,
+    timeoutMs: options.timeoutMs,
+  });
+}

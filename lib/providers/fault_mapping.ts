@@ -1,0 +1,242 @@
+/**
+ * Maps every SDK failure onto the engine's fault classes (`core/faults.ts`, contracts §8.3).
+ *
+ * The mapping is by HTTP status first and by phrase second, because vendors disagree on codes
+ * but agree on wording: an OpenAI 400 `context_length_exceeded` and an OpenRouter 400 whose
+ * message says "maximum context length" are the same fault to the engine. SDK classes are
+ * recognised with `instanceof` against the lazily loaded SDK module the adapter passes in, so
+ * this file never loads an SDK itself.
+ */
+import type OpenAI from "openai";
+import type * as OpenRouterErrors from "@openrouter/sdk/models/errors";
+import {
+  ProviderAPIError,
+  ProviderAuthError,
+  ProviderBillingError,
+  ProviderConnectionError,
+  ProviderContextLengthError,
+  ProviderError,
+  ProviderPayloadTooLargeError,
+  ProviderRateLimitError,
+  ProviderRequestError,
+  ProviderResponseError,
+  ProviderServerError,
+} from "../core/faults.ts";
+
+/** The request exceeded the model's context window (case-insensitive). */
+export const OVERFLOW_PHRASES: readonly RegExp[] = [
+  /context[ _-]?(length|window|limit)/i,
+  /maximum context/i,
+  /too many (input |prompt )?tokens/i,
+  /(prompt|input|messages?) (is |are )?too long/i,
+  /exceeds? the (model'?s? )?(maximum |max )?context/i,
+  /reduce the length of the (messages|prompt|input)/i,
+];
+
+/** The account is out of money (case-insensitive). */
+export const OUT_OF_FUNDS_PHRASES: readonly RegExp[] = [
+  /insufficient[ _-]?(quota|funds|credit|balance)/i,
+  /out of (credit|credits|funds|quota)/i,
+  /no (remaining )?(credit|credits|funds|balance)/i,
+  /(add|top[ -]?up|purchase|buy) (more )?credit/i,
+  /(credit|prepaid) balance/i,
+  /payment required/i,
+  /billing (details|hard limit|issue)/i,
+  /check your plan and billing/i,
+  /exceeded your current quota/i,
+];
+
+/** The request body itself was too big (case-insensitive). */
+export const TOO_LARGE_PHRASES: readonly RegExp[] = [
+  /sent message larger than max/i,
+  /message larger than max/i,
+  /(request|payload|body|message|file|image) (entity )?too large/i,
+  /exceeds the maximum (allowed )?(request |payload |upload )?size/i,
+  /payload size exceeds/i,
+];
+
+/** True when `text` matches any of `phrases`. */
+export function matchesAny(text: string, phrases: readonly RegExp[]): boolean {
+  return phrases.some((phrase) => phrase.test(text));
+}
+
+/**
+ * Seconds to wait from a response's headers: `retry-after-ms` (milliseconds), then
+ * `retry-after` as seconds or an HTTP date. Undefined when absent or unreadable.
+ */
+export function parseRetryAfter(
+  headers: Headers | undefined,
+  now: () => number = Date.now,
+): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && ms.trim() !== "") {
+    const value = Number(ms);
+    if (Number.isFinite(value) && value >= 0) return value / 1000;
+  }
+  const raw = headers.get("retry-after");
+  if (raw === null || raw.trim() === "") return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(raw);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - now()) / 1000);
+}
+
+/** What one HTTP failure looked like, SDK-independent. */
+export interface HttpFault {
+  readonly status: number;
+  /** The parsed error body (JSON) or the raw text when it was not JSON. */
+  readonly body: unknown;
+  readonly message: string;
+  readonly headers?: Headers;
+  readonly cause?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `error.type`/`error.code` of a body, to spot `insufficient_quota` whatever the status. */
+function errorCodes(body: unknown): string[] {
+  if (!isRecord(body)) return [];
+  const inner = isRecord(body.error) ? body.error : body;
+  return [inner.type, inner.code].filter((v): v is string => typeof v === "string");
+}
+
+function bodyText(body: unknown): string {
+  if (typeof body === "string") return body;
+  try {
+    return JSON.stringify(body) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The fault class for an HTTP error, per §8.3: context overflow (400/413 + phrase), billing
+ * (`insufficient_quota` anywhere, 402, or 429 + out-of-funds phrase), payload too large (413,
+ * or a 4xx saying so), auth (401/403), rate limit (429), server (≥500), else a request error.
+ */
+export function classifyHttpFault(fault: HttpFault): ProviderAPIError {
+  const { status, body, message, headers } = fault;
+  const options = fault.cause === undefined ? undefined : { cause: fault.cause };
+  const text = `${message}\n${bodyText(body)}`;
+  if ((status === 400 || status === 413) && matchesAny(text, OVERFLOW_PHRASES)) {
+    return new ProviderContextLengthError(message, status, body, options);
+  }
+  if (
+    errorCodes(body).includes("insufficient_quota") || status === 402 ||
+    (status === 429 && matchesAny(text, OUT_OF_FUNDS_PHRASES))
+  ) {
+    return new ProviderBillingError(message, status, body, options);
+  }
+  if (status === 413 || (status >= 400 && status < 500 && matchesAny(text, TOO_LARGE_PHRASES))) {
+    return new ProviderPayloadTooLargeError(message, status, body, options);
+  }
+  if (status === 401 || status === 403) {
+    return new ProviderAuthError(message, status, body, options);
+  }
+  if (status === 429) {
+    return new ProviderRateLimitError(message, status, body, parseRetryAfter(headers), options);
+  }
+  if (status >= 500) return new ProviderServerError(message, status, body, options);
+  return new ProviderRequestError(message, status, body, options);
+}
+
+/** The error classes of the openai SDK this mapping needs (pass the loaded module). */
+export type OpenAIErrorClasses = Pick<typeof OpenAI, "APIError" | "APIConnectionError">;
+
+/**
+ * Maps a failure thrown by the openai SDK. `APIConnectionError` (timeouts included) ⇒
+ * connection; an `APIError` with a status ⇒ by status and phrase; one without ⇒ response;
+ * a plain `SyntaxError` (a truncated JSON body or SSE event) ⇒ response. Already-mapped faults
+ * pass through; anything else becomes a plain ProviderError so it still propagates typed.
+ */
+export function mapOpenAIError(error: unknown, sdk: OpenAIErrorClasses): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof sdk.APIConnectionError) {
+    return new ProviderConnectionError(error.message, { cause: error });
+  }
+  if (error instanceof sdk.APIError) {
+    if (typeof error.status !== "number") {
+      return new ProviderResponseError(error.message, { cause: error });
+    }
+    // The SDK keeps `body.error` (or the whole body when it had no `error` key); rebuild the
+    // body shape the reports quote from. A non-JSON body only survives in the message.
+    const body = error.error !== undefined
+      ? { error: error.error }
+      : error.message.replace(new RegExp(`^${error.status} `), "");
+    return classifyHttpFault({
+      status: error.status,
+      body,
+      message: error.message,
+      headers: error.headers,
+      cause: error,
+    });
+  }
+  if (error instanceof SyntaxError) {
+    return new ProviderResponseError(`unparseable response: ${error.message}`, { cause: error });
+  }
+  return unknownFault(error);
+}
+
+/** The error classes of the openrouter SDK this mapping needs (pass the loaded module). */
+export type OpenRouterErrorClasses = Pick<
+  typeof OpenRouterErrors,
+  | "OpenRouterError"
+  | "ResponseValidationError"
+  | "HTTPClientError"
+  | "SDKValidationError"
+  | "InvalidRequestError"
+>;
+
+function parseJsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Maps a failure thrown by the openrouter SDK. Any `OpenRouterError` with an error status
+ * (including a `ResponseValidationError` for an error body the SDK's schema rejected, such as
+ * an OpenAI-shaped 429) ⇒ by status and phrase, so a 402 is billing and a 5xx HTML page is
+ * server; a `ResponseValidationError` on a 2xx ⇒ response (transient); the `HTTPClientError`
+ * family (ConnectionError, RequestAbortedError, RequestTimeoutError) ⇒ connection; request-side
+ * validation ⇒ a plain ProviderError naming model_params.json; a plain `SyntaxError` ⇒ response.
+ */
+export function mapOpenRouterError(error: unknown, sdk: OpenRouterErrorClasses): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof sdk.OpenRouterError) {
+    if (error.statusCode >= 400) {
+      return classifyHttpFault({
+        status: error.statusCode,
+        body: parseJsonOrText(error.body),
+        message: error.message,
+        headers: error.headers,
+        cause: error,
+      });
+    }
+    return new ProviderResponseError(error.message, { cause: error });
+  }
+  if (error instanceof sdk.SDKValidationError || error instanceof sdk.InvalidRequestError) {
+    return new ProviderError(
+      `The openrouter SDK's chat.send rejected the request (check model_params.json): ${error.message}`,
+      { cause: error },
+    );
+  }
+  if (error instanceof sdk.HTTPClientError) {
+    return new ProviderConnectionError(error.message, { cause: error });
+  }
+  if (error instanceof SyntaxError) {
+    return new ProviderResponseError(`unparseable response: ${error.message}`, { cause: error });
+  }
+  return unknownFault(error);
+}
+
+function unknownFault(error: unknown): ProviderError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(message, { cause: error });
+}

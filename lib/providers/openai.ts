@@ -1,0 +1,222 @@
+/**
+ * OpenAIProvider: the official openai SDK on either surface, for OpenAI itself, xAI and
+ * OpenRouter (chat only). The SDK is imported on the first call, so importing the library
+ * never pays for it; SDK retries are off because the engine owns retries (contracts §6.9).
+ */
+import type OpenAI from "openai";
+import type { CacheMode, Provider } from "../core/provider.ts";
+import type { Message } from "../core/message.ts";
+import type { ToolSpec } from "../core/tool.ts";
+import { ProviderError } from "../core/faults.ts";
+import { mapOpenAIError } from "./fault_mapping.ts";
+import { OPENAI_OWNED_KEYS, stripOwned } from "./params.ts";
+import { fromChatReply, toChatMessages, toChatTools } from "./openai_chat.ts";
+import { fromResponsesReply, toResponsesInput, toResponsesTools } from "./openai_responses.ts";
+import { CONTEXT_FLOOR, contextFromModel, type ContextLimitSource, extractUsage } from "./usage.ts";
+import { isRecord } from "./wire.ts";
+
+/** The two wire surfaces of the openai SDK. */
+export type OpenAISurface = "responses" | "chat";
+
+/** Default base URL per endpoint vendor when none is given (`openai` uses the SDK's own). */
+export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = {
+  xai: "https://api.x.ai/v1",
+  openrouter: "https://openrouter.ai/api/v1",
+};
+
+/** The header that makes OpenRouter return its routing metadata (the served endpoint). */
+export const OPENROUTER_METADATA_HEADER = "X-OpenRouter-Metadata";
+
+/** Per-call timeout when none is given, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** How to build an {@link OpenAIProvider}. */
+export interface OpenAIProviderOptions {
+  readonly model: string;
+  readonly apiKey: string;
+  /** Endpoint; defaults per `providerLabel` (`openai`: the SDK default). */
+  readonly baseURL?: string;
+  /** Wire surface; `responses` by default. OpenRouter accepts only `chat`. */
+  readonly surface?: OpenAISurface;
+  /** model_params.json: spread into every call; owned keys are dropped (§4.8). */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** Active server-side built-ins by plugin name (`web_search`, `code_execution`, `x_search`). */
+  readonly builtins?: readonly string[];
+  /** The endpoint vendor: `openai` (default), `xai` or `openrouter`. */
+  readonly providerLabel?: string;
+  /** Extra default headers (params `extra_headers` merge under these; the harness wins). */
+  readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** Per-call timeout in milliseconds (default 60 s). */
+  readonly timeoutMs?: number;
+}
+
+type OpenAIModule = typeof import("openai");
+
+/** A model brain over the openai SDK. See {@link OpenAIProviderOptions}. */
+export class OpenAIProvider implements Provider {
+  /** Reached through automatic prompt caching on every vendor this class serves. */
+  readonly cacheMode: CacheMode = "automatic";
+  /** The endpoint vendor label for log lines. */
+  readonly provider: string;
+  /** The model id. */
+  readonly model: string;
+  /** The wire surface in use. */
+  readonly surface: OpenAISurface;
+  /** The built-ins actually wired on this vendor and surface. */
+  readonly builtins: readonly string[];
+  /** Input tokens of the most recent call, when it reported usage. */
+  lastTokensIn?: number;
+  /** Where the last `contextLimit()` answer came from (a floor carries its reason). */
+  contextLimitSource?: ContextLimitSource;
+
+  readonly #options: OpenAIProviderOptions;
+  #sdk?: Promise<{ module: OpenAIModule; client: OpenAI }>;
+  #contextLimit?: number;
+
+  /** Validates the options; the SDK itself loads on the first call. */
+  constructor(options: OpenAIProviderOptions) {
+    if (!options.apiKey) {
+      throw new ProviderError(
+        "No API key: pass apiKey or set the AI_API_KEY environment variable.",
+      );
+    }
+    this.#options = options;
+    this.provider = options.providerLabel ?? "openai";
+    this.model = options.model;
+    this.surface = options.surface ?? "responses";
+    if (this.provider === "openrouter" && this.surface !== "chat") {
+      throw new ProviderError(
+        "AI_PROVIDER=openrouter over the openai SDK is chat-only: set AI_SDK_SURFACE=chat.",
+      );
+    }
+    this.builtins = wiredBuiltins(this.provider, this.surface, options.builtins ?? []);
+  }
+
+  /** One model call on the configured surface; SDK failures become fault classes. */
+  async chat(messages: readonly Message[], tools: readonly ToolSpec[] = []): Promise<Message> {
+    const { module, client } = await this.#load();
+    let reply: unknown;
+    try {
+      reply = this.surface === "responses"
+        ? await client.responses.create(
+          this.#body({
+            input: toResponsesInput(messages),
+            tools: this.#responsesTools(tools),
+          }) as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
+        )
+        : await client.chat.completions.create(
+          this.#body({
+            messages: toChatMessages(messages),
+            tools: toChatTools(tools),
+          }) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+        );
+    } catch (error) {
+      throw mapOpenAIError(error, module.default);
+    }
+    const message = this.surface === "responses" ? fromResponsesReply(reply) : fromChatReply(reply);
+    const usage = extractUsage(reply);
+    if (usage) message.usage = usage;
+    this.lastTokensIn = usage?.tokensIn;
+    return message;
+  }
+
+  /**
+   * The model's context ceiling: the first positive integer among `context_length`,
+   * `context_window`, `max_context_length` of `models.retrieve(model)`; otherwise (OpenAI
+   * states none, or the call failed) the 128,000 floor, with the reason in
+   * `contextLimitSource`. Answered once per instance.
+   */
+  async contextLimit(): Promise<number> {
+    if (this.#contextLimit !== undefined) return this.#contextLimit;
+    let limit: number | undefined;
+    try {
+      const { client } = await this.#load();
+      const model: unknown = await client.models.retrieve(this.model);
+      limit = contextFromModel(model);
+      this.contextLimitSource = limit === undefined
+        ? { kind: "floor", reason: "models.retrieve states no context window" }
+        : { kind: "reported", via: "models.retrieve" };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.contextLimitSource = { kind: "floor", reason: `models.retrieve failed: ${reason}` };
+    }
+    this.#contextLimit = limit ?? CONTEXT_FLOOR;
+    return this.#contextLimit;
+  }
+
+  #responsesTools(tools: readonly ToolSpec[]) {
+    // xAI's built-ins ride search_parameters, never the tools list (§8.2)
+    const builtins = this.provider === "openai" ? this.builtins : [];
+    return toResponsesTools(tools, builtins);
+  }
+
+  /** The request body: params first, then what the harness owns on top. */
+  #body(wire: { tools: unknown[] } & Record<string, unknown>): Record<string, unknown> {
+    const { kept } = stripOwned(this.#options.params, OPENAI_OWNED_KEYS);
+    const { extra_body: extraBody, extra_headers: _headers, ...rest } = kept;
+    const body: Record<string, unknown> = { ...rest };
+    if (isRecord(extraBody)) Object.assign(body, extraBody);
+    const search = xaiSearchParameters(this.provider, this.builtins);
+    if (search) body.search_parameters = search;
+    body.model = this.model;
+    for (const [key, value] of Object.entries(wire)) {
+      if (key === "tools" && Array.isArray(value) && value.length === 0) continue;
+      body[key] = value;
+    }
+    return body;
+  }
+
+  #load(): Promise<{ module: OpenAIModule; client: OpenAI }> {
+    this.#sdk ??= (async () => {
+      const module = await import("openai");
+      const options = this.#options;
+      const client = new module.default({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL ?? DEFAULT_BASE_URLS[this.provider],
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        defaultHeaders: this.#headers(),
+      });
+      return { module, client };
+    })();
+    // a failed import must not stick: the next call tries again
+    this.#sdk.catch(() => (this.#sdk = undefined));
+    return this.#sdk;
+  }
+
+  #headers(): Record<string, string> {
+    const fromParams = isRecord(this.#options.params?.extra_headers)
+      ? this.#options.params.extra_headers
+      : {};
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(fromParams)) {
+      if (typeof value === "string") headers[key] = value;
+    }
+    Object.assign(headers, this.#options.extraHeaders);
+    if (this.provider === "openrouter") headers[OPENROUTER_METADATA_HEADER] = "enabled";
+    return headers;
+  }
+}
+
+/** Which requested built-ins this vendor and surface can run (§8.2). */
+function wiredBuiltins(
+  provider: string,
+  surface: OpenAISurface,
+  requested: readonly string[],
+): string[] {
+  if (provider === "openai" && surface === "responses") {
+    return requested.filter((name) => name === "web_search" || name === "code_execution");
+  }
+  if (provider === "xai") return requested.filter((n) => n === "web_search" || n === "x_search");
+  return [];
+}
+
+/** xAI Live Search: active web_search/x_search become `search_parameters` on either surface. */
+function xaiSearchParameters(
+  provider: string,
+  builtins: readonly string[],
+): Record<string, unknown> | undefined {
+  if (provider !== "xai" || builtins.length === 0) return undefined;
+  const sources = builtins.map((name) => ({ type: name === "x_search" ? "x" : "web" }));
+  return { mode: "on", sources, return_citations: true };
+}

@@ -1,0 +1,159 @@
+/**
+ * The openrouter SDK's request shape: the same Chat Completions conversation as the openai
+ * SDK's chat surface, but in the SDK's camelCase (`toolCallId`, `imageUrl`, `toolCalls`),
+ * which its zod schemas map back to the wire. Also the model_params key check, since those
+ * schemas silently drop keys they do not know.
+ */
+import type { ChatMessages, ChatRequest } from "@openrouter/sdk/models";
+import type { Message } from "../core/message.ts";
+import type { ToolSpec } from "../core/tool.ts";
+import { ProviderError } from "../core/faults.ts";
+import { camelKey } from "./params.ts";
+import { dataUrl, isRecord } from "./wire.ts";
+
+type ChatTool = NonNullable<ChatRequest["tools"]>[number];
+
+/** Messages in the SDK's camelCase chat form. */
+export function toOpenRouterMessages(messages: readonly Message[]): ChatMessages[] {
+  return messages.map((message): ChatMessages => {
+    switch (message.role) {
+      case "system":
+        return { role: "system", content: message.content ?? "" };
+      case "user":
+        if (!message.images?.length) return { role: "user", content: message.content ?? "" };
+        return {
+          role: "user",
+          content: [
+            ...(message.content ? [{ type: "text" as const, text: message.content }] : []),
+            ...message.images.map((image) => ({
+              type: "image_url" as const,
+              imageUrl: { url: dataUrl(image) },
+            })),
+          ],
+        };
+      case "assistant":
+        if (!message.toolCalls?.length) {
+          return { role: "assistant", content: message.content ?? "" };
+        }
+        return {
+          role: "assistant",
+          content: message.content ? message.content : null,
+          toolCalls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: "function" as const,
+            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          })),
+        };
+      case "tool":
+        return {
+          role: "tool",
+          toolCallId: message.toolCallId ?? "",
+          content: message.content ?? "",
+        };
+    }
+  });
+}
+
+/** Function tools, plus the `openrouter:web_search` server tool when active. */
+export function toOpenRouterTools(
+  tools: readonly ToolSpec[],
+  webSearch: Readonly<Record<string, unknown>> | undefined,
+): ChatTool[] {
+  const out: ChatTool[] = [];
+  if (webSearch) {
+    const parameters = camelizeShallow(webSearch);
+    out.push(
+      (Object.keys(parameters).length
+        ? { type: "openrouter:web_search", parameters }
+        : { type: "openrouter:web_search" }) as ChatTool,
+    );
+  }
+  for (const tool of tools) {
+    out.push({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    });
+  }
+  return out;
+}
+
+/**
+ * Every top-level key `chatRequest` accepts. `satisfies` makes `deno check` fail when an SDK
+ * upgrade adds or removes one, so this list cannot drift silently.
+ */
+const CHAT_REQUEST_KEYS = {
+  cacheControl: true,
+  debug: true,
+  frequencyPenalty: true,
+  imageConfig: true,
+  logitBias: true,
+  logprobs: true,
+  maxCompletionTokens: true,
+  maxTokens: true,
+  messages: true,
+  metadata: true,
+  minP: true,
+  modalities: true,
+  model: true,
+  models: true,
+  parallelToolCalls: true,
+  plugins: true,
+  prediction: true,
+  presencePenalty: true,
+  promptCacheKey: true,
+  promptCacheOptions: true,
+  provider: true,
+  reasoning: true,
+  reasoningEffort: true,
+  repetitionPenalty: true,
+  responseFormat: true,
+  seed: true,
+  serviceTier: true,
+  sessionId: true,
+  stop: true,
+  stopServerToolsWhen: true,
+  stream: true,
+  streamOptions: true,
+  temperature: true,
+  toolChoice: true,
+  tools: true,
+  topA: true,
+  topK: true,
+  topLogprobs: true,
+  topP: true,
+  trace: true,
+  user: true,
+} as const satisfies Record<keyof ChatRequest, true>;
+
+/** Objects whose own keys the SDK also spells in camelCase. */
+const NESTED_CAMEL = new Set(["provider", "reasoning", "streamOptions", "promptCacheOptions"]);
+
+/** Keys the openrouter SDK has no room for (the openai SDK's escape hatches); dropped. */
+const DROPPED = new Set(["extra_body", "extra_headers"]);
+
+/**
+ * model_params (snake_case, shared with the Python harness) as `chatRequest` fields. An
+ * unknown key throws a ProviderError naming model_params.json, because the SDK would
+ * otherwise drop it without a word and the operator would never learn the setting is inert.
+ */
+export function openRouterParams(
+  params: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (DROPPED.has(key)) continue;
+    const camel = camelKey(key);
+    if (!(camel in CHAT_REQUEST_KEYS)) {
+      throw new ProviderError(
+        `A key in model_params.json was not accepted by the openrouter SDK's chat.send: ` +
+          `'${key}' is not a chat request parameter.`,
+      );
+    }
+    out[camel] = NESTED_CAMEL.has(camel) && isRecord(value) ? camelizeShallow(value) : value;
+  }
+  return out;
+}
+
+function camelizeShallow(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelKey(k), v]));
+}

@@ -1,0 +1,63 @@
+/**
+ * model_params.json pass-through (contracts §4.8). The harness owns some keys per SDK (the
+ * model, the key, the wire shape); those are stripped before a call so a params file can
+ * never silently swap the model or break the wire. Config logs the WARNING; adapters strip
+ * again silently so a library user passing raw params gets the same guarantee.
+ */
+
+/** Keys the harness sets itself on the openai SDK. */
+export const OPENAI_OWNED_KEYS: ReadonlySet<string> = new Set([
+  "model",
+  "api_key",
+  "base_url",
+  "provider",
+  "surface",
+  "timeout",
+  "max_retries",
+  "builtin_tools",
+  "code_container",
+  "messages",
+  "input",
+  "tools",
+  "stream",
+]);
+
+/** Keys the harness sets itself on the openrouter SDK. */
+export const OPENROUTER_OWNED_KEYS: ReadonlySet<string> = new Set([
+  "model",
+  "api_key",
+  "base_url",
+  "timeout",
+  "client",
+  "builtin_tools",
+  "web_search_params",
+  "messages",
+  "tools",
+  "stream",
+  "http_headers",
+]);
+
+/** Params split into what is sent and which owned keys were dropped. */
+export interface SplitParams {
+  readonly kept: Record<string, unknown>;
+  readonly stripped: readonly string[];
+}
+
+/** Drops the owned keys of one SDK from a params object. */
+export function stripOwned(
+  params: Readonly<Record<string, unknown>> | undefined,
+  owned: ReadonlySet<string>,
+): SplitParams {
+  const kept: Record<string, unknown> = {};
+  const stripped: string[] = [];
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (owned.has(key)) stripped.push(key);
+    else kept[key] = value;
+  }
+  return { kept, stripped };
+}
+
+/** snake_case ⇒ camelCase (`max_tokens` ⇒ `maxTokens`); camelCase passes unchanged. */
+export function camelKey(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
