@@ -1,0 +1,126 @@
+/** Assets: multipart upload (replay-protected), list, read, and blob download. */
+import { z } from "zod";
+import {
+  type CallOptions,
+  type CreateOptions,
+  idempotencyHeaders,
+  type Transport,
+} from "./http.ts";
+import { PlatformError } from "./errors.ts";
+import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
+import type { ListOptions, Page, Paginator } from "./pagination.ts";
+import { type Asset, AssetSchema } from "./schemas.ts";
+
+const Envelope = z.object({ asset: AssetSchema });
+const BLOB_ENDPOINT = "GET {file.url}";
+
+/** What `assets.create` uploads. */
+export interface AssetInput {
+  /** The file's bytes. */
+  readonly file: Uint8Array | Blob;
+  /** The filename the platform records (and derives the content type from). */
+  readonly filename: string;
+  /** The part's content type; the platform identifies the real one itself. */
+  readonly contentType?: string;
+  /** Optional description; the part is omitted when not given. */
+  readonly description?: string;
+}
+
+/** Filters for listing assets. */
+export interface AssetListOptions extends ListOptions {
+  /** Only this timeline's assets. */
+  readonly timeline?: string;
+}
+
+/** A downloaded blob. */
+export interface DownloadedBlob {
+  /** The blob's bytes. */
+  readonly bytes: Uint8Array;
+  /** The Content-Type the blob server sent, if any. */
+  readonly contentType: string | null;
+}
+
+function spec(options: AssetListOptions): ListSpec<typeof AssetSchema> {
+  return {
+    path: "/assets",
+    key: "assets",
+    item: AssetSchema,
+    idOf: contentUuid,
+    query: { timeline: options.timeline },
+  };
+}
+
+/** `/assets` and `POST /timelines/{uuid}/assets`. */
+export class AssetsApi {
+  readonly #t: Transport;
+
+  /** Wired by PlatformClient; use `client.<namespace>` rather than constructing this. */
+  constructor(transport: Transport) {
+    this.#t = transport;
+  }
+
+  /** Uploads a file as `asset[file]` (+ `asset[description]`). Keyed replays return the original. */
+  async create(timeline: string, input: AssetInput, options: CreateOptions = {}): Promise<Asset> {
+    const { idempotencyKey: _, ...call } = options;
+    const form = new FormData();
+    const blob = input.file instanceof Blob
+      ? input.file
+      : new Blob([input.file.slice()], { type: input.contentType ?? "application/octet-stream" });
+    form.append("asset[file]", blob, input.filename);
+    if (input.description !== undefined) form.append("asset[description]", input.description);
+    const body = await this.#t.json({
+      method: "POST",
+      path: "/timelines/{uuid}/assets",
+      params: { uuid: timeline },
+      form,
+      headers: idempotencyHeaders(options),
+      ...call,
+    }, Envelope);
+    return body.asset;
+  }
+
+  /** Walks assets newest first (every timeline you view, or one with `timeline`). */
+  list(options: AssetListOptions = {}): Paginator<Asset> {
+    return paginate(this.#t, spec(options), options);
+  }
+
+  /** One page of assets. */
+  page(options: AssetListOptions = {}): Promise<Page<Asset>> {
+    return fetchPage(this.#t, spec(options), options.before, options);
+  }
+
+  /** One asset by its `content.uuid`. */
+  async get(uuid: string, options: CallOptions = {}): Promise<Asset> {
+    const body = await this.#t.json(
+      { method: "GET", path: "/assets/{uuid}", params: { uuid }, ...options },
+      Envelope,
+    );
+    return body.asset;
+  }
+
+  /**
+   * Downloads an asset's bytes from its signed `file.url` (or a URL given directly): a plain
+   * GET without the bearer token, following redirects, since the URL itself is the credential.
+   */
+  async download(source: Asset | string, options: CallOptions = {}): Promise<DownloadedBlob> {
+    let href: string;
+    if (typeof source === "string") href = source;
+    else if (source.content.file) href = source.content.file.url;
+    else {
+      throw new PlatformError(
+        `Asset ${source.content.uuid} has no attached file to download.`,
+        { endpoint: BLOB_ENDPOINT },
+      );
+    }
+    const url = new URL(href, this.#t.baseUrl);
+    const reply = await this.#t.send({
+      method: "GET",
+      path: "{file.url}",
+      url,
+      auth: false,
+      accept: false,
+      ...options,
+    });
+    return { bytes: reply.bytes, contentType: reply.headers.get("content-type") };
+  }
+}

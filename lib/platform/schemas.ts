@@ -1,0 +1,355 @@
+/**
+ * Zod schemas for every platform response, and the types inferred from them. The API is
+ * additive-only, so objects ignore unknown keys; only fields a caller relies on are required,
+ * and shapes the platform has reshaped over time (§15 of the contract) accept both forms.
+ * Field names stay as on the wire (snake_case) so records round-trip into transcripts as-is.
+ */
+import { z } from "zod";
+
+/** A timestamp string as sent by the platform (ISO-8601; offsets vary, so not parsed here). */
+const Timestamp = z.string();
+
+/** The `{uuid}` pointer an item uses for its timeline. */
+export const ReferenceSchema = z.object({ uuid: z.string() });
+/** A `{uuid}` pointer to another record. */
+export type Reference = z.infer<typeof ReferenceSchema>;
+
+/** The nested-actor user form used for authors and timeline owners. */
+export const ActorSchema = z.object({
+  uuid: z.string(),
+  handle: z.string(),
+  name: z.string(),
+  kind: z.string(),
+});
+/** A user as it appears inside other records: `{uuid, handle, name, kind}`; kind is "human" | "ai". */
+export type Actor = z.infer<typeof ActorSchema>;
+
+/** Participant rows may carry nulls for a hidden or deleted user; only the uuid is sure. */
+export const ParticipantSchema = z.object({
+  uuid: z.string(),
+  handle: z.string().nullable(),
+  name: z.string().nullable(),
+  kind: z.string().nullable(),
+});
+/** A timeline participant (nested-actor form, fields other than uuid possibly null). */
+export type Participant = z.infer<typeof ParticipantSchema>;
+
+/** The directional trust flags between you and another user. */
+export const TrustSchema = z.object({
+  you_trust: z.boolean(),
+  trusts_you: z.boolean(),
+  mutual: z.boolean(),
+});
+/** Trust between you and a user; `mutual` is what sharing a timeline needs. */
+export type Trust = z.infer<typeof TrustSchema>;
+
+/**
+ * A user in subject form. Which clusters are present depends on your access tier, so all
+ * but the base identity are optional; `trust` is optional because older participation
+ * responses return the bare actor.
+ */
+export const UserSchema = ActorSchema.extend({
+  trust: TrustSchema.optional(),
+  suspended: z.boolean().optional(),
+  max_timelines: z.number().optional(),
+  max_participants: z.number().optional(),
+  max_pending_tasks: z.number().optional(),
+  about: z.string().nullable().optional(),
+  time_zone: z.string().optional(),
+  roles: z.array(z.string()).optional(),
+  integration_url: z.string().nullable().optional(),
+  integration_enabled: z.boolean().optional(),
+  integration_failure_count: z.number().optional(),
+  visible: z.boolean().optional(),
+  created_at: Timestamp.optional(),
+  updated_at: Timestamp.optional(),
+  creator: z.unknown().optional(),
+});
+/** A user as returned by the users endpoints (fields outside your tier are absent). */
+export type User = z.infer<typeof UserSchema>;
+
+/** Free-form dashboard sections: known string fields typed, everything else kept. */
+const Section = z.looseObject({});
+
+/** `GET /users/dashboard`: only `identity` is required; older dashboards omit the rest. */
+export const DashboardSchema = z.object({
+  identity: UserSchema,
+  environment: z.looseObject({
+    name: z.string().optional(),
+    summary: z.string().optional(),
+    you_are: z.string().optional(),
+    concepts_url: z.string().optional(),
+  }).optional(),
+  interaction: Section.optional(),
+  account: Section.optional(),
+  documentation: z.looseObject({
+    user_guide: z.string().optional(),
+    api: z.string().optional(),
+    reference: z.string().optional(),
+    openapi: z.string().optional(),
+    changelog: z.string().optional(),
+  }).optional(),
+});
+/** Your own dashboard: identity plus orientation sections. */
+export type Dashboard = z.infer<typeof DashboardSchema>;
+
+/** A credential row (`api` bearer token or `web` browser cookie). */
+export const SessionSchema = z.object({
+  uuid: z.string(),
+  name: z.string().nullable(),
+  ip_address: z.string().nullable().optional(),
+  user_agent: z.string().nullable().optional(),
+  created_at: Timestamp,
+  last_used_at: Timestamp.nullable().optional(),
+  kind: z.string(),
+  current: z.boolean(),
+});
+/** One of your sessions. */
+export type Session = z.infer<typeof SessionSchema>;
+
+/** `POST /session` 201. Older platforms returned only `{name, created_at}` as the session. */
+export const MintedSessionSchema = z.object({
+  token: z.string().min(1),
+  session: z.object({
+    uuid: z.string().optional(),
+    name: z.string().nullable().optional(),
+    created_at: Timestamp.optional(),
+    kind: z.string().optional(),
+    current: z.boolean().optional(),
+  }).optional(),
+  start_here: z.string().optional(),
+});
+/** A freshly minted token with its session row. The token is shown once. */
+export type MintedSession = z.infer<typeof MintedSessionSchema>;
+
+/** The timeline record (list rows and subject form share it; only subjects carry items). */
+export const TimelineSchema = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  locked: z.boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp.optional(),
+  owner: ActorSchema,
+  participants: z.array(ParticipantSchema),
+});
+/** A timeline. Viewers are `owner` plus `participants` (the owner is not in `participants`). */
+export type Timeline = z.infer<typeof TimelineSchema>;
+
+/** Fields every item shares; `updated_at` is a newer addition. */
+const itemBase = {
+  created_at: Timestamp,
+  updated_at: Timestamp.optional(),
+  timeline: ReferenceSchema,
+};
+
+/** A message item. Its identity is `content.uuid`. */
+export const MessageSchema = z.object({
+  type: z.literal("message"),
+  ...itemBase,
+  user: ActorSchema,
+  content: z.object({ uuid: z.string(), body: z.string() }),
+});
+/** A message on a timeline. */
+export type Message = z.infer<typeof MessageSchema>;
+
+/** An uploaded file's metadata and its dereferenceable (signed) URL. */
+export const AssetFileSchema = z.object({
+  filename: z.string(),
+  byte_size: z.number(),
+  content_type: z.string(),
+  checksum: z.string().nullable().optional(),
+  url: z.string(),
+});
+/** The blob behind an asset. */
+export type AssetFile = z.infer<typeof AssetFileSchema>;
+
+/** An asset item; `file` may be null when the upload was never attached. */
+export const AssetSchema = z.object({
+  type: z.literal("asset"),
+  ...itemBase,
+  user: ActorSchema,
+  content: z.object({
+    uuid: z.string(),
+    description: z.string().nullable().optional(),
+    file: AssetFileSchema.nullable(),
+  }),
+});
+/** An asset (uploaded file) on a timeline. */
+export type Asset = z.infer<typeof AssetSchema>;
+
+/** A task item; `status` is pending | activated | blocked_timeline_locked | cancelled. */
+export const TaskSchema = z.object({
+  type: z.literal("task"),
+  ...itemBase,
+  user: ActorSchema,
+  content: z.object({
+    uuid: z.string(),
+    instructions: z.string(),
+    activate_at: Timestamp,
+    status: z.string(),
+  }),
+});
+/** A scheduled task on a timeline. */
+export type Task = z.infer<typeof TaskSchema>;
+
+/** A webhook endpoint item; `user` (its author) is absent on older platforms. */
+export const WebhookEndpointSchema = z.object({
+  type: z.literal("webhook_endpoint"),
+  ...itemBase,
+  user: ActorSchema.optional(),
+  content: z.object({
+    uuid: z.string(),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    ingest_url: z.string(),
+    verification: z.object({
+      enabled: z.boolean(),
+      signature_header: z.string().nullable().optional(),
+      verifier: z.string().nullable().optional(),
+    }).optional(),
+  }),
+});
+/** A webhook endpoint. Its `ingest_url` is the secret senders post to. */
+export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
+
+/**
+ * An event's endpoint pointer: a `{uuid}` reference on older platforms, the full endpoint
+ * object on newer ones (uuid at `content.uuid`); compatibility servers send both.
+ */
+const EventEndpointSchema = z.looseObject({
+  uuid: z.string().optional(),
+  content: z.looseObject({ uuid: z.string() }).optional(),
+}).refine((e) => e.content?.uuid !== undefined || e.uuid !== undefined, {
+  message: "neither uuid nor content.uuid is present",
+});
+
+/** A webhook event item (one accepted delivery); events have no `user`. */
+export const WebhookEventSchema = z.object({
+  type: z.literal("webhook_event"),
+  ...itemBase,
+  webhook_endpoint: EventEndpointSchema,
+  content: z.object({
+    uuid: z.string(),
+    content_type: z.string().nullable().optional(),
+    headers: z.record(z.string(), z.string().nullable()).optional(),
+    payload: z.string().nullable(),
+    ingest_token_at_receipt: z.string().nullable().optional(),
+    verified_at_receipt: z.boolean().nullable().optional(),
+  }),
+}).transform((event) => ({
+  ...event,
+  /** The endpoint's uuid, whichever shape the platform sent. */
+  endpoint_uuid: (event.webhook_endpoint.content?.uuid ?? event.webhook_endpoint.uuid) as string,
+}));
+/** A webhook event, with `endpoint_uuid` resolved from either endpoint shape. */
+export type WebhookEvent = z.output<typeof WebhookEventSchema>;
+
+const KNOWN_ITEM_TYPES = ["message", "asset", "task", "webhook_event", "webhook_endpoint"];
+
+/**
+ * An item of a type this client does not know yet; kept so new kinds never break a read.
+ * Known types never fall back to it, so a broken message is still reported as broken.
+ */
+export const UnknownItemSchema = z.looseObject({
+  type: z.string().refine((t) => !KNOWN_ITEM_TYPES.includes(t), {
+    message: "is a known item type whose fields do not match",
+    abort: true,
+  }),
+  content: z.looseObject({ uuid: z.string() }),
+});
+/** A timeline item of an unrecognised type. */
+export type UnknownItem = z.infer<typeof UnknownItemSchema>;
+
+/** Anything that can appear in a timeline's `items`. */
+export const TimelineItemSchema = z.union([
+  z.discriminatedUnion("type", [
+    MessageSchema,
+    AssetSchema,
+    TaskSchema,
+    WebhookEventSchema,
+    WebhookEndpointSchema,
+  ]),
+  UnknownItemSchema,
+]);
+/** One row of a timeline's inline items. */
+export type TimelineItem = z.output<typeof TimelineItemSchema>;
+
+/** Any item kind; its identity is `content.uuid`. */
+export type Item = Message | Asset | Task | WebhookEndpoint | WebhookEvent;
+
+/** `GET/POST /timelines[/{uuid}]`: the two-key envelope. */
+export const TimelineWithItemsSchema = z.object({
+  timeline: TimelineSchema,
+  items: z.array(TimelineItemSchema),
+});
+/** A timeline together with its inline items. */
+export type TimelineWithItems = z.output<typeof TimelineWithItemsSchema>;
+
+/** A note on a contact message (immutable). */
+export const NoteSchema = z.object({
+  uuid: z.string(),
+  body: z.string(),
+  user: ActorSchema.nullable().optional(),
+  notable: z.object({ type: z.string(), uuid: z.string() }).optional(),
+  created_at: Timestamp,
+  updated_at: Timestamp.optional(),
+});
+/** An admin's note. */
+export type Note = z.infer<typeof NoteSchema>;
+
+/** A contact-form submission (admin only). Flat record, no `type`/`content`. */
+export const ContactMessageSchema = z.object({
+  uuid: z.string(),
+  name: z.string().nullable().optional(),
+  email_address: z.string().nullable().optional(),
+  body: z.string(),
+  status: z.string(),
+  user: ActorSchema.nullable().optional(),
+  ip_address: z.string().nullable().optional(),
+  user_agent: z.string().nullable().optional(),
+  headers: z.record(z.string(), z.string().nullable()).optional(),
+  honeypot_filled: z.boolean().optional(),
+  fill_seconds: z.number().nullable().optional(),
+  data: z.unknown().optional(),
+  notes: z.array(NoteSchema).optional(),
+  created_at: Timestamp,
+  updated_at: Timestamp.optional(),
+});
+/** A contact message. */
+export type ContactMessage = z.infer<typeof ContactMessageSchema>;
+
+/** The lock verb's answer: `{timeline}` now, `{uuid, locked}` (or just `{locked}`) before. */
+export const LockResponseSchema = z.object({
+  timeline: TimelineSchema.optional(),
+  uuid: z.string().optional(),
+  locked: z.boolean().optional(),
+}).refine((b) => b.timeline !== undefined || b.locked !== undefined, {
+  message: "neither timeline nor locked is present",
+});
+
+/** What `timelines.lock` resolves to, whichever shape the platform sent. */
+export interface LockResult {
+  /** The timeline's uuid. */
+  readonly uuid: string;
+  /** Whether it is now locked (always true on success). */
+  readonly locked: boolean;
+  /** The full timeline, when the platform returned it (current shape); else null. */
+  readonly timeline: Timeline | null;
+}
+
+/** The participation create's answer: `{user}` now, the bare actor before. */
+export const ParticipationResponseSchema = z.union([
+  z.object({ user: UserSchema }).transform((b) => b.user),
+  UserSchema,
+]);
+
+/** Builds the `{"<plural>": [...], "next_cursor": …}` schema for one list endpoint. */
+export function pageSchema<K extends string, T extends z.ZodType>(key: K, item: T) {
+  return z.object(
+    { [key]: z.array(item), next_cursor: z.string().nullable() } as
+      & {
+        [P in K]: z.ZodArray<T>;
+      }
+      & { next_cursor: z.ZodNullable<z.ZodString> },
+  );
+}
