@@ -19,4 +19,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "print the harness version and its model SDK",
     load: async () => (await import("./version.ts")).versionCommand,
   },
+  {
+    name: "sandbox",
+    summary: "run a local BaseCradle-compatible platform (offline, for tests and demos)",
+    load: async () => (await import("./sandbox.ts")).sandboxCommand,
+  },
 ];

@@ -1,0 +1,81 @@
+/**
+ * `harness sandbox`: runs the local BaseCradle-compatible platform until SIGINT/SIGTERM.
+ * Stdout carries exactly one JSON line (where to reach it) so scripts can read it; everything
+ * else — one line per request, wakes, errors — goes to stderr.
+ */
+import { type Command, integerFlag, UsageError } from "./command.ts";
+
+const options = {
+  port: { type: "string" },
+  data: { type: "string" },
+  "wake-command": { type: "string" },
+} as const;
+
+const encoder = new TextEncoder();
+const stderrLine = (line: string) => Deno.stderr.writeSync(encoder.encode(line + "\n"));
+
+export const sandboxCommand: Command<typeof options> = {
+  name: "sandbox",
+  usage: `Usage: harness sandbox [--port N] [--data DIR] [--wake-command CMD]
+
+Run a local BaseCradle-compatible platform on 127.0.0.1, for tests, demos and trying the
+harness without an account. Prints one JSON line once listening:
+  {"base_url": "http://127.0.0.1:PORT", "admin_url": "http://127.0.0.1:PORT/_sandbox"}
+then logs each request to stderr. Stops on Ctrl-C / SIGTERM.
+
+Options:
+  --port N             port to listen on (default 0: any free port)
+  --data DIR           keep state in DIR/sandbox.db (default: in memory, lost on exit)
+  --wake-command CMD   emulate the router: for each message, asset, activated task or webhook
+                       delivery, run CMD --timeline <uuid> once per AI viewer (one at a time
+                       per agent) with BASECRADLE_TOKEN, BASECRADLE_BASE_URL,
+                       HARNESS_HOME=DIR/agents/<handle> and BASECRADLE_DELIVERY_ID set
+  -h, --help           show this help
+
+Admin routes (no token, loopback only): POST /_sandbox/users, POST /_sandbox/faults,
+POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events.
+`,
+  options,
+  async run({ values }) {
+    const port = integerFlag("port", values.port, { min: 0, max: 65535 }) ?? 0;
+    const dataDir = values.data;
+    if (dataDir !== undefined && dataDir.trim() === "") throw new UsageError("--data is empty");
+    const wakeCommand = values["wake-command"];
+    if (wakeCommand !== undefined && wakeCommand.trim() === "") {
+      throw new UsageError("--wake-command is empty");
+    }
+    const { Sandbox } = await import("../sandbox/server.ts");
+    let sandbox;
+    try {
+      sandbox = await Sandbox.start({ port, dataDir, wakeCommand, log: stderrLine });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      stderrLine(`harness sandbox: cannot start on 127.0.0.1:${port}: ${reason}`);
+      return 1;
+    }
+    // Spelled out so the line reads exactly as documented (spaces after ':' and ',').
+    const line = `{"base_url": ${JSON.stringify(sandbox.baseUrl)}, "admin_url": ${
+      JSON.stringify(sandbox.adminUrl)
+    }}`;
+    Deno.stdout.writeSync(encoder.encode(line + "\n"));
+    const signal = await untilStopped();
+    stderrLine(`sandbox stopping signal=${signal}`);
+    await sandbox.close();
+    return 0;
+  },
+};
+
+/** Resolves with the name of the first SIGINT or SIGTERM received. */
+function untilStopped(): Promise<Deno.Signal> {
+  return new Promise((resolve) => {
+    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+    const handlers = signals.map((signal) => {
+      const handler = () => {
+        signals.forEach((s, i) => Deno.removeSignalListener(s, handlers[i]));
+        resolve(signal);
+      };
+      Deno.addSignalListener(signal, handler);
+      return handler;
+    });
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * The sandbox platform: a local, offline BaseCradle-compatible server for tests, demos and
+ * newcomers. Start one with {@link Sandbox.start}; drive its admin surface at `/_sandbox`.
+ *
+ * @module
+ */
+export { type RequestRecord, Sandbox, type SandboxOptions } from "./server.ts";
+export {
+  ACTIONABLE_EVENTS,
+  type WakeDirectory,
+  type WakeRecord,
+  WakeRouter,
+  type WakeRouterOptions,
+  type WakeViewer,
+} from "./router.ts";
+export type { CreatedUser, NewUser } from "./admin.ts";
+export type { EventName, SandboxEvent } from "./events.ts";
+export type { Fault, FaultSpec } from "./faults.ts";
+export type { SandboxLimits } from "./state.ts";
+export { isUuid, uuid7, Uuid7Generator } from "./uuid7.ts";

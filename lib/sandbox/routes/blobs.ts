@@ -1,0 +1,32 @@
+/**
+ * Asset bytes at `file.url`. The URL carries an unguessable key and is the credential, so it is
+ * served without a token — clients fetch it with a plain GET, as they would a signed URL.
+ */
+import type { RouteTable } from "../http.ts";
+import { notFound } from "../problem.ts";
+import { row } from "../state.ts";
+
+interface BlobRow {
+  filename: string;
+  content_type: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+/** Registers the blob download route. */
+export function blobRoutes(table: RouteTable): void {
+  table.public("GET", "/blobs/:key/:filename", (ctx) => {
+    const blob = row<BlobRow>(
+      ctx.state.db.prepare("SELECT filename, content_type, bytes FROM blobs WHERE key = ?")
+        .get(ctx.params.key),
+    );
+    if (!blob) throw notFound("blob");
+    return new Response(blob.bytes, {
+      status: 200,
+      headers: {
+        "content-type": blob.content_type,
+        "content-length": String(blob.bytes.byteLength),
+        "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(blob.filename)}`,
+      },
+    });
+  });
+}

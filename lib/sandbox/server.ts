@@ -1,0 +1,332 @@
+/**
+ * The sandbox platform: an HTTP server on loopback speaking the BaseCradle REST contract, with
+ * its state in SQLite, a task clock, fault injection and (optionally) router emulation.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { adminRoutes, type CreatedUser, createUser, type NewUser } from "./admin.ts";
+import { authenticate, createSession } from "./auth.ts";
+import { openDatabase } from "./db.ts";
+import { EventLog, type SandboxEvent } from "./events.ts";
+import { type Fault, faultResponse, type FaultSpec, FaultTable, sleep } from "./faults.ts";
+import { RouteTable } from "./http.ts";
+import { Problem, problemResponse } from "./problem.ts";
+import { findTimeline, viewersOf } from "./records.ts";
+import { WakeRouter } from "./router.ts";
+import { blobRoutes } from "./routes/blobs.ts";
+import { contactRoutes } from "./routes/contact.ts";
+import { contentRoutes } from "./routes/content.ts";
+import { itemRoutes } from "./routes/items.ts";
+import { sessionRoutes } from "./routes/session.ts";
+import { timelineRoutes } from "./routes/timelines.ts";
+import { userRoutes } from "./routes/users.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+import {
+  DEFAULT_LIMITS,
+  row,
+  type SandboxLimits,
+  type SandboxState,
+  type SessionRow,
+} from "./state.ts";
+import { activateDueTasks } from "./tasks.ts";
+
+/** Options for {@link Sandbox.start}. */
+export interface SandboxOptions {
+  /** Interface to bind; loopback by default, since the admin surface has no auth. */
+  readonly hostname?: string;
+  /** Port; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Directory for `sandbox.db` (and agents' homes); in memory when absent. */
+  readonly dataDir?: string;
+  /** Enables router emulation with this wake command. */
+  readonly wakeCommand?: string;
+  /** Where agents' `HARNESS_HOME`s go (`<root>/agents/<handle>`); default `dataDir`. */
+  readonly agentsRoot?: string;
+  /** Request and wake log lines (no trailing newline). Silent by default. */
+  readonly log?: (line: string) => void;
+  /** Woken processes' output; default this process's stderr. */
+  readonly wakeOutput?: (chunk: Uint8Array) => void;
+  /** Extra environment for woken processes. */
+  readonly wakeEnv?: Readonly<Record<string, string>>;
+  /** Milliseconds since the epoch; injectable so tests can move time. */
+  readonly clock?: () => number;
+  /** How often due tasks are checked, in ms (they are also checked on every request). */
+  readonly taskPollMs?: number;
+  /** Body-size ceilings. */
+  readonly limits?: Partial<SandboxLimits>;
+  /** `identity-only` serves the minimal dashboard older platforms return. */
+  readonly dashboard?: "full" | "identity-only";
+}
+
+/** One served request, as kept for tests (never the token or the body). */
+export interface RequestRecord {
+  readonly method: string;
+  /** The path, with ingest tokens and blob keys masked. */
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  /** The `Idempotency-Key` header, when one was sent. */
+  readonly idempotencyKey: string | null;
+}
+
+const MAX_REQUEST_RECORDS = 10_000;
+
+/** A running sandbox platform. */
+export class Sandbox {
+  readonly #state: SandboxState;
+  readonly #db: DatabaseSync;
+  readonly #table = new RouteTable();
+  readonly #faults = new FaultTable();
+  readonly #server: Deno.HttpServer<Deno.NetAddr>;
+  readonly #abort = new AbortController();
+  readonly #timer: ReturnType<typeof setInterval>;
+  readonly #log: (line: string) => void;
+  readonly #requests: RequestRecord[] = [];
+  #router: WakeRouter | null = null;
+  #closing: Promise<void> | null = null;
+
+  private constructor(options: SandboxOptions) {
+    this.#log = options.log ?? (() => {});
+    this.#db = openDatabase(options.dataDir);
+    const events = new EventLog(
+      this.#db,
+      (error) => this.#log(`sandbox listener-error reason=${JSON.stringify(String(error))}`),
+    );
+    this.#state = {
+      db: this.#db,
+      now: options.clock ?? Date.now,
+      baseUrl: "",
+      events,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      dashboard: options.dashboard ?? "full",
+    };
+    sessionRoutes(this.#table);
+    userRoutes(this.#table);
+    timelineRoutes(this.#table);
+    contentRoutes(this.#table);
+    itemRoutes(this.#table);
+    webhookRoutes(this.#table);
+    contactRoutes(this.#table);
+    blobRoutes(this.#table);
+    adminRoutes(this.#table, this.#faults);
+
+    try {
+      this.#server = this.#listen(options);
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+    const { hostname, port } = this.#server.addr;
+    this.#state.baseUrl = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+
+    if (options.wakeCommand) {
+      this.#router = new WakeRouter({
+        command: options.wakeCommand,
+        baseUrl: this.#state.baseUrl,
+        homeRoot: options.agentsRoot ?? options.dataDir ?? this.#scratchHome(),
+        directory: {
+          viewers: (timeline) => {
+            const found = findTimeline(this.#state, timeline);
+            return found ? viewersOf(this.#state, found) : [];
+          },
+          tokenFor: (user) => this.#tokenFor(user),
+        },
+        log: this.#log,
+        output: options.wakeOutput,
+        env: options.wakeEnv,
+      });
+      const router = this.#router;
+      events.subscribe((event) => router.dispatch(event));
+    }
+
+    this.#timer = setInterval(() => this.#tick(), options.taskPollMs ?? 250);
+  }
+
+  /** Starts a sandbox and resolves once it is listening. */
+  static start(options: SandboxOptions = {}): Promise<Sandbox> {
+    try {
+      return Promise.resolve(new Sandbox(options));
+    } catch (error) {
+      // e.g. the port is taken: reject rather than throw, like any other async failure.
+      return Promise.reject(error);
+    }
+  }
+
+  /** Where clients reach the API, e.g. `http://127.0.0.1:8123`. */
+  get baseUrl(): string {
+    return this.#state.baseUrl;
+  }
+
+  /** Where the admin surface lives: `<baseUrl>/_sandbox`. */
+  get adminUrl(): string {
+    return `${this.#state.baseUrl}/_sandbox`;
+  }
+
+  /** The port listened on. */
+  get port(): number {
+    return this.#server.addr.port;
+  }
+
+  /** The router emulation, when a wake command was given. */
+  get router(): WakeRouter | null {
+    return this.#router;
+  }
+
+  /** Requests served so far, oldest first (the newest 10,000). */
+  get requests(): readonly RequestRecord[] {
+    return this.#requests;
+  }
+
+  /** Same as `POST /_sandbox/users`. */
+  createUser(input: NewUser): CreatedUser {
+    return createUser(this.#state, input);
+  }
+
+  /** Same as `GET /_sandbox/events`. */
+  events(): SandboxEvent[] {
+    return this.#state.events.list();
+  }
+
+  /** Same as `POST /_sandbox/faults` (`count` defaults to 1). */
+  addFault(spec: Omit<FaultSpec, "count"> & { count?: number }): Fault {
+    return this.#faults.add({ ...spec, count: spec.count ?? 1 });
+  }
+
+  /** Activates every due task now; returns how many changed state. */
+  activateDueTasks(): number {
+    return activateDueTasks(this.#state);
+  }
+
+  /**
+   * Stops the server (in-flight requests finish; injected delays end early), stops the task
+   * clock, stops wakes, and closes the database. Safe to call twice.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      clearInterval(this.#timer);
+      this.#abort.abort();
+      await this.#server.finished;
+      await this.#router?.close();
+      this.#db.close();
+    })();
+    return this.#closing;
+  }
+
+  #listen(options: SandboxOptions): Deno.HttpServer<Deno.NetAddr> {
+    return Deno.serve({
+      hostname: options.hostname ?? "127.0.0.1",
+      port: options.port ?? 0,
+      signal: this.#abort.signal,
+      onListen: () => {},
+      onError: () => problemResponse(new Problem(500, "internal_server_error", "Internal error.")),
+    }, (req, info) => this.#handle(req, info.remoteAddr));
+  }
+
+  #tick(): void {
+    try {
+      activateDueTasks(this.#state);
+    } catch (error) {
+      this.#log(`sandbox task-clock-error reason=${JSON.stringify(String(error))}`);
+    }
+  }
+
+  /** Without a data dir, agents still need a home that outlives one wake: a temp dir. */
+  #scratchHome(): string {
+    const dir = Deno.makeTempDirSync({ prefix: "basecradle-sandbox-" });
+    this.#log(`sandbox agents-home root=${dir}`);
+    return dir;
+  }
+
+  #tokenFor(user: string): string {
+    const live = row<SessionRow>(
+      this.#db.prepare(
+        `SELECT * FROM sessions WHERE user_uuid = ? AND revoked_at IS NULL AND kind = 'api'
+       ORDER BY uuid DESC LIMIT 1`,
+      ).get(user),
+    );
+    return live?.token ?? createSession(this.#state, user, { name: "router" }).token;
+  }
+
+  async #handle(req: Request, remote: Deno.NetAddr): Promise<Response> {
+    const started = performance.now();
+    const url = new URL(req.url);
+    // `.json` format suffixes (as the dashboard advertises) address the same resources.
+    const path = url.pathname.endsWith(".json") ? url.pathname.slice(0, -5) : url.pathname;
+    let response: Response;
+    try {
+      const fault = path.startsWith("/_sandbox") ? undefined : this.#faults.take(req.method, path);
+      if (fault?.delay_ms) await sleep(fault.delay_ms, this.#abort.signal);
+      if (fault?.status !== undefined && !fault.commit) {
+        response = faultResponse(fault.status);
+      } else {
+        response = await this.#dispatch(req, url, path, remote);
+        if (fault?.status !== undefined) {
+          await response.body?.cancel();
+          response = faultResponse(fault.status);
+        }
+      }
+    } catch (error) {
+      response = this.#failure(error);
+    }
+    const ms = Math.round(performance.now() - started);
+    const shown = maskPath(path);
+    this.#log(
+      `sandbox request method=${req.method} path=${shown} status=${response.status} ms=${ms}`,
+    );
+    this.#requests.push({
+      method: req.method,
+      path: shown,
+      status: response.status,
+      ms,
+      idempotencyKey: req.headers.get("idempotency-key"),
+    });
+    if (this.#requests.length > MAX_REQUEST_RECORDS) this.#requests.shift();
+    return response;
+  }
+
+  async #dispatch(req: Request, url: URL, path: string, remote: Deno.NetAddr): Promise<Response> {
+    // Lazily, so a due task is activated before anyone can observe it as pending.
+    activateDueTasks(this.#state);
+    const match = this.#table.match(req.method, path);
+    if (match.kind === "none") {
+      throw new Problem(404, "not_found", `No route matches ${req.method} ${maskPath(path)}.`);
+    }
+    if (match.kind === "wrong-method") {
+      throw new Problem(
+        405,
+        "method_not_allowed",
+        `${req.method} is not allowed here.`,
+        undefined,
+        {
+          allow: [...new Set(match.allowed)].join(", "),
+        },
+      );
+    }
+    const base = {
+      req,
+      url,
+      params: match.params,
+      state: this.#state,
+      remoteAddr: remote.hostname ?? null,
+    };
+    const { route } = match;
+    if (!route.auth) return await route.handler(base);
+    const { user, session } = authenticate(this.#state, req);
+    return await route.handler({ ...base, user, session });
+  }
+
+  #failure(error: unknown): Response {
+    if (error instanceof Problem) return problemResponse(error);
+    // Never a stack on the wire: the operator gets one line, the client a plain 500.
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    this.#log(`sandbox internal-error reason=${JSON.stringify(reason)}`);
+    return problemResponse(
+      new Problem(500, "internal_server_error", "The sandbox failed to handle this request."),
+    );
+  }
+}
+
+/** Hides the capability parts of a path (ingest tokens, blob keys) from logs. */
+export function maskPath(path: string): string {
+  return path.replace(/^\/webhooks\/[^/]+/, "/webhooks/[token]")
+    .replace(/^\/blobs\/[^/]+/, "/blobs/[key]");
+}
