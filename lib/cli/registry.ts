@@ -24,4 +24,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "run a local BaseCradle-compatible platform (offline, for tests and demos)",
     load: async () => (await import("./sandbox.ts")).sandboxCommand,
   },
+  {
+    name: "demo",
+    summary: "a guided offline tour: two peers, a timeline, a question and its router events",
+    load: async () => (await import("./demo.ts")).demoCommand,
+  },
 ];
