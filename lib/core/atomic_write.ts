@@ -1,0 +1,82 @@
+/**
+ * Atomic file replacement (contract §3.1 write discipline, invariant 3): a crash at any instant
+ * leaves either the previous file intact or the new one complete, never a torn mix — a torn
+ * transcript would be unparseable and brick every later wake on that timeline.
+ */
+import { basename, dirname, join } from "node:path";
+
+/** The filesystem steps an atomic write takes; replaceable so tests can fail any one of them. */
+export interface AtomicWriteOps {
+  /** Creates `dir` and its parents if missing. */
+  mkdir(dir: string): Promise<void>;
+  /** Writes `data` to a new file at `path` and fsyncs it before returning. */
+  writeSynced(path: string, data: Uint8Array): Promise<void>;
+  /** Renames `from` over `to` (atomic on POSIX within one filesystem). */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes `path`; a missing file is not an error. */
+  remove(path: string): Promise<void>;
+}
+
+/** The real steps, through `Deno.*`. */
+export const denoAtomicWriteOps: AtomicWriteOps = {
+  async mkdir(dir) {
+    await Deno.mkdir(dir, { recursive: true });
+  },
+  async writeSynced(path, data) {
+    // createNew: a temp name is never shared, so an existing file means something is wrong.
+    const file = await Deno.open(path, { write: true, createNew: true });
+    try {
+      let written = 0;
+      while (written < data.length) written += await file.write(data.subarray(written));
+      // The bytes reach the disk before the name points at them (power loss, not just a signal).
+      await file.sync();
+    } finally {
+      file.close();
+    }
+  },
+  async rename(from, to) {
+    await Deno.rename(from, to);
+  },
+  async remove(path) {
+    try {
+      await Deno.remove(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  },
+};
+
+/** Eight lowercase hex digits from a CSPRNG, so concurrent writers never share a temp. */
+function token(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The temp path for `path`: `<file>.<pid>-<8hex>.tmp` beside it (the cleanup sweep's shape). */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `${basename(path)}.${Deno.pid}-${token()}.tmp`);
+}
+
+/**
+ * Replaces `path` with `data` atomically: write a temp beside it, fsync, rename over the target.
+ * The parent directory is created. On any failure the temp is removed and the error re-thrown; the
+ * old file is untouched. (The directory entry itself is not fsynced: a power loss right after the
+ * rename may keep the previous version, which costs the newest write but never tears the file.)
+ */
+export async function atomicWrite(
+  path: string,
+  data: string | Uint8Array,
+  ops: AtomicWriteOps = denoAtomicWriteOps,
+): Promise<void> {
+  await ops.mkdir(dirname(path));
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const temp = tempPathFor(path);
+  try {
+    await ops.writeSynced(temp, bytes);
+    await ops.rename(temp, path);
+  } catch (error) {
+    // Best effort: the original failure is the one worth reporting.
+    await ops.remove(temp).catch(() => {});
+    throw error;
+  }
+}

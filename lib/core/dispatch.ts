@@ -1,0 +1,93 @@
+/**
+ * Runs one tool call and turns every failure into text the model can read (contracts §5.7):
+ * bad input from the model must become a tool error, never a crashed turn (DESIGN §3.8).
+ */
+import type { Journal } from "../journal/journal.ts";
+import { toolRun } from "../journal/catalogue_engine.ts";
+import type { ImageContent, ToolCall } from "./message.ts";
+import type { ToolRegistry } from "./registry.ts";
+import { toToolOutput } from "./tool.ts";
+
+/** The reply to a call naming no registered tool. */
+export function unknownToolText(name: string): string {
+  return `Error: no tool named '${name}'.`;
+}
+
+/** The reply to a server-side built-in called as a function. */
+export function builtinCalledText(name: string): string {
+  return `${name} runs server-side — you don't call it as a function. State what you want to ` +
+    "find in your text and the search runs automatically. Do not retry this function call.";
+}
+
+/** The reply when a tool throws. */
+export function toolErrorText(name: string, message: string): string {
+  return `Error running '${name}': ${message}`;
+}
+
+/** What one call produced. */
+export interface ToolRun {
+  /** The provider-supplied id the result answers. */
+  readonly callId: string;
+  /** The tool name the model called. */
+  readonly name: string;
+  /** The `tool` result text appended to the transcript. */
+  readonly text: string;
+  /** Pixels the model should see on its next step. */
+  readonly images: readonly ImageContent[];
+  /** `error` for an unknown tool, a built-in called as a function, or a throw. */
+  readonly outcome: "ok" | "error";
+  /** Why it failed (the WARNING line's `error=`), when it did. */
+  readonly error?: string;
+}
+
+/** What dispatch needs besides the call. */
+export interface DispatchOptions {
+  /** Where the tool is looked up. */
+  readonly registry: ToolRegistry;
+  /** Names the provider runs server-side. */
+  readonly builtins: ReadonlySet<string>;
+  /** Where the `tool` lines go. */
+  readonly journal: Journal;
+  /** The clock durations are measured with. */
+  readonly now: () => Date;
+  /** Handed to the tool. */
+  readonly signal?: AbortSignal;
+}
+
+/** Runs `call` against the registry; never throws for anything the tool or model did. */
+export async function runToolCall(call: ToolCall, options: DispatchOptions): Promise<ToolRun> {
+  const started = options.now().getTime();
+  const finish = (text: string, images: readonly ImageContent[], error?: string): ToolRun => {
+    const seconds = Math.max(0, (options.now().getTime() - started) / 1000);
+    toolRun(options.journal, { name: call.name, seconds, error });
+    return {
+      callId: call.id,
+      name: call.name,
+      text,
+      images,
+      outcome: error === undefined ? "ok" : "error",
+      ...(error === undefined ? {} : { error }),
+    };
+  };
+  const tool = options.registry.get(call.name);
+  if (!tool) {
+    // A built-in answered generically reads as "your tool is gone" and invites a retry loop.
+    if (options.builtins.has(call.name)) {
+      return finish(
+        builtinCalledText(call.name),
+        [],
+        `'${call.name}' is server-side, not a function`,
+      );
+    }
+    return finish(unknownToolText(call.name), [], `no tool named '${call.name}'`);
+  }
+  try {
+    const output = toToolOutput(
+      await tool.run(call.arguments ?? {}, { callId: call.id, signal: options.signal }),
+    );
+    return finish(output.text, output.images ?? []);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return finish(toolErrorText(call.name, message), [], message);
+  }
+}

@@ -1,0 +1,446 @@
+/**
+ * The think→act loop. Per step: a step note, one model call (transient faults retried), the
+ * reply appended and **persisted before any tool runs** (DESIGN §3.3), each tool call run in
+ * order, images injected, hooks consulted. The loop holds no policy: it runs whatever the
+ * registry holds, and the registry's policy already decided what could be registered.
+ *
+ * The final text is returned, never posted (DESIGN §3.1): the caller logs it as `unspoken`.
+ */
+import { llmCall, reserveSummary, stepLine, wakeUsedSteps } from "../journal/catalogue_engine.ts";
+import { type Journal, silentJournal } from "../journal/journal.ts";
+import { runToolCall, type ToolRun } from "./dispatch.ts";
+import { evictImages, imageTurn } from "./images.ts";
+import { type ImageContent, Message } from "./message.ts";
+import type { Provider } from "./provider.ts";
+import type { ToolRegistry } from "./registry.ts";
+import { chatWithRetries, realSleep, type Sleep } from "./retry.ts";
+import { RESERVE_NUDGE, stepNote } from "./step_note.ts";
+import type { StepContext, TurnHook } from "./turn_hook.ts";
+import type { ToolSpec } from "./tool.ts";
+
+export { nudgeOnce } from "./turn_hook.ts";
+export type { StepContext, TurnHook } from "./turn_hook.ts";
+export type { ToolRun } from "./dispatch.ts";
+
+/** The per-turn step budget when none is configured (`HARNESS_MAX_STEPS`). */
+export const DEFAULT_MAX_STEPS = 24;
+/** Extra attempts for a transient provider fault when none is configured. */
+export const DEFAULT_RESPONSE_RETRIES = 2;
+
+/**
+ * The turn could not produce its final text: the step budget was spent and the reserve summary
+ * call failed or wrote nothing. The wake substitutes its canned note; nothing is posted.
+ */
+export class EngineError extends Error {
+  /** The class name, kept through minification. */
+  override name = "EngineError";
+}
+
+/** How the turn's final (unspoken) text came about. */
+export type UnspokenKind = "narration" | "reserve";
+
+/** One tool call the turn made. */
+export interface ToolCallRecord {
+  /** The tool name the model called. */
+  readonly name: string;
+  /** The provider-supplied call id. */
+  readonly callId: string;
+  /** Whether the call produced a result or an error text. */
+  readonly outcome: "ok" | "error";
+  /** The error, when the outcome is `error`. */
+  readonly error?: string;
+}
+
+/** Provider-reported usage summed over the turn's model calls (the reserve call included). */
+export interface UsageTotals {
+  /** Model calls that succeeded. */
+  calls: number;
+  /** Input tokens, summed over calls that reported them. */
+  tokensIn: number;
+  /** Output tokens, likewise. */
+  tokensOut: number;
+  /** Total tokens, likewise. */
+  tokensTotal: number;
+  /** Cached input tokens, likewise. */
+  cachedTokens: number;
+  /** USD; `undefined` when no call reported a cost. */
+  cost?: number;
+}
+
+/** What one run produced. */
+export interface EngineResult {
+  /** The turn's final text (narration or reserve report); `""` when the model wrote none. */
+  readonly text: string;
+  /** `narration` for a turn the model ended itself, `reserve` for the step-cap report. */
+  readonly kind: UnspokenKind;
+  /** The final assistant turn, as appended to the transcript. */
+  readonly reply: Message;
+  /** Model steps used (the reserve call is the harness's, not a step). */
+  readonly steps: number;
+  /** The budget the run had. */
+  readonly maxSteps: number;
+  /** Every tool call the run made, in order. */
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Usage summed over the run's model calls. */
+  readonly usage: UsageTotals;
+}
+
+/** What an engine is built with; everything has a default. */
+export interface EngineOptions {
+  /** Where lines go; defaults to silent. */
+  readonly journal?: Journal;
+  /** Per-turn step budget; a positive integer. */
+  readonly maxSteps?: number;
+  /** Extra attempts for the transient faults; total attempts = this + 1. */
+  readonly responseRetries?: number;
+  /** The clock for step notes and durations. */
+  readonly now?: () => Date;
+  /** The retry backoff's sleep. */
+  readonly sleep?: Sleep;
+  /** Overrides `provider.supportsVision()`; only a definite `false` withholds images. */
+  readonly vision?: boolean;
+  /** Server-side built-in names besides `provider.builtins`. */
+  readonly builtins?: Iterable<string>;
+  /** Hooks consulted on every run of this engine, before any per-run hooks. */
+  readonly hooks?: readonly TurnHook[];
+}
+
+/** What one run is given besides the transcript. */
+export interface RunOptions {
+  /**
+   * Saves the live transcript. Awaited after each reply **before** its tools run (a failure
+   * there fails the turn and nothing is dispatched), then best-effort after each later append.
+   */
+  readonly persist?: () => Promise<void> | void;
+  /**
+   * What the provider is sent, built from the live transcript: the host prepends the charter
+   * or splices the brief here, so neither is ever persisted (DESIGN §3.6). Defaults to the
+   * transcript itself.
+   */
+  readonly view?: (
+    messages: readonly Message[],
+  ) => readonly Message[] | Promise<readonly Message[]>;
+  /** Hooks for this run only (e.g. this turn's nudge), consulted after the engine's own. */
+  readonly hooks?: readonly TurnHook[];
+  /** Passed to every tool; aborted when the host tears the turn down. */
+  readonly signal?: AbortSignal;
+}
+
+/** Runs turns for one provider against one registry. */
+export class Engine {
+  /** The model every run calls. */
+  readonly provider: Provider;
+  /** The tools every run may dispatch (already gated by its policy). */
+  readonly registry: ToolRegistry;
+  /** Per-run step budget. */
+  readonly maxSteps: number;
+  /** Extra attempts for the transient faults. */
+  readonly responseRetries: number;
+  /** Engine runs so far (the `wake end` line's `turns=`). */
+  turns = 0;
+  /** Model steps so far across runs, reserve calls excluded (`steps=`). */
+  steps = 0;
+  readonly #journal: Journal;
+  readonly #now: () => Date;
+  readonly #sleep: Sleep;
+  readonly #vision?: boolean;
+  readonly #builtins: ReadonlySet<string>;
+  readonly #hooks: readonly TurnHook[];
+
+  /** Throws `RangeError` for a non-positive step budget or a negative retry count. */
+  constructor(provider: Provider, registry: ToolRegistry, options: EngineOptions = {}) {
+    const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    if (!Number.isInteger(maxSteps) || maxSteps <= 0) {
+      throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}.`);
+    }
+    const retries = options.responseRetries ?? DEFAULT_RESPONSE_RETRIES;
+    if (!Number.isInteger(retries) || retries < 0) {
+      throw new RangeError(`responseRetries must be a non-negative integer, got ${retries}.`);
+    }
+    this.provider = provider;
+    this.registry = registry;
+    this.maxSteps = maxSteps;
+    this.responseRetries = retries;
+    this.#journal = options.journal ?? silentJournal;
+    this.#now = options.now ?? (() => new Date());
+    this.#sleep = options.sleep ?? realSleep;
+    this.#vision = options.vision;
+    this.#builtins = new Set([...(provider.builtins ?? []), ...(options.builtins ?? [])]);
+    this.#hooks = options.hooks ?? [];
+  }
+
+  /**
+   * Drives `messages` (mutated in place: every turn is appended) to a final text. Throws the
+   * provider's fault when a call fails for good, the persist error when a reply cannot be
+   * recorded, and `EngineError` when the reserve summary fails. Pixels shown during the run
+   * are evicted however it ends.
+   */
+  async run(messages: Message[], options: RunOptions = {}): Promise<EngineResult> {
+    const run = new Run(this, messages, options, {
+      journal: this.#journal,
+      now: this.#now,
+      sleep: this.#sleep,
+      vision: this.#vision,
+      builtins: this.#builtins,
+      hooks: [...this.#hooks, ...(options.hooks ?? [])],
+    });
+    this.turns++;
+    return await run.execute();
+  }
+}
+
+interface RunDeps {
+  readonly journal: Journal;
+  readonly now: () => Date;
+  readonly sleep: Sleep;
+  readonly vision?: boolean;
+  readonly builtins: ReadonlySet<string>;
+  readonly hooks: readonly TurnHook[];
+}
+
+/** One run's state: kept apart from `Engine` so concurrent runs never share it. */
+class Run {
+  readonly #shown: Message[] = [];
+  readonly #calls: ToolCallRecord[] = [];
+  readonly #usage: UsageTotals = {
+    calls: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+    tokensTotal: 0,
+    cachedTokens: 0,
+  };
+  #vision?: boolean;
+  #visionKnown = false;
+  #stepsUsed = 0;
+
+  constructor(
+    readonly engine: Engine,
+    readonly messages: Message[],
+    readonly options: RunOptions,
+    readonly deps: RunDeps,
+  ) {}
+
+  async execute(): Promise<EngineResult> {
+    try {
+      const specs = this.engine.registry.specs();
+      const max = this.engine.maxSteps;
+      for (let step = 1; step <= max; step++) {
+        const started = this.deps.now();
+        this.#stepsUsed = step;
+        this.engine.steps++;
+        this.messages.push(Message.system(stepNote(step, max, started)));
+        const reply = await this.#chat(specs.length ? specs : undefined);
+        this.messages.push(reply);
+        // The one save allowed to fail the turn: a tool call absent from disk never ran.
+        await this.options.persist?.();
+        const runs = await this.#dispatch(reply);
+        const extended = await this.#consultHooks(step, reply, runs);
+        stepLine(this.deps.journal, {
+          step,
+          maxSteps: max,
+          tools: (reply.toolCalls ?? []).map((call) => call.name),
+          hookContinue: extended,
+          seconds: seconds(started, this.deps.now()),
+        });
+        if (!reply.toolCalls?.length && !extended) {
+          wakeUsedSteps(this.deps.journal, { used: step, maxSteps: max });
+          return this.#result(reply, "narration");
+        }
+      }
+      reserveSummary(this.deps.journal, { maxSteps: max });
+      return await this.#reserve();
+    } finally {
+      evictImages(this.#shown);
+    }
+  }
+
+  /** One model call through the retry rule, with its `llm` line and usage tally. */
+  async #chat(tools: readonly ToolSpec[] | undefined): Promise<Message> {
+    const view = this.options.view ? await this.options.view(this.messages) : this.messages;
+    const started = this.deps.now();
+    const reply = await chatWithRetries(this.engine.provider, view, tools, {
+      retries: this.engine.responseRetries,
+      sleep: this.deps.sleep,
+      journal: this.deps.journal,
+    });
+    const usage = reply.usage;
+    llmCall(this.deps.journal, {
+      provider: this.engine.provider.provider ?? "unknown",
+      endpoint: usage?.endpoint,
+      model: this.engine.provider.model ?? "unknown",
+      seconds: seconds(started, this.deps.now()),
+      tokensIn: usage?.tokensIn,
+      tokensOut: usage?.tokensOut,
+      tokensTotal: usage?.tokensTotal,
+      cachedTokens: usage?.cachedTokens,
+      cost: usage?.cost,
+    });
+    this.#tally(reply);
+    return reply;
+  }
+
+  /** Runs the reply's calls in order, appending each result, then any images as one turn. */
+  async #dispatch(reply: Message): Promise<ToolRun[]> {
+    const runs: ToolRun[] = [];
+    const images: ImageContent[] = [];
+    for (const call of reply.toolCalls ?? []) {
+      const run = await runToolCall(call, {
+        registry: this.engine.registry,
+        builtins: this.deps.builtins,
+        journal: this.deps.journal,
+        now: this.deps.now,
+        signal: this.options.signal,
+      });
+      runs.push(run);
+      this.#calls.push({
+        name: run.name,
+        callId: run.callId,
+        outcome: run.outcome,
+        ...(run.error === undefined ? {} : { error: run.error }),
+      });
+      this.messages.push(Message.tool(call.id, run.text));
+      await this.#progress();
+      images.push(...run.images);
+    }
+    // One turn after every result: a user turn spliced between two results is a provider 400.
+    if (images.length) {
+      const turn = imageTurn(
+        images,
+        await this.#sees(),
+        this.deps.journal,
+        this.engine.provider.model ?? "unknown",
+      );
+      this.messages.push(turn);
+      if (turn.images) this.#shown.push(turn);
+      await this.#progress();
+    }
+    return runs;
+  }
+
+  /** Every hook observes the step; if the turn is ending, the first hook to extend wins. */
+  async #consultHooks(step: number, reply: Message, toolRuns: ToolRun[]): Promise<boolean> {
+    let appended = false;
+    const context: StepContext = {
+      step,
+      maxSteps: this.engine.maxSteps,
+      reply,
+      toolRuns,
+      messages: this.messages,
+      append: (message) => {
+        this.messages.push(message);
+        appended = true;
+      },
+    };
+    for (const hook of this.deps.hooks) await hook.afterStep?.(context);
+    let extended = false;
+    if (!reply.toolCalls?.length) {
+      for (const hook of this.deps.hooks) {
+        if (hook.beforeFinish && await hook.beforeFinish(context)) {
+          extended = true;
+          break;
+        }
+      }
+    }
+    if (appended) await this.#progress();
+    return extended;
+  }
+
+  /**
+   * The budget is spent with the model still calling tools: one tool-less call for the model's
+   * own progress report. Only a clean text-only turn is kept — a dangling tool-call turn with no
+   * results would poison the next load.
+   */
+  async #reserve(): Promise<EngineResult> {
+    const max = this.engine.maxSteps;
+    this.messages.push(Message.system(RESERVE_NUDGE));
+    let reply: Message;
+    try {
+      reply = await this.#chat(undefined);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.journal.text(
+        "WARNING",
+        `Reserve summary call failed after the step budget was spent: ${message}`,
+      );
+      throw new EngineError(
+        `Step budget of ${max} spent and the reserve summary call failed: ${message}`,
+        { cause: error },
+      );
+    }
+    const text = reply.content ?? "";
+    if (!text.trim()) {
+      this.deps.journal.text(
+        "WARNING",
+        "Reserve summary produced no text; falling back to the canned note.",
+      );
+      throw new EngineError(
+        `Step budget of ${max} spent and the reserve summary produced no text.`,
+      );
+    }
+    const summary = Message.assistant({ content: text, usage: reply.usage });
+    this.messages.push(summary);
+    await this.#progress();
+    return this.#result(summary, "reserve");
+  }
+
+  /** A save after work already happened: failing it cannot undo the work, so it never ends the turn. */
+  async #progress(): Promise<void> {
+    if (!this.options.persist) return;
+    try {
+      await this.options.persist();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.journal.text(
+        "ERROR",
+        `Could not persist a turn in progress; some of its work may be lost: ${message}`,
+      );
+    }
+  }
+
+  /** Whether images may be shown: asked once per run, failing open. */
+  async #sees(): Promise<boolean | undefined> {
+    if (!this.#visionKnown) {
+      this.#visionKnown = true;
+      if (this.deps.vision !== undefined) {
+        this.#vision = this.deps.vision;
+      } else {
+        try {
+          this.#vision = await this.engine.provider.supportsVision?.();
+        } catch {
+          this.#vision = undefined; // an unanswerable capability shows the image (fail open)
+        }
+      }
+    }
+    return this.#vision;
+  }
+
+  #tally(reply: Message): void {
+    const usage = reply.usage;
+    this.#usage.calls++;
+    if (!usage) return;
+    this.#usage.tokensIn += usage.tokensIn ?? 0;
+    this.#usage.tokensOut += usage.tokensOut ?? 0;
+    this.#usage.tokensTotal += usage.tokensTotal ?? 0;
+    this.#usage.cachedTokens += usage.cachedTokens ?? 0;
+    if (typeof usage.cost === "number" && Number.isFinite(usage.cost)) {
+      this.#usage.cost = (this.#usage.cost ?? 0) + usage.cost;
+    }
+  }
+
+  #result(reply: Message, kind: UnspokenKind): EngineResult {
+    return {
+      text: reply.content ?? "",
+      kind,
+      reply,
+      steps: this.#stepsUsed,
+      maxSteps: this.engine.maxSteps,
+      toolCalls: [...this.#calls],
+      usage: { ...this.#usage },
+    };
+  }
+}
+
+/** Elapsed seconds, never negative (a clock stepping back must not print `-0.01s`). */
+function seconds(from: Date, to: Date): number {
+  return Math.max(0, (to.getTime() - from.getTime()) / 1000);
+}

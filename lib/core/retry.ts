@@ -1,0 +1,71 @@
+/**
+ * One provider call with the engine's retry rule (contracts §6.9): exactly the two transient
+ * classes (an unparseable response, the provider's own 5xx) are re-requested; everything else
+ * propagates on its first raise, because re-issuing a permanent fault only repeats it.
+ */
+import type { Journal } from "../journal/journal.ts";
+import { isTransient, ProviderServerError } from "./faults.ts";
+import type { Message } from "./message.ts";
+import type { Provider } from "./provider.ts";
+import type { ToolSpec } from "./tool.ts";
+
+/** Backoff before the nth retry is this × n milliseconds (0.5 s, 1.0 s, …). */
+export const RETRY_BACKOFF_MS = 500;
+
+/** Waits `ms` milliseconds. Injected so tests run the retry path without real delay. */
+export type Sleep = (ms: number) => Promise<void>;
+
+/** The default sleep: a real timer. */
+export const realSleep: Sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How a retried call behaves. */
+export interface RetryOptions {
+  /** Extra attempts after the first (`HARNESS_RESPONSE_RETRIES`); total = retries + 1. */
+  readonly retries: number;
+  /** Waits out the backoff. */
+  readonly sleep: Sleep;
+  /** Where the retry WARNINGs and the give-up ERROR go. */
+  readonly journal: Journal;
+}
+
+/**
+ * Calls `provider.chat`, retrying transient faults. Logs a WARNING per retry and an ERROR on
+ * give-up (the §7.3 wordings), then rethrows the last error.
+ */
+export async function chatWithRetries(
+  provider: Provider,
+  messages: readonly Message[],
+  tools: readonly ToolSpec[] | undefined,
+  options: RetryOptions,
+): Promise<Message> {
+  const attempts = Math.max(1, Math.trunc(options.retries) + 1);
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await provider.chat(messages, tools);
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      if (attempt >= attempts) {
+        options.journal.text(
+          "ERROR",
+          `${faultName(error)} on all ${attempts} attempt(s); giving up: ${error.message}`,
+        );
+        throw error;
+      }
+      const wait = RETRY_BACKOFF_MS * attempt;
+      options.journal.text(
+        "WARNING",
+        `${faultName(error)} (attempt ${attempt}/${attempts}): ${error.message} — retrying in ` +
+          `${(wait / 1000).toFixed(1)}s`,
+      );
+      await options.sleep(wait);
+    }
+  }
+}
+
+/** The fault's name in the retry lines, so a journal says which transient fault it hit. */
+function faultName(error: Error): string {
+  return error instanceof ProviderServerError
+    ? `Provider failed on its own side (HTTP ${error.status ?? "?"})`
+    : "Provider returned an unparseable response";
+}

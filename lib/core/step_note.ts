@@ -1,0 +1,51 @@
+/**
+ * The per-step counter note and the reserve nudge: the fixed texts the engine appends as
+ * `system` turns. Writer and reader live together so the wording and its recognizer never drift.
+ */
+import type { Message } from "./message.ts";
+
+/** How every step note opens. */
+export const STEP_NOTE_HEADER = "Current Time: ";
+/** The fixed part of the counter line; only a step note carries it after the header. */
+export const STEP_NOTE_MARKER = "\n\nStep ";
+/** At or below this many steps remaining (counting the current one) the note escalates. */
+export const ESCALATION_THRESHOLD: number = 5;
+
+/** The nudge appended before the one tool-less call made once the step budget is spent. */
+export const RESERVE_NUDGE: string =
+  "You've reached the step limit for this turn. Write an honest " +
+  "progress report: what you completed, what remains, and what the next turn should do. This " +
+  "is your last text of the turn and it is unspoken — it goes to your log and your memory, not " +
+  "to any timeline — so if a peer is waiting on something, that had to be posted with the " +
+  "`messages` tool. Wrap up in plain text.";
+
+/** The escalation appended (leading space included) in the final stretch of the budget. */
+export function escalation(maxSteps: number): string {
+  return " Steps are running low. Prioritize the most important remaining actions — including " +
+    "anything you still mean to say on a timeline, which means calling the `messages` tool — " +
+    "summarize progress cleanly, and if work remains, schedule a follow-up task before you run " +
+    `out. Step ${maxSteps} is your final action step — end it with plain text to finish ` +
+    "cleanly. Never ignore the step counter; treat it as a hard constraint.";
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC. */
+export function utcStamp(at: Date): string {
+  return at.toISOString().slice(0, 19).replace("T", " ");
+}
+
+/**
+ * The note appended before model call `step` of `maxSteps`:
+ * `Current Time: <stamp> UTC\n\nStep N of M.` plus the escalation when ≤5 steps remain.
+ */
+export function stepNote(step: number, maxSteps: number, at: Date): string {
+  const note = `${STEP_NOTE_HEADER}${utcStamp(at)} UTC${STEP_NOTE_MARKER}${step} of ${maxSteps}.`;
+  const remaining = maxSteps - step + 1;
+  return remaining <= ESCALATION_THRESHOLD ? note + escalation(maxSteps) : note;
+}
+
+/** Whether `message` is a step note (the attribution's `steps` section). */
+export function isStepNote(message: Message): boolean {
+  const content = message.content ?? "";
+  return message.role === "system" && content.startsWith(STEP_NOTE_HEADER) &&
+    content.includes(STEP_NOTE_MARKER);
+}
