@@ -8,8 +8,11 @@ export type Role = "system" | "user" | "assistant" | "tool";
 
 /** One tool call the model asked for. `arguments` is the parsed JSON object. */
 export interface ToolCall {
+  /** The provider-supplied call id; the tool turn answering it carries the same id. */
   readonly id: string;
+  /** The name of the tool to run. */
   readonly name: string;
+  /** The arguments, parsed from the model's JSON. */
   readonly arguments: Record<string, unknown>;
 }
 
@@ -25,9 +28,13 @@ export interface ImageContent {
 
 /** What a provider says it cost, when it says so. Never persisted. */
 export interface Usage {
+  /** Prompt (input) tokens. */
   readonly tokensIn?: number;
+  /** Completion (output) tokens. */
   readonly tokensOut?: number;
+  /** Input plus output tokens, as the provider counted them. */
   readonly tokensTotal?: number;
+  /** Input tokens served from the provider's prompt cache. */
   readonly cachedTokens?: number;
   /** USD, when the provider states it. */
   readonly cost?: number;
@@ -37,6 +44,7 @@ export interface Usage {
 
 /** One turn of a conversation. */
 export interface Message {
+  /** Who said it. */
   readonly role: Role;
   /** Text; `null`/absent on an assistant turn that only calls tools. */
   content?: string | null;

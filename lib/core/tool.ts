@@ -16,7 +16,9 @@ export type JsonSchema = Record<string, unknown>;
 
 /** A tool's richer result: text, plus images the model should see on its next step. */
 export interface ToolOutput {
+  /** The result the model reads. */
   readonly text: string;
+  /** Images the model sees on its next step; never persisted. */
   readonly images?: readonly ImageContent[];
 }
 
@@ -30,8 +32,11 @@ export interface ToolContext {
 
 /** What a tool looks like to a provider: the wire-level function declaration. */
 export interface ToolSpec {
+  /** The function name the model calls. */
   readonly name: string;
+  /** What the tool does, written for the model. */
   readonly description: string;
+  /** The JSON Schema of the arguments. */
   readonly parameters: JsonSchema;
 }
 

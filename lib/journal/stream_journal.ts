@@ -32,10 +32,12 @@ export interface StreamJournalOptions {
 
 /** A {@link Journal} that renders lines and writes those at or above its level to a sink. */
 export class StreamJournal implements Journal {
+  /** Lines below this level are dropped (a level name or a Python-style number). */
   readonly minLevel: Level | number;
   readonly #sink: LineSink;
   readonly #env: EnvGetter;
 
+  /** A journal to stderr at INFO and above unless `options` say otherwise. */
   constructor(options: StreamJournalOptions = {}) {
     this.minLevel = options.minLevel ?? "INFO";
     this.#sink = options.sink ?? stderrSink;
@@ -87,6 +89,7 @@ export class MemoryJournal extends StreamJournal {
   /** Every line written, in order, without trailing newlines. */
   readonly lines: string[];
 
+  /** A journal that keeps every level, uncoloured, unless `options` say otherwise. */
   constructor(options: Omit<StreamJournalOptions, "sink"> = {}) {
     const lines: string[] = [];
     super({

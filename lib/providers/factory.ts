@@ -25,6 +25,7 @@ export const SUPPORTED_CELLS =
 
 /** The model axes wrongly combined; the message names the variable to fix. */
 export class ProviderConfigError extends ProviderError {
+  /** The class name, so stack traces and journal lines say which fault this is. */
   override name = "ProviderConfigError";
 }
 

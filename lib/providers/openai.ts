@@ -32,7 +32,9 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** How to build an {@link OpenAIProvider}. */
 export interface OpenAIProviderOptions {
+  /** The model id, as the endpoint names it. */
   readonly model: string;
+  /** The API key sent as the bearer token. */
   readonly apiKey: string;
   /** Endpoint; defaults per `providerLabel` (`openai`: the SDK default). */
   readonly baseURL?: string;

@@ -28,6 +28,7 @@ import { DEFAULT_TIMEOUT_MS } from "./openai.ts";
 export interface OpenRouterProviderOptions {
   /** `author/slug[:variant]`. */
   readonly model: string;
+  /** The OpenRouter API key. */
   readonly apiKey: string;
   /** Default `https://openrouter.ai/api/v1`. */
   readonly baseURL?: string;
