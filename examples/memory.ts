@@ -14,8 +14,8 @@ const home = Deno.env.get("HARNESS_HOME") ||
   await Deno.makeTempDir({ prefix: "harness-memory-" });
 
 const mem = new MemoryTool({ home }); // opens (and migrates) its SQLite file lazily, on first use
-mem.run({ action: "write", key: "home_city", value: "Dallas, Texas" });
-console.log(mem.run({ action: "search", query: "texas" }));
+await mem.run({ action: "write", key: "home_city", value: "Dallas, Texas" });
+console.log(await mem.run({ action: "search", query: "texas" }));
 // -> Memories matching 'texas':
 //    home_city: Dallas, Texas
 mem.close();

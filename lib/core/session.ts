@@ -11,8 +11,13 @@ import { capForPersistence, capToolResults } from "./caps.ts";
 import { healInterruptedCalls } from "./heal.ts";
 import type { Message } from "./message.ts";
 import { quote, unquote } from "./quote.ts";
-import { parseTranscript, serializeTranscript, TranscriptError } from "./session_format.ts";
 import type { SessionStore } from "./session_store.ts";
+
+/**
+ * The on-disk format (and its zod schema) loads on the first read or write, so importing the
+ * library, or a wake with nothing to do, does not pay for it.
+ */
+const transcriptFormat = () => import("./session_format.ts");
 
 /** Options for `FileSessionStore`. */
 export interface FileSessionStoreOptions {
@@ -64,8 +69,10 @@ export class FileSessionStore implements SessionStore {
       // Fatal decoding: a file with invalid UTF-8 is corrupt, not something to guess at.
       text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch (error) {
+      const { TranscriptError } = await transcriptFormat();
       throw new TranscriptError(path, "not valid UTF-8", { cause: error });
     }
+    const { parseTranscript } = await transcriptFormat();
     const { messages, healed } = healInterruptedCalls(capToolResults(parseTranscript(text, path)));
     if (healed) this.#journal.text("WARNING", healedWarning(healed));
     return messages;
@@ -73,6 +80,7 @@ export class FileSessionStore implements SessionStore {
 
   /** Writes the capped transcript atomically; the previous file survives any failure. */
   async save(source: string, messages: readonly Message[]): Promise<void> {
+    const { serializeTranscript } = await transcriptFormat();
     await atomicWrite(
       this.pathFor(source),
       serializeTranscript(capForPersistence(messages)),

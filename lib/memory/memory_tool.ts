@@ -3,7 +3,6 @@
  * the store's data into the reference's exact replies; bad arguments throw an Error whose text
  * the model reads (the engine reports it as `Error running 'memory': …`).
  */
-import { z } from "zod";
 import { type JsonSchema, Tool } from "../core/tool.ts";
 import { pyRepr } from "./py_repr.ts";
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite_store.ts";
@@ -26,15 +25,6 @@ export interface MemoryToolOptions extends SqliteMemoryStoreOptions {
    */
   readonly store?: MemoryStore;
 }
-
-// Null is accepted for the optional fields because some models send explicit nulls for
-// arguments they do not use.
-const ArgsSchema = z.object({
-  action: z.string({ error: "'action' is required and must be a string." }),
-  key: z.string().nullish(),
-  value: z.string().nullish(),
-  query: z.string().nullish(),
-});
 
 const PARAMETERS: JsonSchema = {
   type: "object",
@@ -81,9 +71,13 @@ export class MemoryTool extends Tool {
     this.#ownsStore = options.store === undefined;
   }
 
-  /** Runs one action; returns the reference's reply text or throws a readable Error. */
-  run(args: unknown): string {
-    const { action, key, value, query } = parseArgs(args);
+  /**
+   * Runs one action; resolves to the reference's reply text or rejects with a readable Error.
+   * The argument schema loads on first use, so importing the library does not pay for zod.
+   */
+  async run(args: unknown): Promise<string> {
+    const { parseMemoryArgs } = await import("./memory_args.ts");
+    const { action, key, value, query } = parseMemoryArgs(args);
     switch (action) {
       case "write":
         if (!key || value == null) throw new Error("'write' needs both a key and a value.");
@@ -136,18 +130,4 @@ export class MemoryTool extends Tool {
     }
     return `Memories matching ${pyRepr(query)}:\n${lines.join("\n")}`;
   }
-}
-
-/** Validates the raw arguments, turning a schema failure into one readable sentence. */
-function parseArgs(args: unknown): z.infer<typeof ArgsSchema> {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    throw new Error("memory arguments must be a JSON object with an 'action'.");
-  }
-  const parsed = ArgsSchema.safeParse(args);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const field = issue.path.join(".");
-    return field === "action" ? issue.message : `'${field}' must be a string.`;
-  });
-  throw new Error(`Invalid memory arguments: ${problems.join(" ")}`);
 }

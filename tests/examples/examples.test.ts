@@ -81,10 +81,10 @@ function responsesToolResults(request: RecordedRequest): unknown[] {
   return input.filter((item) => item.type === "function_call_output").map((item) => item.output);
 }
 
-function storedMemory(home: string, key: string): string {
+async function storedMemory(home: string, key: string): Promise<string> {
   const memory = new MemoryTool({ home });
   try {
-    return memory.run({ action: "read", key });
+    return await memory.run({ action: "read", key });
   } finally {
     memory.close();
   }
@@ -135,7 +135,7 @@ Deno.test("quickstart: the model writes and then searches memory (chat surface)"
   assert.deepStrictEqual(chatToolResults(chats[0]), []);
   assert.deepStrictEqual(chatToolResults(chats[1]), [REMEMBERED]);
   assert.deepStrictEqual(chatToolResults(chats[3]), [REMEMBERED, RECALLED]);
-  assert.deepStrictEqual(storedMemory(home, "favorite_language"), "Ruby");
+  assert.deepStrictEqual(await storedMemory(home, "favorite_language"), "Ruby");
 });
 
 Deno.test("quickstart: the same turns over the Responses surface", async () => {
@@ -163,7 +163,7 @@ Deno.test("quickstart: the same turns over the Responses surface", async () => {
   assert.deepStrictEqual(mock.hits("chat"), 0);
   assert.deepStrictEqual(responsesToolResults(calls[1]), [REMEMBERED]);
   assert.deepStrictEqual(responsesToolResults(calls[3]), [REMEMBERED, RECALLED]);
-  assert.deepStrictEqual(storedMemory(home, "favorite_language"), "Ruby");
+  assert.deepStrictEqual(await storedMemory(home, "favorite_language"), "Ruby");
 });
 
 Deno.test("quickstart: without AI_API_KEY it says what to set and calls nothing", async () => {
@@ -243,7 +243,7 @@ Deno.test("memory: write, then keyword search", async () => {
 
   assertRan(run);
   assert.deepStrictEqual(run.stdout, "Memories matching 'texas':\nhome_city: Dallas, Texas\n");
-  assert.deepStrictEqual(storedMemory(home, "home_city"), "Dallas, Texas");
+  assert.deepStrictEqual(await storedMemory(home, "home_city"), "Dallas, Texas");
 });
 
 Deno.test("custom_tool: the model calls the registered tool and reads its result", async () => {

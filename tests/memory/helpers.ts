@@ -79,10 +79,10 @@ export function runPython(code: string, ...args: string[]): string {
   return decoder.decode(out.stdout);
 }
 
-/** Runs `fn`, which must throw an Error, and returns that Error. */
-export function thrown(fn: () => unknown, label = "expected an Error"): Error {
+/** Runs `fn`, which must throw (or reject with) an Error, and returns that Error. */
+export async function thrown(fn: () => unknown, label = "expected an Error"): Promise<Error> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof Error) return error;
     throw new Error(`${label}: threw a non-Error ${String(error)}`);

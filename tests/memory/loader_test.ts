@@ -26,7 +26,7 @@ Deno.test("the default provider's tool and store share one file; its hooks are a
   using dir = tempHome();
   const { provider } = await loadMemoryProvider("sqlite", { home: dir.home });
   const [tool] = memoryTools(provider);
-  tool.run({ action: "write", key: "k", value: "v" });
+  await tool.run({ action: "write", key: "k", value: "v" });
   assert.equal(provider.store?.read("k"), "v");
   assert.equal(provider.observe, undefined);
   assert.equal(await recallMemory(provider, { agent: "a" }), null);

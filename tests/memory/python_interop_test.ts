@@ -15,11 +15,11 @@ const suffix = ignore ? " (skipped: python3 with sqlite3 is not available)" : ""
 Deno.test({
   name: `Python's sqlite3 reads and searches a memory.db this runtime wrote${suffix}`,
   ignore,
-  fn() {
+  async fn() {
     using dir = tempHome();
     const tool = new MemoryTool({ home: dir.home });
-    tool.run({ action: "write", key: "home_city", value: "Dallas, Texas" });
-    tool.run({ action: "write", key: "home_city", value: "Austin, Texas" });
+    await tool.run({ action: "write", key: "home_city", value: "Dallas, Texas" });
+    await tool.run({ action: "write", key: "home_city", value: "Austin, Texas" });
     tool.close();
     const out = runPython(
       `import sqlite3, sys, json

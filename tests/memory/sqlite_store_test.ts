@@ -90,13 +90,13 @@ Deno.test("a fresh DB is WAL, at the schema version, with exactly the Python ref
   }
 });
 
-Deno.test("a memory.db written by the Python harness opens, reads, writes and searches", () => {
+Deno.test("a memory.db written by the Python harness opens, reads, writes and searches", async () => {
   using dir = tempHome();
   const path = copyPythonFixture(dir.home);
   const store = new SqliteMemoryStore({ path });
   const tool = new MemoryTool({ store });
-  assert.equal(tool.run({ action: "list" }), "favorite_editor, home_city, project_deadline");
-  assert.equal(tool.run({ action: "read", key: "home_city" }), "Dallas, Texas");
+  assert.equal(await tool.run({ action: "list" }), "favorite_editor, home_city, project_deadline");
+  assert.equal(await tool.run({ action: "read", key: "home_city" }), "Dallas, Texas");
   assert.deepEqual(store.entry("home_city"), {
     key: "home_city",
     value: "Dallas, Texas",
@@ -104,20 +104,23 @@ Deno.test("a memory.db written by the Python harness opens, reads, writes and se
     updatedAt: "2026-08-19T08:30:00+00:00",
   });
   assert.equal(
-    tool.run({ action: "search", query: "texas" }),
+    await tool.run({ action: "search", query: "texas" }),
     "Memories matching 'texas':\nhome_city: Dallas, Texas",
   );
   assert.equal(
-    tool.run({ action: "search", query: "friday" }),
+    await tool.run({ action: "search", query: "friday" }),
     "Memories matching 'friday':\nproject_deadline: The launch review is on Friday",
   );
   // An upsert of a Python row keeps Python's created_at.
-  tool.run({ action: "write", key: "home_city", value: "Austin, Texas" });
+  await tool.run({ action: "write", key: "home_city", value: "Austin, Texas" });
   assert.equal(store.entry("home_city")?.createdAt, "2026-08-18T12:00:00.123456+00:00");
-  tool.run({ action: "write", key: "new_fact", value: "written from Deno" });
-  assert.equal(tool.run({ action: "search", query: "deno austin" }).split("\n").length, 3);
-  assert.equal(tool.run({ action: "delete", key: "favorite_editor" }), "Forgot 'favorite_editor'.");
-  assert.equal(tool.run({ action: "search", query: "helix" }), "No memories match 'helix'.");
+  await tool.run({ action: "write", key: "new_fact", value: "written from Deno" });
+  assert.equal((await tool.run({ action: "search", query: "deno austin" })).split("\n").length, 3);
+  assert.equal(
+    await tool.run({ action: "delete", key: "favorite_editor" }),
+    "Forgot 'favorite_editor'.",
+  );
+  assert.equal(await tool.run({ action: "search", query: "helix" }), "No memories match 'helix'.");
   store.close();
   assert.equal(pragma(path, "user_version"), 1);
   // The index is consistent with the table after mixed-runtime writes.
@@ -155,7 +158,7 @@ Deno.test("a DB whose table predates its FTS index gets the index created and ba
   store.close();
 });
 
-Deno.test("a DB at a newer user_version (additive changes we do not know) opens and works", () => {
+Deno.test("a DB at a newer user_version (additive changes we do not know) opens and works", async () => {
   using dir = tempHome();
   const path = copyPythonFixture(dir.home);
   const db = rawDb(path);
@@ -166,16 +169,16 @@ Deno.test("a DB at a newer user_version (additive changes we do not know) opens 
   db.close();
   const store = new SqliteMemoryStore({ path });
   const tool = new MemoryTool({ store });
-  assert.equal(tool.run({ action: "read", key: "home_city" }), "Dallas, Texas");
+  assert.equal(await tool.run({ action: "read", key: "home_city" }), "Dallas, Texas");
   assert.equal(
-    tool.run({ action: "write", key: "fresh", value: "from older code" }),
+    await tool.run({ action: "write", key: "fresh", value: "from older code" }),
     "Remembered 'fresh'.",
   );
   assert.equal(
-    tool.run({ action: "search", query: "older" }),
+    await tool.run({ action: "search", query: "older" }),
     "Memories matching 'older':\nfresh: from older code",
   );
-  assert.equal(tool.run({ action: "delete", key: "fresh" }), "Forgot 'fresh'.");
+  assert.equal(await tool.run({ action: "delete", key: "fresh" }), "Forgot 'fresh'.");
   store.close();
   assert.equal(pragma(path, "user_version"), 7, "never downgraded");
   const check = rawDb(path);
