@@ -9,6 +9,7 @@ import { openDatabase } from "./db.ts";
 import { EventLog, type SandboxEvent } from "./events.ts";
 import { type Fault, faultResponse, type FaultSpec, FaultTable, sleep } from "./faults.ts";
 import { RouteTable } from "./http.ts";
+import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./problem.ts";
 import { findTimeline, viewersOf } from "./records.ts";
 import { WakeRouter } from "./router.ts";
@@ -108,6 +109,7 @@ export class Sandbox {
     contactRoutes(this.#table);
     blobRoutes(this.#table);
     adminRoutes(this.#table, this.#faults);
+    modelRoutes(this.#table);
 
     try {
       this.#server = this.#listen(options);
@@ -159,6 +161,11 @@ export class Sandbox {
   /** Where the admin surface lives: `<baseUrl>/_sandbox`. */
   get adminUrl(): string {
     return `${this.#state.baseUrl}/_sandbox`;
+  }
+
+  /** The demo model's OpenAI-compatible base URL (`AI_BASE_URL`): `<baseUrl>/_sandbox/model/v1`. */
+  get modelUrl(): string {
+    return `${this.#state.baseUrl}${MODEL_PATH}`;
   }
 
   /** The port listened on. */

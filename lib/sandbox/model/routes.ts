@@ -1,0 +1,73 @@
+/**
+ * Mounts the demo model on the sandbox's route table under {@link MODEL_PATH}, so a wake can be
+ * pointed at it with `AI_BASE_URL=<base_url>/_sandbox/model/v1`, any `AI_API_KEY` and
+ * `AI_MODEL=sandbox-demo`. The routes are public (the bearer token is checked for presence only)
+ * and live under `/_sandbox`, so the platform's fault injection never touches them.
+ */
+import type { RouteTable } from "../http.ts";
+import { chatCompletion, chatConversation, chatStream } from "./chat_wire.ts";
+import { decide, DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from "./demo_model.ts";
+import { responsesConversation, responsesReply } from "./responses_wire.ts";
+import {
+  DEMO_CREATED,
+  errorResponse,
+  jsonResponse,
+  ModelRequestError,
+  readRequest,
+} from "./wire_common.ts";
+
+/** Where the OpenAI-compatible surface lives, relative to the sandbox's base URL. */
+export const MODEL_PATH = "/_sandbox/model/v1";
+
+/** Registers the demo model's routes. */
+export function modelRoutes(table: RouteTable): void {
+  table.public("POST", `${MODEL_PATH}/chat/completions`, (ctx) =>
+    answer(async () => {
+      const body = await readRequest(ctx.req);
+      const conversation = chatConversation(body);
+      const decision = decide(conversation);
+      return body.stream === true
+        ? chatStream(body, conversation, decision)
+        : jsonResponse(200, chatCompletion(body, conversation, decision));
+    }));
+
+  table.public("POST", `${MODEL_PATH}/responses`, (ctx) =>
+    answer(async () => {
+      const body = await readRequest(ctx.req);
+      const conversation = responsesConversation(body);
+      return jsonResponse(200, responsesReply(body, conversation, decide(conversation)));
+    }));
+
+  table.public(
+    "GET",
+    `${MODEL_PATH}/models`,
+    () => jsonResponse(200, { object: "list", data: [modelCard(DEMO_MODEL_ID)] }),
+  );
+
+  // Any id is served: the demo model answers whatever AI_MODEL names, so its card does too.
+  table.public(
+    "GET",
+    `${MODEL_PATH}/models/:id`,
+    (ctx) => jsonResponse(200, modelCard(ctx.params.id)),
+  );
+}
+
+function modelCard(id: string): Record<string, unknown> {
+  return {
+    id,
+    object: "model",
+    created: DEMO_CREATED,
+    owned_by: "basecradle-sandbox",
+    context_window: DEMO_CONTEXT_WINDOW,
+  };
+}
+
+/** Refusals leave in OpenAI's error shape, which the SDK maps to its error classes. */
+async function answer(handle: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handle();
+  } catch (error) {
+    if (error instanceof ModelRequestError) return errorResponse(error);
+    throw error;
+  }
+}
