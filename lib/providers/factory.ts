@@ -53,11 +53,28 @@ export interface BuildProviderOptions {
   readonly timeoutMs?: number;
 }
 
-/** Validates the matrix and builds the adapter. Throws ProviderConfigError on a bad cell. */
-export function buildProvider(options: BuildProviderOptions): Provider {
-  const provider = (options.provider ?? "openai").trim().toLowerCase();
-  const sdk = (options.sdk ?? "openai").trim().toLowerCase();
-  const surface = options.surface?.trim().toLowerCase() || undefined;
+/** The three model axes after validation: lower-cased, the surface resolved to its default. */
+export interface ModelAxes {
+  /** `AI_PROVIDER`. */
+  readonly provider: ProviderName;
+  /** `AI_SDK`: an SDK this build has an adapter for. */
+  readonly sdk: "openai" | "openrouter";
+  /** `AI_SDK_SURFACE`, or the SDK's default surface when it was unset. */
+  readonly surface: string;
+}
+
+/**
+ * Validates the provider × SDK × surface matrix (contracts §2.1) without building anything, so
+ * config can refuse a bad cell at load time with the same sentences {@link buildProvider} uses.
+ * Values are stripped and lower-cased; unset means `openai` / `openai` / the SDK's default.
+ * @throws {ProviderConfigError} naming the variable to fix.
+ */
+export function validateModelAxes(
+  axes: { readonly provider?: string; readonly sdk?: string; readonly surface?: string },
+): ModelAxes {
+  const provider = (axes.provider ?? "openai").trim().toLowerCase();
+  const sdk = (axes.sdk ?? "openai").trim().toLowerCase();
+  const surface = axes.surface?.trim().toLowerCase() || undefined;
   if (!(PROVIDERS as readonly string[]).includes(provider)) {
     throw new ProviderConfigError(
       `Unknown AI_PROVIDER '${provider}'; expected one of (${PROVIDERS.join(", ")}).`,
@@ -83,13 +100,26 @@ export function buildProvider(options: BuildProviderOptions): Provider {
       }).`,
     );
   }
+  if (sdk === "openrouter" && provider !== "openrouter") {
+    throw new ProviderConfigError(
+      "AI_SDK=openrouter reaches OpenRouter's native endpoint, so it requires " +
+        `AI_PROVIDER=openrouter (got '${provider}').`,
+    );
+  }
+  const resolved = surface ?? surfaces[0];
+  if (sdk === "openai" && provider === "openrouter" && resolved !== "chat") {
+    throw new ProviderConfigError(
+      "AI_PROVIDER=openrouter over the openai SDK is chat-only: set AI_SDK_SURFACE=chat " +
+        "(or AI_SDK=openrouter).",
+    );
+  }
+  return { provider: provider as ProviderName, sdk: sdk as ModelAxes["sdk"], surface: resolved };
+}
+
+/** Validates the matrix and builds the adapter. Throws ProviderConfigError on a bad cell. */
+export function buildProvider(options: BuildProviderOptions): Provider {
+  const { provider, sdk, surface } = validateModelAxes(options);
   if (sdk === "openrouter") {
-    if (provider !== "openrouter") {
-      throw new ProviderConfigError(
-        "AI_SDK=openrouter reaches OpenRouter's native endpoint, so it requires " +
-          `AI_PROVIDER=openrouter (got '${provider}').`,
-      );
-    }
     return new OpenRouterProvider({
       model: options.model,
       apiKey: options.apiKey,
@@ -100,18 +130,11 @@ export function buildProvider(options: BuildProviderOptions): Provider {
       timeoutMs: options.timeoutMs,
     });
   }
-  const openaiSurface = (surface ?? surfaces[0]) as OpenAISurface;
-  if (provider === "openrouter" && openaiSurface !== "chat") {
-    throw new ProviderConfigError(
-      "AI_PROVIDER=openrouter over the openai SDK is chat-only: set AI_SDK_SURFACE=chat " +
-        "(or AI_SDK=openrouter).",
-    );
-  }
   return new OpenAIProvider({
     model: options.model,
     apiKey: options.apiKey,
     baseURL: options.baseURL,
-    surface: openaiSurface,
+    surface: surface as OpenAISurface,
     params: options.params,
     builtins: options.builtins,
     providerLabel: provider,

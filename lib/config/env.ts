@@ -1,0 +1,484 @@
+/**
+ * The harness environment (contracts §2): one zod schema reads every variable this runtime uses
+ * into a typed {@link HarnessEnv}. Defaults, blank handling and leniency follow the Python
+ * harness so a box's `agent.env` means the same thing here; where the reference silently
+ * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
+ * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
+ */
+import { z } from "zod";
+import { LogLevelError, parseLogLevel } from "../journal/level.ts";
+import { type ProviderName, validateModelAxes } from "../providers/factory.ts";
+import { optionsFromEnv } from "../platform/config.ts";
+import { ConfigError, type ConfigIssue } from "./errors.ts";
+
+/** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
+export type EnvSource =
+  | Readonly<Record<string, string | undefined>>
+  | ((name: string) => string | undefined);
+
+/** The policy profiles (`HARNESS_PROFILE`). */
+export type ProfileName = "locked" | "unlocked";
+
+/** Variables whose values are credentials: never echoed in an error, a log line or a report. */
+export const SECRET_VARIABLES: readonly string[] = [
+  "AI_API_KEY",
+  "BASECRADLE_TOKEN",
+  "BASECRADLE_PASSWORD",
+  "NOC_PROBE_SECRET",
+  "XAI_MANAGEMENT_KEY",
+  "NTFY_DM_TOKEN",
+];
+
+/** Defaults the contract fixes (§2.2); exported so docs and resolved-config can cite them. */
+export const ENV_DEFAULTS = {
+  maxSteps: 24,
+  responseRetries: 2,
+  contextMessages: 50,
+  mcpTimeoutSeconds: 20,
+  wakeBreakerMax: 10,
+  wakeBreakerWindowSeconds: 60,
+  paceCharsPerSec: 17,
+  paceFloorSeconds: 20,
+  paceMaxBuilds: 3,
+  memoryProvider: "sqlite",
+} as const;
+
+/** The parsed environment. Optional fields are `undefined` when unset or blank. */
+export interface HarnessEnv {
+  // §2.1 model axes
+  /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
+  readonly aiProvider: ProviderName;
+  /** `AI_SDK`: the adapter (default `openai`). */
+  readonly aiSdk: "openai" | "openrouter";
+  /** `AI_SDK_SURFACE`, resolved to the SDK's default surface when unset. */
+  readonly aiSdkSurface: string;
+  /** `AI_MODEL`: required for a wake, checked there (resolved-config reports it raw or null). */
+  readonly aiModel?: string;
+  /** `AI_API_KEY` (secret). */
+  readonly aiApiKey?: string;
+  /** `AI_BASE_URL`: endpoint override; unset ⇒ the vendor default. */
+  readonly aiBaseUrl?: string;
+
+  // §2.2 harness knobs
+  /** `HARNESS_HOME`: root of per-agent state; required for wake and cleanup, checked there. */
+  readonly harnessHome?: string;
+  /** `HARNESS_MAX_STEPS`: per-turn step budget (default 24). */
+  readonly maxSteps: number;
+  /** `HARNESS_RESPONSE_RETRIES`: extra attempts for transient provider faults (default 2). */
+  readonly responseRetries: number;
+  /** `HARNESS_MAX_CONTEXT_TOKENS`: context ceiling override; `0` disables compaction. */
+  readonly maxContextTokens?: number;
+  /** `HARNESS_CONTEXT_MESSAGES`: bootstrap read window (default 50); `"all"` is unbounded. */
+  readonly contextMessages: number | "all";
+  /** `HARNESS_ONBOARD`: compose the operating brief (default on). */
+  readonly onboard: boolean;
+  /** `HARNESS_PROFILE`: anything but `unlocked` is `locked` (fail-closed). */
+  readonly profile: ProfileName;
+  /** `HARNESS_MEMORY_PROVIDER`: `sqlite` (default) or a module spec, bound by the memory loader. */
+  readonly memoryProvider: string;
+  /** `HARNESS_MCP_TIMEOUT`: per-request MCP timeout in seconds (default 20; lenient). */
+  readonly mcpTimeoutSeconds: number;
+  /** `HARNESS_WAKE_BREAKER_MAX`: wakes allowed per window; `≤ 0` disables the breaker. */
+  readonly wakeBreakerMax: number;
+  /** `HARNESS_WAKE_BREAKER_WINDOW`: rolling window in seconds (default 60). */
+  readonly wakeBreakerWindowSeconds: number;
+  /** `HARNESS_WAKE_BREAKER_COOLDOWN`: post-trip cooldown in seconds (default: the window). */
+  readonly wakeBreakerCooldownSeconds: number;
+  /** `HARNESS_PACE_ENABLED`: read-speed pacing for AI peers (default on). */
+  readonly paceEnabled: boolean;
+  /** `HARNESS_PACE_CHARS_PER_SEC`: simulated reading rate; `≤ 0` means no read time. */
+  readonly paceCharsPerSec: number;
+  /** `HARNESS_PACE_FLOOR_SECONDS`: minimum read delay (default 20). */
+  readonly paceFloorSeconds: number;
+  /** `HARNESS_PACE_MAX_BUILDS`: rebuild and settle-restart cap, at least 1 (default 3). */
+  readonly paceMaxBuilds: number;
+  /** `HARNESS_LOG_LEVEL` as a Python logging number (default 20, INFO). */
+  readonly logLevel: number;
+  /** `HARNESS_SYSTEM_PROMPT`: legacy charter, used only by a never-installed config home. */
+  readonly systemPrompt?: string;
+
+  // §2.3 platform / identity
+  /** `BASECRADLE_BASE_URL`: platform root; unset ⇒ https://basecradle.com. */
+  readonly baseUrl?: URL;
+  /** `BASECRADLE_TOKEN` (secret). */
+  readonly token?: string;
+  /** `BASECRADLE_EMAIL`: set together with the password, or not at all. */
+  readonly email?: string;
+  /** `BASECRADLE_PASSWORD` (secret; taken verbatim). */
+  readonly password?: string;
+  /** `BASECRADLE_SESSION_NAME`: label for a minted credential. */
+  readonly sessionName?: string;
+  /** `BASECRADLE_ENV_FILE`: where a minted token is persisted. */
+  readonly envFile?: string;
+  /** `BASECRADLE_TIMELINE`: fallback for `--timeline`. */
+  readonly timeline?: string;
+  /** `BASECRADLE_MESSAGE`: fallback for `--message`. */
+  readonly message?: string;
+  /** `BASECRADLE_EVENT`: fallback for `--event`. */
+  readonly event?: string;
+  /** `BASECRADLE_ASSET`: fallback for `--asset`. */
+  readonly asset?: string;
+  /** `BASECRADLE_CONFIG_HOME`, as written (`~` is expanded by `resolveConfigHome`). */
+  readonly configHome?: string;
+  /** `BASECRADLE_AGENT_SLUG`, else the OS user from LOGNAME/USER/LNAME/USERNAME. */
+  readonly agentSlug?: string;
+  /** `BASECRADLE_DELIVERY_ID`: the router's correlation id (`delivery=` on wake lines). */
+  readonly deliveryId?: string;
+  /** `NOC_PROBE_SECRET` (secret; taken verbatim): enables the synthetic-probe short-circuit. */
+  readonly nocProbeSecret?: string;
+
+  // §2.4 tool-scoped and misc
+  /** `XAI_MANAGEMENT_KEY` (secret) for the xAI balance tool. */
+  readonly xaiManagementKey?: string;
+  /** `XAI_TEAM_ID`: team override for the xAI balance tool. */
+  readonly xaiTeamId?: string;
+  /** `NTFY_DM_TOKEN` (secret) for the direct-message-to-origin tool. */
+  readonly ntfyDmToken?: string;
+  /** `HOME`: the default config home's parent. */
+  readonly home?: string;
+  /** `NO_COLOR` non-empty at parse time (the journal still reads it per line). */
+  readonly noColor: boolean;
+
+  /**
+   * Lenient fallbacks that happened (a profile typo running locked, an unusable MCP timeout),
+   * one sentence each, for the wake to put in the journal: failing closed must not be silent.
+   */
+  readonly warnings: readonly string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field parsers. Each takes the raw value and either returns the typed value or throws a
+// Refusal carrying the full sentence; `field` turns that into a zod issue.
+
+class Refusal {
+  constructor(readonly message: string) {}
+}
+
+const FALSY = new Set(["0", "false", "no", "off"]);
+const INT = /^[+-]?\d+$/;
+const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** A value quoted for an error: control characters escaped, long values cut. */
+function shown(raw: string): string {
+  const escaped = JSON.stringify(raw).slice(1, -1).replaceAll("'", "\\'");
+  return `'${escaped.length > 80 ? `${escaped.slice(0, 79)}…` : escaped}'`;
+}
+
+function field<T>(read: (raw: string | undefined) => T) {
+  return z.string().optional().transform((raw, ctx): T => {
+    try {
+      return read(raw);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      ctx.addIssue({ code: "custom", message: error.message });
+      return z.NEVER;
+    }
+  });
+}
+
+/** Trimmed text; unset or blank ⇒ undefined (env files often carry `NAME=` lines). */
+const text = () => field((raw) => raw?.trim() || undefined);
+
+/** A credential taken verbatim (spaces may be part of it); only empty means unset. */
+const verbatim = () => field((raw) => (raw === undefined || raw === "" ? undefined : raw));
+
+/** The §2 truthiness rule: only the falsy set turns a flag off; empty is not falsy. */
+const flag = (fallback: boolean) =>
+  field((raw) => raw === undefined ? fallback : !FALSY.has(raw.trim().toLowerCase()));
+
+interface NumberRule {
+  readonly accepts: string;
+  readonly min?: number;
+}
+
+function number(name: string, raw: string, pattern: RegExp, rule: NumberRule): number {
+  const value = raw.trim();
+  const parsed = pattern.test(value) ? Number(value) : Number.NaN;
+  const ok = Number.isFinite(parsed) && (pattern !== INT || Number.isSafeInteger(parsed));
+  if (!ok || (rule.min !== undefined && parsed < rule.min)) {
+    throw new Refusal(`${name} must be ${rule.accepts}, got ${shown(raw)}.`);
+  }
+  return parsed;
+}
+
+/** An integer; blank ⇒ `fallback`. */
+const int = (name: string, fallback: number, rule: NumberRule) =>
+  field((
+    raw,
+  ) => (raw === undefined || raw.trim() === "" ? fallback : number(name, raw, INT, rule)));
+
+/** A decimal number; blank ⇒ `fallback`. */
+const float = <F extends number | undefined>(name: string, fallback: F, rule: NumberRule) =>
+  field((raw): number | F =>
+    raw === undefined || raw.trim() === "" ? fallback : number(name, raw, FLOAT, rule)
+  );
+
+const uuid = (name: string) =>
+  field((raw) => {
+    const value = raw?.trim();
+    if (!value) return undefined;
+    if (!UUID.test(value)) throw new Refusal(`${name} must be a UUID, got ${shown(raw ?? "")}.`);
+    return value;
+  });
+
+/** The raw variables the cross checks read. */
+interface RawAxesAndPlatform {
+  readonly AI_PROVIDER?: string;
+  readonly AI_SDK?: string;
+  readonly AI_SDK_SURFACE?: string;
+  readonly BASECRADLE_BASE_URL?: string;
+  readonly BASECRADLE_TOKEN?: string;
+  readonly BASECRADLE_EMAIL?: string;
+  readonly BASECRADLE_PASSWORD?: string;
+  readonly BASECRADLE_SESSION_NAME?: string;
+}
+
+/** The matrix check is the providers factory's own, so config and build can never disagree. */
+function modelAxes(v: RawAxesAndPlatform) {
+  return validateModelAxes({ provider: v.AI_PROVIDER, sdk: v.AI_SDK, surface: v.AI_SDK_SURFACE });
+}
+
+/** The BASECRADLE_* credentials and base URL, read by the platform client's own reader. */
+function platformOptions(v: RawAxesAndPlatform) {
+  return optionsFromEnv((name) => v[name as keyof RawAxesAndPlatform]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schema: one entry per variable, keyed by its real name.
+
+const Schema = z.object({
+  AI_PROVIDER: text(),
+  AI_SDK: text(),
+  AI_SDK_SURFACE: text(),
+  AI_MODEL: text(),
+  AI_API_KEY: text(),
+  AI_BASE_URL: field((raw) => {
+    const value = raw?.trim();
+    if (!value) return undefined;
+    let protocol = "";
+    try {
+      protocol = new URL(value).protocol;
+    } catch { /* refused below */ }
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw new Refusal(
+        `AI_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got ${shown(raw!)}.`,
+      );
+    }
+    return value;
+  }),
+
+  HARNESS_HOME: text(),
+  HARNESS_MAX_STEPS: int("HARNESS_MAX_STEPS", ENV_DEFAULTS.maxSteps, {
+    accepts: "a positive integer",
+    min: 1,
+  }),
+  HARNESS_RESPONSE_RETRIES: int("HARNESS_RESPONSE_RETRIES", ENV_DEFAULTS.responseRetries, {
+    accepts: "a non-negative integer (0 disables the retry)",
+    min: 0,
+  }),
+  HARNESS_MAX_CONTEXT_TOKENS: field((raw) =>
+    raw === undefined || raw.trim() === "" ? undefined : number(
+      "HARNESS_MAX_CONTEXT_TOKENS",
+      raw,
+      INT,
+      { accepts: "a non-negative integer (0 disables compaction)", min: 0 },
+    )
+  ),
+  // Unlike its neighbours, an empty value here is an error in the reference, not the default.
+  HARNESS_CONTEXT_MESSAGES: field((raw): number | "all" => {
+    if (raw === undefined) return ENV_DEFAULTS.contextMessages;
+    if (raw.trim().toLowerCase() === "all") return "all";
+    return number("HARNESS_CONTEXT_MESSAGES", raw, INT, {
+      accepts: "'all' or a non-negative integer",
+      min: 0,
+    });
+  }),
+  HARNESS_ONBOARD: flag(true),
+  HARNESS_PROFILE: z.string().optional(),
+  HARNESS_MEMORY_PROVIDER: field((raw) => {
+    const value = raw?.trim() ?? "";
+    return value === "" || value.toLowerCase() === "sqlite" ? ENV_DEFAULTS.memoryProvider : value;
+  }),
+  HARNESS_MCP_TIMEOUT: z.string().optional(),
+  HARNESS_WAKE_BREAKER_MAX: int("HARNESS_WAKE_BREAKER_MAX", ENV_DEFAULTS.wakeBreakerMax, {
+    accepts: "an integer (0 or less disables the breaker)",
+  }),
+  HARNESS_WAKE_BREAKER_WINDOW: float(
+    "HARNESS_WAKE_BREAKER_WINDOW",
+    ENV_DEFAULTS.wakeBreakerWindowSeconds,
+    { accepts: "a non-negative number of seconds", min: 0 },
+  ),
+  HARNESS_WAKE_BREAKER_COOLDOWN: float("HARNESS_WAKE_BREAKER_COOLDOWN", undefined, {
+    accepts: "a non-negative number of seconds",
+    min: 0,
+  }),
+  HARNESS_PACE_ENABLED: flag(true),
+  HARNESS_PACE_CHARS_PER_SEC: float("HARNESS_PACE_CHARS_PER_SEC", ENV_DEFAULTS.paceCharsPerSec, {
+    accepts: "a number (0 or less means no reading time)",
+  }),
+  HARNESS_PACE_FLOOR_SECONDS: float("HARNESS_PACE_FLOOR_SECONDS", ENV_DEFAULTS.paceFloorSeconds, {
+    accepts: "a non-negative number of seconds",
+    min: 0,
+  }),
+  HARNESS_PACE_MAX_BUILDS: int("HARNESS_PACE_MAX_BUILDS", ENV_DEFAULTS.paceMaxBuilds, {
+    accepts: "an integer (values below 1 mean 1)",
+  }),
+  HARNESS_LOG_LEVEL: field((raw) => {
+    try {
+      return parseLogLevel(raw);
+    } catch (error) {
+      if (error instanceof LogLevelError) throw new Refusal(error.message);
+      throw error;
+    }
+  }),
+  HARNESS_SYSTEM_PROMPT: text(),
+
+  // Checked by the platform client's own reader (optionsFromEnv) in the object step below.
+  BASECRADLE_BASE_URL: z.string().optional(),
+  BASECRADLE_TOKEN: z.string().optional(),
+  BASECRADLE_EMAIL: z.string().optional(),
+  BASECRADLE_PASSWORD: z.string().optional(),
+  BASECRADLE_SESSION_NAME: z.string().optional(),
+  BASECRADLE_ENV_FILE: text(),
+  BASECRADLE_TIMELINE: uuid("BASECRADLE_TIMELINE"),
+  BASECRADLE_MESSAGE: uuid("BASECRADLE_MESSAGE"),
+  BASECRADLE_EVENT: uuid("BASECRADLE_EVENT"),
+  BASECRADLE_ASSET: uuid("BASECRADLE_ASSET"),
+  BASECRADLE_CONFIG_HOME: text(),
+  BASECRADLE_AGENT_SLUG: text(),
+  BASECRADLE_DELIVERY_ID: field((raw) => {
+    const value = raw?.trim();
+    if (!value) return undefined;
+    if (!DELIVERY_ID.test(value)) {
+      throw new Refusal(
+        "BASECRADLE_DELIVERY_ID must be 1 to 128 characters from A-Z a-z 0-9 _ . : -, " +
+          `got ${shown(value)}.`,
+      );
+    }
+    return value;
+  }),
+  NOC_PROBE_SECRET: verbatim(),
+
+  XAI_MANAGEMENT_KEY: text(),
+  XAI_TEAM_ID: text(),
+  NTFY_DM_TOKEN: text(),
+  HOME: text(),
+  NO_COLOR: field((raw) => raw !== undefined && raw !== ""),
+  // The OS user, the agent slug's fallback (the reference asks getpass, which reads these).
+  LOGNAME: text(),
+  USER: text(),
+  LNAME: text(),
+  USERNAME: text(),
+}).superRefine((v, ctx) => {
+  // Cross-variable checks run even when a single field was refused (`when`), so one error lists
+  // everything to fix. They read only raw text fields, which cannot themselves be refused.
+  for (const check of [() => modelAxes(v), () => platformOptions(v)]) {
+    try {
+      check();
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  }
+}, { when: () => true }).transform((v): HarnessEnv => {
+  const warnings: string[] = [];
+
+  const profileRaw = (v.HARNESS_PROFILE ?? "").trim().toLowerCase();
+  const profile: ProfileName = profileRaw === "unlocked" ? "unlocked" : "locked";
+  if (profileRaw !== "" && profileRaw !== "locked" && profileRaw !== "unlocked") {
+    warnings.push(
+      `HARNESS_PROFILE=${shown(v.HARNESS_PROFILE ?? "")} is neither 'locked' nor 'unlocked'; ` +
+        "running locked (fail-closed).",
+    );
+  }
+
+  // Lenient by contract: a bad MCP timeout must not take the wake down, only fall back.
+  const mcpRaw = (v.HARNESS_MCP_TIMEOUT ?? "").trim();
+  let mcpTimeoutSeconds: number = ENV_DEFAULTS.mcpTimeoutSeconds;
+  if (mcpRaw !== "") {
+    const parsed = FLOAT.test(mcpRaw) ? Number(mcpRaw) : Number.NaN;
+    if (Number.isFinite(parsed) && parsed > 0) mcpTimeoutSeconds = parsed;
+    else {
+      warnings.push(
+        `HARNESS_MCP_TIMEOUT=${shown(mcpRaw)} is not a positive number of seconds; using ` +
+          `${ENV_DEFAULTS.mcpTimeoutSeconds}.`,
+      );
+    }
+  }
+
+  const axes = modelAxes(v);
+  const platform = platformOptions(v);
+  return {
+    aiProvider: axes.provider,
+    aiSdk: axes.sdk,
+    aiSdkSurface: axes.surface,
+    aiModel: v.AI_MODEL,
+    aiApiKey: v.AI_API_KEY,
+    aiBaseUrl: v.AI_BASE_URL,
+    harnessHome: v.HARNESS_HOME,
+    maxSteps: v.HARNESS_MAX_STEPS,
+    responseRetries: v.HARNESS_RESPONSE_RETRIES,
+    maxContextTokens: v.HARNESS_MAX_CONTEXT_TOKENS,
+    contextMessages: v.HARNESS_CONTEXT_MESSAGES,
+    onboard: v.HARNESS_ONBOARD,
+    profile,
+    memoryProvider: v.HARNESS_MEMORY_PROVIDER,
+    mcpTimeoutSeconds,
+    wakeBreakerMax: v.HARNESS_WAKE_BREAKER_MAX,
+    wakeBreakerWindowSeconds: v.HARNESS_WAKE_BREAKER_WINDOW,
+    wakeBreakerCooldownSeconds: v.HARNESS_WAKE_BREAKER_COOLDOWN ?? v.HARNESS_WAKE_BREAKER_WINDOW,
+    paceEnabled: v.HARNESS_PACE_ENABLED,
+    paceCharsPerSec: v.HARNESS_PACE_CHARS_PER_SEC,
+    paceFloorSeconds: v.HARNESS_PACE_FLOOR_SECONDS,
+    paceMaxBuilds: Math.max(1, v.HARNESS_PACE_MAX_BUILDS),
+    logLevel: v.HARNESS_LOG_LEVEL,
+    systemPrompt: v.HARNESS_SYSTEM_PROMPT,
+    baseUrl: platform.baseUrl instanceof URL ? platform.baseUrl : undefined,
+    token: platform.token,
+    email: platform.email,
+    password: platform.password,
+    sessionName: platform.sessionName,
+    envFile: v.BASECRADLE_ENV_FILE,
+    timeline: v.BASECRADLE_TIMELINE,
+    message: v.BASECRADLE_MESSAGE,
+    event: v.BASECRADLE_EVENT,
+    asset: v.BASECRADLE_ASSET,
+    configHome: v.BASECRADLE_CONFIG_HOME,
+    agentSlug: v.BASECRADLE_AGENT_SLUG ?? v.LOGNAME ?? v.USER ?? v.LNAME ?? v.USERNAME,
+    deliveryId: v.BASECRADLE_DELIVERY_ID,
+    nocProbeSecret: v.NOC_PROBE_SECRET,
+    xaiManagementKey: v.XAI_MANAGEMENT_KEY,
+    xaiTeamId: v.XAI_TEAM_ID,
+    ntfyDmToken: v.NTFY_DM_TOKEN,
+    home: v.HOME,
+    noColor: v.NO_COLOR,
+    warnings,
+  };
+});
+
+/** Every variable {@link parseEnv} reads, in schema order. */
+export const ENV_VARIABLES: readonly string[] = Object.keys(Schema.in.shape);
+
+/** The variable an issue's sentence is about: the first variable name it mentions. */
+function variableOf(message: string): string {
+  const names = ENV_VARIABLES.filter((name) => message.includes(name));
+  names.sort((a, b) => message.indexOf(a) - message.indexOf(b) || b.length - a.length);
+  return names[0] ?? "environment";
+}
+
+/**
+ * Parses the harness environment. Pure: reads only `env`, touches no disk or network.
+ * @throws {ConfigError} listing every refused variable, each named with what it accepts.
+ */
+export function parseEnv(env: EnvSource): HarnessEnv {
+  const read = typeof env === "function" ? env : (name: string) => env[name];
+  const raw = Object.fromEntries(ENV_VARIABLES.map((name) => [name, read(name)]));
+  const parsed = Schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues: ConfigIssue[] = parsed.error.issues.map((issue) => ({
+    variable: variableOf(issue.message),
+    message: issue.message,
+  }));
+  throw new ConfigError(issues, { cause: parsed.error });
+}

@@ -1,0 +1,173 @@
+/**
+ * Where the agent's prompts come from (contracts §4.1, §4.9): the config home's
+ * `prompts/system-prompt.md` and `prompts/initialize.md` once the installer has laid them down,
+ * the embedded defaults before that, and the legacy `HARNESS_SYSTEM_PROMPT` only for a home that
+ * was never installed. HTML comments are operator notes and never reach the model.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DEFAULT_INITIALIZE, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
+import { ConfigError } from "./errors.ts";
+
+/** The config home's path relative to `$HOME` when nothing else names it. */
+export const DEFAULT_CONFIG_HOME = ".config/basecradle";
+/** The personality file, relative to the config home. */
+export const SYSTEM_PROMPT_FILE = "prompts/system-prompt.md";
+/** The operating-guidance file, relative to the config home. */
+export const INITIALIZE_FILE = "prompts/initialize.md";
+/** The installer's bookkeeping file, relative to the config home. */
+export const MANIFEST_FILE = ".manifest.json";
+
+// Non-greedy and across newlines, so two comments never swallow the text between them.
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+
+/**
+ * Removes every `<!-- … -->` comment (multi-line too), then trims the whole text. Only the
+ * comment characters go: the line breaks around a comment stay, so a comment on its own line
+ * leaves its blank lines behind, exactly as in the reference. An unclosed `<!--` is kept.
+ */
+export function stripHtmlComments(text: string): string {
+  return text.replace(HTML_COMMENT, "").trim();
+}
+
+/** The variables the config home's location depends on (a {@link HarnessEnv} fits). */
+export interface ConfigHomeEnv {
+  /** `BASECRADLE_CONFIG_HOME`. */
+  readonly configHome?: string;
+  /** `HOME`. */
+  readonly home?: string;
+}
+
+/**
+ * The config home: the explicit `flag` (`--config-home`), else `BASECRADLE_CONFIG_HOME`, else
+ * `$HOME/.config/basecradle`. A leading `~` or `~/` is expanded with `HOME`. Pure.
+ * @throws {ConfigError} when the answer needs `HOME` and it is unset.
+ */
+export function resolveConfigHome(env: ConfigHomeEnv, flag?: string): string {
+  const named = flag?.trim() || env.configHome?.trim() || undefined;
+  const home = env.home?.trim() || undefined;
+  const needHome = (why: string): string => {
+    if (home !== undefined) return home;
+    throw new ConfigError({
+      variable: "HOME",
+      message: `HOME is not set, so ${why}; set BASECRADLE_CONFIG_HOME or pass --config-home ` +
+        "with an absolute path.",
+    });
+  };
+  if (named === undefined) {
+    return join(needHome("the default config home cannot be found"), DEFAULT_CONFIG_HOME);
+  }
+  if (named === "~") return needHome(`'~' cannot be expanded`);
+  if (named.startsWith("~/")) {
+    return join(needHome(`'${named}' cannot be expanded`), named.slice(2));
+  }
+  return named;
+}
+
+/** Which source the prompts came from. */
+export type PromptSource = "config-home" | "defaults" | "HARNESS_SYSTEM_PROMPT";
+
+/** The two prompt texts, comments stripped. A part the operator deleted is `""`. */
+export interface Prompts {
+  /** The personality (`system-prompt.md`, or the legacy variable). */
+  readonly systemPrompt: string;
+  /** The operating guidance (`initialize.md`). */
+  readonly initialize: string;
+  /** Where `systemPrompt` came from; `initialize` follows the same home-or-defaults choice. */
+  readonly source: PromptSource;
+}
+
+/** What {@link loadPrompts} and {@link loadCharter} read. */
+export interface LoadPromptsOptions {
+  /** The resolved config home; undefined means there is none (treated as never installed). */
+  readonly configHome?: string;
+  /** `HARNESS_SYSTEM_PROMPT` as parsed (a {@link HarnessEnv} fits). */
+  readonly env?: { readonly systemPrompt?: string };
+}
+
+/**
+ * Whether the installer laid the prompts into `configHome`: its `.manifest.json` records a
+ * `prompts/` file. A missing, unreadable or malformed manifest counts as empty (§4.2).
+ */
+export async function promptsInstalled(configHome: string): Promise<boolean> {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(await readFile(join(configHome, MANIFEST_FILE), "utf8"));
+  } catch {
+    return false;
+  }
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) return false;
+  return Object.keys(manifest).some((rel) => rel.startsWith("prompts/"));
+}
+
+/**
+ * The brief's prompt parts (§4.9). Installed home: its files, a deleted one reading as `""`
+ * (a default the operator removed is never resurrected). Never-installed home:
+ * `initialize` is the embedded default and `systemPrompt` is `HARNESS_SYSTEM_PROMPT` when set,
+ * else the embedded default.
+ * @throws {ConfigError} naming the file, when an existing prompt file cannot be read.
+ */
+export async function loadPrompts(options: LoadPromptsOptions): Promise<Prompts> {
+  const home = options.configHome;
+  if (home !== undefined && await promptsInstalled(home)) {
+    const [systemPrompt, initialize] = await Promise.all([
+      readPrompt(join(home, SYSTEM_PROMPT_FILE)),
+      readPrompt(join(home, INITIALIZE_FILE)),
+    ]);
+    return {
+      systemPrompt: systemPrompt ?? "",
+      initialize: initialize ?? "",
+      source: "config-home",
+    };
+  }
+  const legacy = options.env?.systemPrompt?.trim();
+  return {
+    systemPrompt: legacy || stripHtmlComments(DEFAULT_SYSTEM_PROMPT),
+    initialize: stripHtmlComments(DEFAULT_INITIALIZE),
+    source: legacy ? "HARNESS_SYSTEM_PROMPT" : "defaults",
+  };
+}
+
+/**
+ * The seeded charter for a wake with the brief off (and poll mode), §4.9: when either prompt
+ * file exists in the home, their stripped non-empty texts joined by a blank line (a charter
+ * left deliberately blank stays `""`); when neither exists, `HARNESS_SYSTEM_PROMPT`, else
+ * `undefined`. Unlike {@link loadPrompts} this asks whether the files exist, not the manifest.
+ * @throws {ConfigError} naming the file, when an existing prompt file cannot be read.
+ */
+export async function loadCharter(options: LoadPromptsOptions): Promise<string | undefined> {
+  const home = options.configHome;
+  if (home !== undefined) {
+    const parts = await Promise.all([
+      readPrompt(join(home, SYSTEM_PROMPT_FILE)),
+      readPrompt(join(home, INITIALIZE_FILE)),
+    ]);
+    if (parts.some((part) => part !== undefined)) return parts.filter(Boolean).join("\n\n");
+  }
+  return options.env?.systemPrompt?.trim() || undefined;
+}
+
+/** A prompt file's text with comments stripped; `undefined` when the file does not exist. */
+async function readPrompt(path: string): Promise<string | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw unreadable(path, error);
+  }
+  try {
+    return stripHtmlComments(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+}
+
+function unreadable(path: string, error: unknown): ConfigError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ConfigError({
+    variable: path,
+    message: `Prompt file ${path} could not be read: ${reason}. Fix its permissions or ` +
+      "encoding (UTF-8), or delete it to leave that part out.",
+  }, { cause: error });
+}
