@@ -1,0 +1,87 @@
+/**
+ * The outbound gate: the only way a message reaches the platform (DESIGN invariant 2). Every
+ * post is screened by the deterministic checks first; a refusal throws GateRefusal (the model
+ * reads it and can correct itself) and logs WARNING `post blocked`, never the text. A post that
+ * goes out logs INFO `posted`.
+ *
+ * The gate does not log `post failed` for a platform refusal: the caller does, because the
+ * line's colour depends on who was posting (contracts §7.2), and the caller decides what the
+ * failure means (a tool relays it to the model, the wake reports it).
+ */
+import { codePointLength } from "../core/code_points.ts";
+import { posted } from "../journal/catalogue.ts";
+import { type Journal, silentJournal } from "../journal/journal.ts";
+import type { Message, PlatformClient } from "../platform/mod.ts";
+import type { OutboundGate, PostKind, PostRequest } from "../tools/platform_context.ts";
+import { CheckedMessage } from "./checked_message.ts";
+import { pipeline } from "./checks.ts";
+import { deliver } from "./deliver.ts";
+import { DEFAULT_GUARDRAILS, type Guardrails } from "./guardrails.ts";
+import { GateRefusal } from "./refusal.ts";
+import type { Check } from "./verdict.ts";
+
+/** What a gate is built from. */
+export interface GateOptions {
+  /** The authenticated client the messages are posted with. */
+  readonly client: PlatformClient;
+  /** The operator's guardrails (default: {@link DEFAULT_GUARDRAILS}). */
+  readonly guardrails?: Guardrails;
+  /** Where `posted` and `post blocked` go (default: silent). */
+  readonly journal?: Journal;
+  /**
+   * Literal secrets that must never be posted: the agent's platform token, its API keys. Pass
+   * the same values the wake registers with the journal's scrubber.
+   */
+  readonly secrets?: Iterable<string | null | undefined>;
+}
+
+/** The outbound gate. */
+export class Gate implements OutboundGate {
+  /** The checks every post passes, in order. */
+  readonly checks: readonly Check[];
+  readonly #client: PlatformClient;
+  readonly #journal: Journal;
+
+  /** Builds the pipeline once; guardrails and secrets are fixed for the gate's life. */
+  constructor(options: GateOptions) {
+    this.#client = options.client;
+    this.#journal = options.journal ?? silentJournal;
+    this.checks = Object.freeze(
+      pipeline(options.guardrails ?? DEFAULT_GUARDRAILS, options.secrets ?? []),
+    );
+  }
+
+  /**
+   * Screens a body without posting it, for a tool that speaks through its own transport: the
+   * same checks, and the same refusal and `post blocked` line.
+   */
+  screen(request: Omit<PostRequest, "idempotencyKey">): CheckedMessage {
+    try {
+      return CheckedMessage.screen(request, this.checks);
+    } catch (error) {
+      if (error instanceof GateRefusal) this.#blocked(request.timeline, request.kind, error);
+      throw error;
+    }
+  }
+
+  /** Screens, then posts; a replayed idempotency key resolves to the original message. */
+  async post(request: PostRequest): Promise<Message> {
+    const checked = this.screen(request);
+    const message = await deliver(this.#client, checked, request.idempotencyKey);
+    posted(this.#journal, {
+      message: message.content.uuid,
+      timeline: checked.timeline,
+      kind: request.kind,
+      chars: codePointLength(checked.body),
+    });
+    return message;
+  }
+
+  #blocked(timeline: string, kind: PostKind, refusal: GateRefusal): void {
+    this.#journal.event("WARNING", "post blocked", {
+      timeline,
+      kind,
+      check: refusal.failed.map((v) => v.check).join(","),
+    }, { color: "yellow" });
+  }
+}
