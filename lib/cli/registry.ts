@@ -20,6 +20,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./version.ts")).versionCommand,
   },
   {
+    name: "cleanup",
+    summary: "remove the on-box state of deleted timelines (--sweep, or --timeline UUID)",
+    load: async () => (await import("./cleanup.ts")).cleanupCommand,
+  },
+  {
     name: "sandbox",
     summary: "run a local BaseCradle-compatible platform (offline, for tests and demos)",
     load: async () => (await import("./sandbox.ts")).sandboxCommand,

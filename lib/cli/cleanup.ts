@@ -1,0 +1,99 @@
+/**
+ * `harness cleanup`: removes the on-box state of deleted timelines (contract §1.4). `--sweep` is
+ * the scheduled path (a systemd timer): one `timelines.get` per timeline found on disk, purging
+ * only the ones the platform answers 404. `--timeline <uuid>` purges one timeline outright, with
+ * no platform call and no credentials. Memory (memory.db, the palace) is never touched.
+ */
+import { type Command, processIo, UsageError } from "./command.ts";
+import { cleanupFailed, journalFromEnv, type StreamJournal } from "../journal/mod.ts";
+import { optionsFromEnv, PlatformClient } from "../platform/mod.ts";
+import { manualPurgeLine, purgeTimeline, sweep } from "../wake/state/cleanup.ts";
+import { VERSION } from "../version.ts";
+
+const options = {
+  sweep: { type: "boolean" },
+  timeline: { type: "string" },
+  version: { type: "boolean" },
+} as const;
+
+const env = (name: string) => Deno.env.get(name);
+const fail = (message: string) => processIo.stderr(`harness cleanup: ${message}\n`);
+
+/** The platform client for a sweep; refuses a box with no credentials at all. */
+function sweepClient(): PlatformClient {
+  const configured = optionsFromEnv(env);
+  if (configured.token === undefined && configured.email === undefined) {
+    throw new Error(
+      "--sweep needs platform credentials: set BASECRADLE_TOKEN, or BASECRADLE_EMAIL and " +
+        "BASECRADLE_PASSWORD.",
+    );
+  }
+  return PlatformClient.fromEnv({}, env);
+}
+
+/** `harness cleanup`: the deleted-timeline garbage collector. */
+export const cleanupCommand: Command<typeof options> = {
+  name: "cleanup",
+  usage: `Usage: harness cleanup --sweep
+       harness cleanup --timeline UUID
+
+Remove what this box keeps for deleted BaseCradle timelines, under HARNESS_HOME: the
+transcript (and any stranded temp of it), marks, the task seen-set, claims, breaker and
+billing files. Memory (memory.db and its -wal/-shm, the MemPalace palace) is never touched.
+
+Options:
+  --sweep          check every timeline found on disk with one platform call each and purge
+                   only those the platform answers 404 (deleted); a 403 (no longer a viewer)
+                   or any other failure keeps everything. Needs BASECRADLE_TOKEN (or
+                   BASECRADLE_EMAIL + BASECRADLE_PASSWORD); BASECRADLE_BASE_URL is honoured.
+  --timeline UUID  purge that timeline's state now, with no platform call (wins over --sweep)
+  --version        print "harness cleanup <version>" and exit
+  -h, --help       show this help
+
+Environment: HARNESS_HOME (required), HARNESS_LOG_LEVEL (default INFO). Lines go to stderr.
+Exit codes: 0 done (including nothing to do), 1 failed (named on stderr), 2 usage error.
+`,
+  options,
+  async run({ values }) {
+    if (values.version) {
+      processIo.stdout(`harness cleanup ${VERSION}\n`);
+      return 0;
+    }
+    const timeline = values.timeline?.trim() || undefined;
+    if (!values.sweep && timeline === undefined) {
+      throw new UsageError("one of --sweep or --timeline <uuid> is required");
+    }
+    const home = env("HARNESS_HOME")?.trim();
+    if (!home) {
+      fail(
+        "HARNESS_HOME is not set; it names the directory holding the agent's per-timeline " +
+          "state (sessions, marks, seen, claims, breaker, billing).",
+      );
+      return 1;
+    }
+    let journal: StreamJournal;
+    try {
+      journal = journalFromEnv(env);
+    } catch (error) {
+      fail(messageOf(error));
+      return 1;
+    }
+    try {
+      if (timeline !== undefined) {
+        const removed = await purgeTimeline(home, timeline, journal);
+        journal.text("INFO", manualPurgeLine(removed.length, timeline));
+      } else {
+        await sweep(home, sweepClient(), journal);
+      }
+      return 0;
+    } catch (error) {
+      cleanupFailed(journal, { error: messageOf(error) });
+      fail(messageOf(error));
+      return 1;
+    }
+  },
+};
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,70 @@
+/**
+ * Is a process alive? The claim orphan rule asks this of a claim's pid (contract §3.4:
+ * `kill(pid, 0)`, ESRCH ⇒ dead, EPERM ⇒ alive). The safe answer is always "alive": a false
+ * "alive" only delays a recovery (the 6 h age rule stands behind it), a false "dead" re-drives an
+ * item a live wake is still answering.
+ *
+ * Deno guards `kill` with the run permission, and `/proc` with all permissions, so a process
+ * whose run permission is revoked (the locked policy) cannot tell — {@link processAlive} then
+ * answers "alive", and {@link livenessSnapshot} exists to ask the question before revoking.
+ */
+import { join } from "node:path";
+import process from "node:process";
+import { silentJournal } from "../../journal/journal.ts";
+import { parseClaimRecord } from "./claim_record.ts";
+import { CLAIM_KINDS, claimsDir } from "./paths.ts";
+
+/** Linux's hard ceiling on a pid; nothing above it can be running. */
+const PID_CEILING = 2 ** 22;
+
+/** Whether `pid` names a live process on this box ("alive" whenever it cannot be told). */
+export function processAlive(pid: number): boolean {
+  // kill(0|-n, 0) would probe a process group, which says nothing about one wake: keep it.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return true;
+  if (pid > PID_CEILING) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // ESRCH: no such process. EPERM (another user's process) and NotCapable (no run
+    // permission) both leave it alive.
+    return (error as { code?: unknown }).code !== "ESRCH";
+  }
+}
+
+/**
+ * Judges now the liveness of every pid named by a claim or take-over token of `timeline`, and
+ * returns a lookup for `ClaimStore`'s `isAlive`: call it while the run permission is still held,
+ * so a wake that then revokes it still recognises a dead owner. A pid not seen in the snapshot
+ * is asked live (which, without the permission, answers "alive").
+ */
+export async function livenessSnapshot(
+  home: string,
+  timeline: string,
+  probe: (pid: number) => boolean = processAlive,
+): Promise<(pid: number) => boolean> {
+  const judged = new Map<number, boolean>();
+  for (const kind of CLAIM_KINDS) {
+    const dir = claimsDir(home, kind, timeline);
+    let names: string[];
+    try {
+      names = (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      throw error;
+    }
+    for (const name of names) {
+      if (!name.endsWith(".claim") && !name.includes(".takeover.")) continue;
+      if (name.endsWith(".new")) continue; // a temp, not a record anyone judges
+      let text: string;
+      try {
+        text = await Deno.readTextFile(join(dir, name));
+      } catch {
+        continue; // gone meanwhile: nothing to judge
+      }
+      const { pid } = parseClaimRecord(text, join(dir, name), silentJournal);
+      if (pid !== null && !judged.has(pid)) judged.set(pid, probe(pid));
+    }
+  }
+  return (pid) => judged.get(pid) ?? probe(pid);
+}

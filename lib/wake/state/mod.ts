@@ -1,0 +1,39 @@
+/**
+ * Per-timeline state under `HARNESS_HOME` (contract §3): marks, the task seen-set, two-phase item
+ * claims, the wake breaker, the billing marker, and the cleanup that removes a deleted timeline's
+ * share of all of it. File names and bytes match the Python reference, so a box can switch
+ * runtimes without losing anything.
+ * @module
+ */
+export { type MarkKind, readMark, writeMark } from "./marks.ts";
+export { addSeen, readSeen } from "./seen.ts";
+export {
+  CLAIM_STALE_AFTER_SECONDS,
+  type ClaimKind,
+  type ClaimOutcome,
+  ClaimStore,
+  type ClaimStoreOptions,
+  newWakeId,
+  TAKEOVER_HOPS,
+} from "./claims.ts";
+export {
+  type ClaimPhase,
+  type ClaimRecord,
+  encodeClaimRecord,
+  isSettled,
+  parseClaimRecord,
+} from "./claim_record.ts";
+export { livenessSnapshot, processAlive } from "./liveness.ts";
+export { type BreakerOptions, type BreakerVerdict, recordAndCheck } from "./breaker.ts";
+export { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "./billing.ts";
+export {
+  manualPurgeLine,
+  purgeTimeline,
+  type RemovePath,
+  sweep,
+  type SweepSummary,
+  sweepSummaryLine,
+  type TimelineLookup,
+  timelinesOnDisk,
+} from "./cleanup.ts";
+export { billingPath, breakerPaths, CLAIM_KINDS, claimsDir, markPath, seenPath } from "./paths.ts";

@@ -1,0 +1,119 @@
+/**
+ * `harness cleanup` as a process (contract §1.4): usage errors exit 2, a missing HARNESS_HOME or
+ * missing credentials exit 1 with one sentence and no stack trace, `--timeline` purges with no
+ * platform call, `--sweep` classifies against the real sandbox and ends with the summary line.
+ */
+import assert from "node:assert/strict";
+import { withContract } from "../contract/helpers.ts";
+import { runCli } from "../support/run_cli.ts";
+import { put, tree, withHome } from "../wake/state/helpers.ts";
+import { VERSION } from "../../lib/version.ts";
+
+const TL = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b";
+/** Blank values stop the parent's environment leaking into the child. */
+const CLEAN = {
+  HARNESS_HOME: "",
+  BASECRADLE_TOKEN: "",
+  BASECRADLE_EMAIL: "",
+  BASECRADLE_PASSWORD: "",
+};
+
+Deno.test("cleanup: neither --sweep nor --timeline is a usage error (exit 2)", async () => {
+  const r = await runCli(["cleanup"], { env: CLEAN });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^harness cleanup: one of --sweep or --timeline <uuid> is required\n/);
+  assert.match(r.stderr, /Usage: harness cleanup --sweep/);
+  assert.equal(r.stdout, "");
+  const unknown = await runCli(["cleanup", "--sweeep"], { env: CLEAN });
+  assert.equal(unknown.code, 2);
+});
+
+Deno.test("cleanup: --help on stdout, --version names the command", async () => {
+  const help = await runCli(["cleanup", "--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /memory\.db/);
+  const version = await runCli(["cleanup", "--version"]);
+  assert.deepEqual([version.code, version.stdout], [0, `harness cleanup ${VERSION}\n`]);
+});
+
+Deno.test("cleanup: HARNESS_HOME unset is one stderr line and exit 1", async () => {
+  const r = await runCli(["cleanup", "--timeline", TL], { env: CLEAN });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^harness cleanup: HARNESS_HOME is not set[^\n]*\n$/);
+  assert.equal(r.stdout, "");
+});
+
+Deno.test("cleanup --timeline purges that timeline only, no platform call needed", () =>
+  withHome(async (home) => {
+    await put(home, `sessions/timeline%3A${TL}.json`, "[]");
+    await put(home, `marks/${TL}.txt`, "m");
+    await put(home, `claims/tasks/${TL}/x.claim`, "");
+    await put(home, "marks/other.txt", "m");
+    await put(home, "memory.db", "db");
+    const r = await runCli(["cleanup", "--timeline", TL], {
+      env: { ...CLEAN, HARNESS_HOME: home, BASECRADLE_BASE_URL: "http://127.0.0.1:9" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, `INFO cleanup: manually purged 3 artifact path(s) for timeline ${TL}\n`);
+    assert.deepEqual(await tree(home), [
+      "claims/tasks/",
+      "marks/other.txt",
+      "memory.db",
+      "sessions/",
+    ]);
+    // Given both flags, --timeline wins (contract §1.4) and nothing is asked of the platform.
+    const both = await runCli(["cleanup", "--sweep", "--timeline", TL], {
+      env: { ...CLEAN, HARNESS_HOME: home },
+    });
+    assert.equal(both.code, 0, both.stderr);
+    assert.equal(
+      both.stderr,
+      `INFO cleanup: manually purged 0 artifact path(s) for timeline ${TL}\n`,
+    );
+  }));
+
+Deno.test("cleanup --sweep without credentials fails cleanly (exit 1, no stack trace)", () =>
+  withHome(async (home) => {
+    const r = await runCli(["cleanup", "--sweep"], { env: { ...CLEAN, HARNESS_HOME: home } });
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      'ERROR cleanup failed error="--sweep needs platform credentials: set BASECRADLE_TOKEN, or ' +
+        'BASECRADLE_EMAIL and BASECRADLE_PASSWORD."\n' +
+        "harness cleanup: --sweep needs platform credentials: set BASECRADLE_TOKEN, or " +
+        "BASECRADLE_EMAIL and BASECRADLE_PASSWORD.\n",
+    );
+    const bad = await runCli(["cleanup", "--sweep"], {
+      env: { ...CLEAN, HARNESS_HOME: home, BASECRADLE_EMAIL: "not-an-address" },
+    });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /\nharness cleanup: BASECRADLE_EMAIL must be an email address\.\n$/);
+    assert.doesNotMatch(bad.stderr, /\bat .*\.ts:\d+/);
+  }));
+
+Deno.test("cleanup --sweep against the sandbox purges the deleted timeline and exits 0", () =>
+  withContract((c) =>
+    withHome(async (home) => {
+      const bot = await c.user("bot", { kind: "ai" });
+      const live = (await bot.client.timelines.create({ name: "Live" })).timeline.uuid;
+      const gone = (await bot.client.timelines.create({ name: "Gone" })).timeline.uuid;
+      await bot.client.timelines.delete(gone);
+      for (const uuid of [live, gone]) await put(home, `marks/${uuid}.txt`, "m");
+      const r = await runCli(["cleanup", "--sweep"], {
+        env: {
+          ...CLEAN,
+          HARNESS_HOME: home,
+          BASECRADLE_BASE_URL: c.baseUrl,
+          BASECRADLE_TOKEN: bot.token,
+        },
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(
+        r.stderr,
+        `INFO cleanup: purged artifacts for deleted timeline ${gone}\n` +
+          "INFO cleanup sweep: checked 2 timeline(s) — purged 1, kept 1, kept-forbidden 0, " +
+          "skipped-transient 0\n",
+      );
+      assert.deepEqual(await tree(home), [`marks/${live}.txt`]);
+    })
+  ));

@@ -1,0 +1,23 @@
+/**
+ * A child process for the cross-process claim races: announces itself ready, waits for the
+ * starting gun (a file), then claims or takes over one item and prints the outcome.
+ * Usage: claim_child.ts <claim|takeover> <home> <timeline> <item> <gate-dir> <index>
+ */
+import { join } from "node:path";
+import { ClaimStore } from "../../../lib/wake/state/claims.ts";
+
+const [mode, home, timeline, item, gate, index] = Deno.args;
+await Deno.writeTextFile(join(gate, `ready-${index}`), "");
+for (;;) {
+  try {
+    await Deno.stat(join(gate, "go"));
+    break;
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+const store = new ClaimStore(home);
+const outcome = mode === "claim"
+  ? await store.claim("messages", timeline, item)
+  : (await store.takeOver("messages", timeline, item) ? "won" : "lost");
+console.log(`${outcome} ${store.wakeId}`);
