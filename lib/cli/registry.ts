@@ -15,6 +15,11 @@ export interface CommandEntry {
 /** Every implemented subcommand, in the order `harness --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
   {
+    name: "wake",
+    summary: "reconcile one timeline once: what a router runs per platform event",
+    load: async () => (await import("./wake.ts")).wakeCommand,
+  },
+  {
     name: "version",
     summary: "print the harness version and its model SDK",
     load: async () => (await import("./version.ts")).versionCommand,

@@ -1,0 +1,56 @@
+/**
+ * `harness wake --timeline <uuid>`: what a router execs once per platform event. The flags fall
+ * back to the router's BASECRADLE_* variables; a missing or malformed uuid is a usage error (2).
+ */
+import { type Command, UsageError } from "./command.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const options = {
+  timeline: { type: "string" },
+  message: { type: "string" },
+  asset: { type: "string" },
+  event: { type: "string" },
+} as const;
+
+/** The flag's value, else its environment fallback; validated as a uuid when present. */
+function uuidArg(flag: string, value: string | undefined, envName: string): string | undefined {
+  const raw = (value ?? Deno.env.get(envName) ?? "").trim();
+  if (!raw) return undefined;
+  if (!UUID.test(raw)) throw new UsageError(`--${flag} must be a uuid, got '${raw}'`);
+  return raw.toLowerCase();
+}
+
+export const wakeCommand: Command<typeof options> = {
+  name: "wake",
+  usage: `Usage: harness wake --timeline <uuid> [--message <uuid>] [--asset <uuid>] [--event <uuid>]
+
+Reconcile one timeline once: read what is new (messages, assets, webhook events,
+activated tasks), think with the model, act through tools, record, exit. What a router
+runs per platform event.
+
+Options:
+  --timeline <uuid>  the timeline to wake on (or BASECRADLE_TIMELINE)
+  --message <uuid>   the triggering message; sharpens only the first message wake
+                     (or BASECRADLE_MESSAGE)
+  --asset <uuid>     the triggering asset, first asset wake only (or BASECRADLE_ASSET)
+  --event <uuid>     the triggering webhook event, first event wake only (or BASECRADLE_EVENT)
+
+Exit codes: 0 the wake ran (including nothing to do, a breaker decline, a reported
+provider failure, a deleted timeline); 1 a configuration, credential or platform
+failure (one line on stderr); 2 a usage error.
+`,
+  options,
+  async run({ values }) {
+    const timeline = uuidArg("timeline", values.timeline, "BASECRADLE_TIMELINE");
+    if (!timeline) throw new UsageError("--timeline is required (or set BASECRADLE_TIMELINE)");
+    const triggers = {
+      message: uuidArg("message", values.message, "BASECRADLE_MESSAGE"),
+      asset: uuidArg("asset", values.asset, "BASECRADLE_ASSET"),
+      event: uuidArg("event", values.event, "BASECRADLE_EVENT"),
+    };
+    // Loaded only now, so `harness wake --help` and usage errors pay for none of the runtime.
+    const { runWake } = await import("../wake/wake.ts");
+    return await runWake({ timeline, triggers });
+  },
+};

@@ -1,0 +1,127 @@
+/**
+ * The brief, split in two (DESIGN §3.6). The **charter** — personality, `initialize.md`, the tool
+ * manifest, safety notices — is composed each wake from config alone, so it is byte-identical
+ * while nothing changed, and leads what the provider is sent. The **volatile** part — the time
+ * anchor, the step budget, the dashboard primer, recalled memory — is spliced immediately before
+ * the newest user turn. Neither is ever persisted: `briefView` builds the provider's view from the
+ * live transcript and leaves the transcript untouched.
+ */
+import type { Message } from "../core/message.ts";
+
+/** What separates two parts of either half. */
+export const PART_JOINER = "\n\n";
+
+/** The sentence after the time anchor: every `[created_at]` is UTC, convert before answering. */
+export const NOW_INSTRUCTION =
+  "Every timestamp you read here is in UTC; when someone asks about a local time, convert from " +
+  "UTC to their time zone before you answer.";
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** `Current Time: YYYY-MM-DD HH:MM:SS UTC (+00:00, <Weekday>)` and the conversion sentence. */
+export function nowPart(at: Date): string {
+  const stamp = at.toISOString().slice(0, 19).replace("T", " ");
+  return `Current Time: ${stamp} UTC (+00:00, ${WEEKDAYS[at.getUTCDay()]})\n${NOW_INSTRUCTION}`;
+}
+
+/** The step-budget statement; names the `messages` tool and the unspoken closing text. */
+export function budgetPart(maxSteps: number): string {
+  return `Step budget: this turn runs for up to ${maxSteps} steps — a step is one of your model ` +
+    `turns, with or without tool calls — and a counter ('Step N of ${maxSteps}') comes before ` +
+    "each one. The budget belongs to this turn and starts over on your next wake. Finish with " +
+    "plain text before it runs out. That closing text is unspoken: it goes to your log and your " +
+    "memory, not to any timeline, so anything a peer should see must be posted with the " +
+    "`messages` tool before then. If work will remain, schedule a follow-up task.";
+}
+
+/** `Your active tools right now:` then `- <name> — <note>` / `- <name>` lines; undefined if none. */
+export function manifestPart(
+  entries: readonly { readonly name: string; readonly note?: string }[],
+): string | undefined {
+  if (!entries.length) return undefined;
+  const lines = entries.map((e) => (e.note ? `- ${e.name} — ${e.note}` : `- ${e.name}`));
+  return ["Your active tools right now:", ...lines].join("\n");
+}
+
+/** Header of the safety block: a provenance record of operator opt-outs, not a warning. */
+export const SAFETY_HEADER =
+  "Operator-configured tools beyond the shipped safe set — a deliberate, audited opt-out from " +
+  "safe-by-default. This is a record of where your tools came from, not a warning: a server " +
+  "marked 'active' was installed for your use, so call its tools whenever they fit. A line " +
+  "saying 'not loaded' is a capability the safe policy declined; it cannot be used.";
+
+/** The safety block, or undefined when there are no notices. */
+export function safetyPart(notices: readonly string[]): string | undefined {
+  const lines = notices.filter((n) => n.trim());
+  if (!lines.length) return undefined;
+  return [SAFETY_HEADER, ...lines.map((n) => `- ${n}`)].join("\n");
+}
+
+/** The stable inputs of the charter. */
+export interface CharterInput {
+  /** The personality (`system-prompt.md`, comments stripped). */
+  readonly systemPrompt?: string;
+  /** `initialize.md`, comments stripped. */
+  readonly initialize?: string;
+  /** The manifest part. */
+  readonly manifest?: string;
+  /** The safety part. */
+  readonly safety?: string;
+}
+
+/** The charter text (parts that are non-blank, in order), or undefined when all are blank. */
+export function composeCharter(input: CharterInput): string | undefined {
+  return join([input.systemPrompt, input.initialize, input.manifest, input.safety]);
+}
+
+/** The volatile inputs, fresh each wake. */
+export interface VolatileInput {
+  readonly now: Date;
+  readonly maxSteps: number;
+  /** `GET /users/dashboard.md`, stripped; absent when the fetch failed. */
+  readonly dashboard?: string;
+  /** Recalled memory for the turn's text; absent when there is none. */
+  readonly memory?: string;
+}
+
+/** The volatile text: time anchor, budget, dashboard, memory — non-blank parts in that order. */
+export function composeVolatile(input: VolatileInput): string {
+  return join([
+    nowPart(input.now),
+    budgetPart(input.maxSteps),
+    input.dashboard?.trim(),
+    input.memory?.trim(),
+  ]) ?? "";
+}
+
+/**
+ * The provider's view: the charter as the leading system message, then the transcript with the
+ * volatile part spliced just before its newest real (non-injected) user turn — so everything up
+ * to that turn is a byte-stable prefix across wakes. With no user turn it goes at the end.
+ */
+export function briefView(
+  charter: string | undefined,
+  volatile: string | undefined,
+): (messages: readonly Message[]) => Message[] {
+  return (messages) => {
+    const out: Message[] = charter ? [{ role: "system", content: charter }] : [];
+    if (!volatile) return [...out, ...messages];
+    const at = newestUserTurn(messages);
+    const note: Message = { role: "system", content: volatile };
+    if (at < 0) return [...out, ...messages, note];
+    return [...out, ...messages.slice(0, at), note, ...messages.slice(at)];
+  };
+}
+
+/** Index of the newest user turn that is not a turn's own injected work; -1 when none. */
+export function newestUserTurn(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role === "user" && !messages[i].injected) return i;
+  }
+  return -1;
+}
+
+function join(parts: readonly (string | undefined)[]): string | undefined {
+  const kept = parts.filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  return kept.length ? kept.join(PART_JOINER) : undefined;
+}

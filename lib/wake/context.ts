@@ -1,0 +1,84 @@
+/**
+ * The wake's {@link PlatformContext}: what every platform tool is bound to. Beyond the client,
+ * gate and identity it carries the per-turn bookkeeping — the anchor and start of the turn being
+ * engaged (for Idempotency-Keys) and the visible acts since the turn began (for the nudge).
+ */
+import type { Message } from "../core/message.ts";
+import type { Journal } from "../journal/journal.ts";
+import type { PlatformClient } from "../platform/mod.ts";
+import type {
+  CreateKind,
+  OutboundGate,
+  PlatformContext,
+  SelfIdentity,
+  VisibleAct,
+} from "../tools/platform_context.ts";
+import { type KeyedTurn, keyForCall } from "./keys.ts";
+
+/** What the context is built from. */
+export interface WakeContextOptions {
+  readonly client: PlatformClient;
+  readonly gate: OutboundGate;
+  readonly timeline: string;
+  readonly self: SelfIdentity;
+  readonly journal: Journal;
+  /** The model's name (read by shape by tools that log it). */
+  readonly model?: string;
+  /** `false` only when the model definitely has no image input. */
+  readonly vision?: boolean;
+}
+
+/** The wake's platform context; one per wake, re-aimed at each turn. */
+export class WakeContext implements PlatformContext {
+  readonly client: PlatformClient;
+  readonly gate: OutboundGate;
+  readonly timeline: string;
+  readonly self: SelfIdentity;
+  readonly journal: Journal;
+  readonly model?: string;
+  readonly vision?: boolean;
+  /** Visible acts since the current turn began. */
+  acts: VisibleAct[] = [];
+  /** Messages the agent posted with its `messages` tool this wake (`posted=`). */
+  spoken = 0;
+  #turn: KeyedTurn | undefined;
+  /** Keys pinned for re-issued calls: a re-issue uses the recorded call's ordinal. */
+  readonly #pinned = new Map<string, string>();
+
+  constructor(options: WakeContextOptions) {
+    this.client = options.client;
+    this.gate = options.gate;
+    this.timeline = options.timeline;
+    this.self = options.self;
+    this.journal = options.journal;
+    this.model = options.model;
+    this.vision = options.vision;
+  }
+
+  /** Aims the context at a turn: its anchor item and where its user message sits. */
+  beginTurn(anchor: string | undefined, messages: readonly Message[], turnStart: number): void {
+    this.#turn = { anchor, messages, turnStart };
+    this.#pinned.clear();
+    this.acts = [];
+  }
+
+  /** Ends the turn: creates made outside a turn carry no key. */
+  endTurn(): void {
+    this.#turn = undefined;
+    this.#pinned.clear();
+  }
+
+  /** Pins the key `callId` must use (a re-issue of a recorded create). */
+  pin(callId: string, key: string): void {
+    this.#pinned.set(callId, key);
+  }
+
+  idempotencyKey(kind: CreateKind, callId: string): string | undefined {
+    return this.#pinned.get(callId) ?? keyForCall(this.timeline, this.#turn, kind, callId);
+  }
+
+  recordAct(act: VisibleAct): void {
+    this.acts.push(act);
+    if (act === "message") this.spoken++;
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * Assets, webhook events and activated tasks (contracts §6.3): one turn per item, each claimed,
+ * engaged and committed the moment its turn ends; marks for assets and events, the seen-set for
+ * tasks. A self-authored asset is never engaged but its mark still advances (the self-filter that
+ * stops an agent answering its own generated images forever).
+ */
+import { Message } from "../core/message.ts";
+import type { Asset, Task, WebhookEvent } from "../platform/mod.ts";
+import {
+  bootstrapMark,
+  hasPending,
+  type LedgerEntry,
+  planFirstItemWake,
+  seenAdditions,
+  settledMark,
+  strandedUuids,
+  unhandledTasks,
+  withFetchedTrigger,
+} from "./inference.ts";
+import { armedReason } from "./nudge.ts";
+import { probeAck, verifiedProbe } from "./probe.ts";
+import { recoverItems } from "./recovery.ts";
+import { renderAsset, renderEvent, renderTask } from "./render.ts";
+import type { ReportedItem } from "./reports.ts";
+import type { ClaimKind } from "./state/claims.ts";
+import { readMark, writeMark } from "./state/marks.ts";
+import { addSeen, readSeen } from "./state/seen.ts";
+import { engage, postAs, type TurnSpec } from "./turn.ts";
+import type { Wake } from "./wake_state.ts";
+
+/** How one kind reads to the shared per-item loop. */
+interface ItemKind<T> {
+  readonly claim: ClaimKind;
+  uuid(item: T): string;
+  author(item: T): string | undefined;
+  /** The text a probe marker may ride in. */
+  carrier(item: T): string | null | undefined;
+  render(item: T): string;
+  report(item: T): ReportedItem;
+  /** Whether the agent's own items are skipped (assets only). */
+  readonly selfFilter: boolean;
+}
+
+const ASSETS: ItemKind<Asset> = {
+  claim: "assets",
+  uuid: (a) => a.content.uuid,
+  author: (a) => a.user.uuid,
+  carrier: (a) => a.content.description,
+  render: renderAsset,
+  report: (a) => ({ kind: "asset", filename: a.content.file?.filename }),
+  selfFilter: true,
+};
+
+const EVENTS: ItemKind<WebhookEvent> = {
+  claim: "webhook_events",
+  uuid: (e) => e.content.uuid,
+  author: () => undefined,
+  carrier: (e) => e.content.payload,
+  render: renderEvent,
+  report: () => ({ kind: "event" }),
+  selfFilter: false,
+};
+
+const TASKS: ItemKind<Task> = {
+  claim: "tasks",
+  uuid: (t) => t.content.uuid,
+  author: (t) => t.user.uuid,
+  carrier: (t) => t.content.instructions,
+  render: renderTask,
+  report: () => ({ kind: "task" }),
+  selfFilter: false,
+};
+
+/** Assets since the mark, or a first wake's inferred starting point. */
+export function reconcileAssets(wake: Wake): Promise<void> {
+  return reconcileMarked(wake, ASSETS, "assets", wake.triggers.asset, {
+    list: (opts) =>
+      wake.client.assets.list({ timeline: wake.settings.timeline, ...opts }).toArray(),
+    get: (uuid) => wake.client.assets.get(uuid),
+  });
+}
+
+/** Webhook events since the mark, or a first wake's inferred starting point. */
+export function reconcileEvents(wake: Wake): Promise<void> {
+  return reconcileMarked(wake, EVENTS, "webhook_events", wake.triggers.event, {
+    list: (opts) =>
+      wake.client.webhookEvents.list({ timeline: wake.settings.timeline, ...opts }).toArray(),
+    get: (uuid) => wake.client.webhookEvents.get(uuid),
+  });
+}
+
+/** Every activated task not yet in the seen-set, oldest first. */
+export async function reconcileTasks(wake: Wake): Promise<void> {
+  const { home, timeline } = wake.settings;
+  const listed = await wake.client.tasks.list({ timeline, status: "activated" }).toArray();
+  const seen = await readSeen(home, timeline);
+  const todo = unhandledTasks(listed.map((t) => ({ uuid: t.content.uuid, task: t })), seen);
+  const ledger = await actOn(wake, TASKS, todo.map((t) => t.task));
+  const done = seenAdditions(ledger);
+  if (done.length) await addSeen(home, timeline, done);
+}
+
+interface Reader<T> {
+  list(opts: { until?: string; limit?: number }): Promise<T[]>;
+  get(uuid: string): Promise<T>;
+}
+
+async function reconcileMarked<T>(
+  wake: Wake,
+  kind: ItemKind<T>,
+  markKind: "assets" | "webhook_events",
+  trigger: string | undefined,
+  reader: Reader<T>,
+): Promise<void> {
+  const { home, timeline } = wake.settings;
+  const mark = await readMark(home, markKind, timeline);
+  if (mark !== undefined) {
+    const unseen = (await reader.list({ until: mark })).reverse();
+    const ledger = await actOn(wake, kind, unseen);
+    const next = settledMark(ledger);
+    if (next) await writeMark(home, markKind, timeline, next);
+    return;
+  }
+  const limit = wake.settings.window === "all" ? undefined : Math.max(1, wake.settings.window);
+  const recent = await reader.list({ limit });
+  const unsettled = new Set(await wake.claims.unsettled(kind.claim, timeline));
+  const stranded: T[] = [];
+  for (const uuid of strandedUuids(recent.map((i) => ({ uuid: kind.uuid(i) })), unsettled)) {
+    try {
+      stranded.push(await reader.get(uuid));
+    } catch {
+      wake.journal.text(
+        "WARNING",
+        `An unsettled ${kind.claim} (${uuid}) is no longer readable on the platform; skipping it.`,
+      );
+    }
+  }
+  const refs = (list: T[]) => list.map((item) => ({ uuid: kind.uuid(item), item }));
+  const plan = planFirstItemWake({
+    recent: refs(recent),
+    stranded: refs(stranded),
+    trigger,
+    unsettled,
+  });
+  let act = plan.act.map((r) => r.item);
+  if (plan.fetchTrigger && trigger) {
+    let fetched: T | undefined;
+    try {
+      fetched = await reader.get(trigger);
+    } catch {
+      fetched = undefined; // a trigger that does not exist: the whole window alone
+    }
+    if (!fetched && !recent.length) return;
+    act = withFetchedTrigger(refs(recent), refs(stranded), fetched ? refs([fetched])[0] : undefined)
+      .map((r) => r.item);
+  }
+  const ledger = await actOn(wake, kind, act);
+  if (!hasPending(ledger)) {
+    const next = bootstrapMark(
+      recent.map((i) => ({ uuid: kind.uuid(i) })),
+      await readMark(home, markKind, timeline),
+    ) ?? settledMark(ledger);
+    if (next) await writeMark(home, markKind, timeline, next);
+  }
+}
+
+/** The shared per-item loop: recovery, self-filter, probe, billing wall, claim, one turn each. */
+async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<LedgerEntry[]> {
+  const { timeline } = wake.settings;
+  const self = wake.context.self;
+  const specOf = (item: T): TurnSpec => {
+    const text = kind.render(item);
+    return {
+      text,
+      anchor: kind.uuid(item),
+      itemLabel: kind.uuid(item),
+      report: kind.report(item),
+      // Only a mention arms an item turn: a 1-on-1 nudge is for a counterpart's message.
+      nudge: armedReason({ text, handle: self.handle, counterpartOnOneOnOne: false }),
+      recallQuery: text,
+    };
+  };
+  const recoveries = await recoverItems(
+    wake,
+    kind.claim,
+    items.map((item) => ({ uuid: kind.uuid(item), spec: () => specOf(item) })),
+  );
+  const ledger: LedgerEntry[] = [];
+  for (const item of items) {
+    const uuid = kind.uuid(item);
+    if (kind.selfFilter && kind.author(item) === self.uuid) {
+      ledger.push({ uuid, disposition: "final" });
+      continue;
+    }
+    const nonce = await verifiedProbe(kind.carrier(item), wake.settings.probeSecret);
+    if (nonce !== undefined) {
+      const acked = await postAs(wake, probeAck(nonce), "probe-ack");
+      ledger.push({ uuid, disposition: acked ? "final" : "pending" });
+      continue;
+    }
+    const recovered = recoveries.get(uuid);
+    if (recovered === "billing") wake.billingWall = true;
+    if (recovered && recovered !== "redrive") {
+      ledger.push({ uuid, disposition: recovered === "final" ? "final" : "pending" });
+      continue;
+    }
+    if (wake.billingWall) {
+      ledger.push({ uuid, disposition: "pending" });
+      continue;
+    }
+    if (recovered !== "redrive" && await wake.claims.claim(kind.claim, timeline, uuid) !== "won") {
+      const record = await wake.claims.owner(kind.claim, timeline, uuid);
+      const settled = record !== undefined && wake.claims.isSettled(record);
+      ledger.push({ uuid, disposition: settled ? "final" : "pending" });
+      continue;
+    }
+    const spec = specOf(item);
+    const outcome = await engage(wake, spec, Message.user(spec.text, { items: [uuid] }));
+    if (outcome === "billing") {
+      ledger.push({ uuid, disposition: "pending" });
+      continue;
+    }
+    await wake.claims.commit(kind.claim, timeline, uuid); // settled the moment its turn ends
+    ledger.push({ uuid, disposition: "final" });
+  }
+  return ledger;
+}

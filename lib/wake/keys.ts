@@ -1,0 +1,103 @@
+/**
+ * The wake's Idempotency-Key bookkeeping (contracts §6.13): which anchor a turn's creates hang
+ * off, and each create's ordinal, computed from the live transcript so the wake that died and the
+ * wake that recovers it mint the identical key. The ordinal of a create is 1 + the creates of the
+ * same kind earlier in call order within the turn's work that already have a result — results are
+ * paired with calls only inside their own assistant run, never by a global id lookup.
+ */
+import { createHash } from "node:crypto";
+import { createKind } from "../core/create_calls.ts";
+import type { Message } from "../core/message.ts";
+import { runResults } from "../core/runs.ts";
+import { IDEMPOTENCY_NAMESPACE, idempotencyName, type KeyedKind } from "../platform/mod.ts";
+
+/**
+ * The key for `timeline:anchor:kind:ordinal`, synchronously (a tool asks for it mid-call). Same
+ * bytes as the platform module's async `idempotencyKey`; a unit test pins the two together.
+ */
+export function idempotencyKeySync(
+  parts: { timeline: string; anchor: string; kind: KeyedKind; ordinal: number },
+): string {
+  const ns = IDEMPOTENCY_NAMESPACE.replace(/-/g, "");
+  const hash = createHash("sha1");
+  hash.update(Uint8Array.from(ns.match(/../g)!.map((h) => parseInt(h, 16))));
+  hash.update(new TextEncoder().encode(idempotencyName(parts)));
+  const bytes = new Uint8Array(hash.digest()).slice(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${
+    hex.slice(20)
+  }`;
+}
+
+/** Where a recorded call sits: its assistant turn's index and its position among that turn's calls. */
+export interface CallPosition {
+  readonly assistant: number;
+  readonly call: number;
+}
+
+/**
+ * The newest position of call `callId` at or after `turnStart` (providers reuse ids such as
+ * `call_0` across turns, so the newest assistant turn naming it is the one being dispatched).
+ */
+export function findCall(
+  messages: readonly Message[],
+  turnStart: number,
+  callId: string,
+): CallPosition | undefined {
+  for (let i = messages.length - 1; i >= Math.max(0, turnStart); i--) {
+    const calls = messages[i].role === "assistant" ? messages[i].toolCalls : undefined;
+    const index = calls?.findIndex((c) => c.id === callId) ?? -1;
+    if (index >= 0) return { assistant: i, call: index };
+  }
+  return undefined;
+}
+
+/**
+ * The ordinal of the create at `position` of `kind`: 1 + earlier creates of that kind (in call
+ * order, within `messages[turnStart…]`) that already have a result in their own run. A create the
+ * tool rejected still has a result, so it still consumes its ordinal.
+ */
+export function createOrdinal(
+  messages: readonly Message[],
+  turnStart: number,
+  position: CallPosition,
+  kind: string,
+): number {
+  let ordinal = 1;
+  for (let i = Math.max(0, turnStart); i <= position.assistant; i++) {
+    const turn = messages[i];
+    if (turn.role !== "assistant" || !turn.toolCalls?.length) continue;
+    const results = runResults(messages, i);
+    const last = i === position.assistant ? position.call : turn.toolCalls.length;
+    for (let c = 0; c < last; c++) {
+      const call = turn.toolCalls[c];
+      if (createKind(call) === kind && results.has(call.id)) ordinal++;
+    }
+  }
+  return ordinal;
+}
+
+/** The turn a create belongs to: its anchor item and where its work starts in the transcript. */
+export interface KeyedTurn {
+  /** The engaged item (a batch's oldest message; a resumed turn's first item). */
+  readonly anchor: string | undefined;
+  /** Index of the turn's user message in the live transcript. */
+  readonly turnStart: number;
+  /** The live transcript the engine is appending to. */
+  readonly messages: readonly Message[];
+}
+
+/** The key for the create `callId` makes in `turn`, or undefined when the turn has no anchor. */
+export function keyForCall(
+  timeline: string,
+  turn: KeyedTurn | undefined,
+  kind: KeyedKind,
+  callId: string,
+): string | undefined {
+  if (!turn?.anchor) return undefined;
+  const position = findCall(turn.messages, turn.turnStart, callId);
+  const ordinal = position ? createOrdinal(turn.messages, turn.turnStart, position, kind) : 1;
+  return idempotencyKeySync({ timeline, anchor: turn.anchor, kind, ordinal });
+}

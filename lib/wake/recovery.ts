@@ -1,0 +1,249 @@
+/**
+ * The recovery table (contracts §6.13): what a wake does with an item whose claim a dead wake left
+ * in flight, decided from the evidence in the transcript — which is written as the turn runs, so
+ * "no tool call on disk" means "no tool call ran".
+ *
+ * | evidence                                   | action                        |
+ * |--------------------------------------------|-------------------------------|
+ * | no turn, but a compaction summary lists it | abandon (ERROR `dropped`)     |
+ * | no turn                                    | re-drive                      |
+ * | turn ends in assistant text, no calls      | commit (`recovered`)          |
+ * | turn has tool calls, no terminal text      | resume (re-issue creates)     |
+ * | turn has neither (died in the model call)  | excise the dead turn, re-drive|
+ *
+ * Non-idempotent effects are never re-run: only recorded platform creates whose result is the
+ * interrupted sentinel are re-issued, under the key the dead wake minted.
+ */
+import { createKind } from "../core/create_calls.ts";
+import { isInterrupted } from "../core/heal.ts";
+import type { Message } from "../core/message.ts";
+import {
+  dropped,
+  recovered,
+  REDRIVE_IN_MODEL_CALL,
+  REDRIVE_UNSEEN,
+  reDriving,
+  reIssued,
+  resuming,
+} from "../journal/catalogue_recovery.ts";
+import type { KeyedKind } from "../platform/mod.ts";
+import { createOrdinal, idempotencyKeySync } from "./keys.ts";
+import type { ClaimKind } from "./state/claims.ts";
+import { drive, type TurnOutcome, type TurnSpec } from "./turn.ts";
+import { persist, type Wake } from "./wake_state.ts";
+
+/** What recovery decided for one item. */
+export type Recovery =
+  /** Settled by recovery (committed, abandoned or resumed to an end). */
+  | "final"
+  /** Lost the take-over, or the resume failed: offer it again later. */
+  | "pending"
+  /** This wake now holds the claim and engages the item normally. */
+  | "redrive"
+  /** Resumed into a billing wall: pending, and no more model calls this wake. */
+  | "billing";
+
+/** The compaction-summary marker a dropped turn is recorded under. */
+export const SUMMARY_MARKER = "[Earlier conversation compacted";
+
+/** Where a turn sits in the transcript: the user message and the end of its work (exclusive). */
+export interface TurnSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The user turn carrying `uuid` in its items, and its work (up to the next real user turn). */
+export function findTurn(messages: readonly Message[], uuid: string): TurnSpan | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === "user" && !m.injected && m.items?.includes(uuid)) {
+      let end = i + 1;
+      while (end < messages.length && !(messages[end].role === "user" && !messages[end].injected)) {
+        end++;
+      }
+      return { start: i, end };
+    }
+  }
+  return undefined;
+}
+
+/** What the turn's work shows: finished, mid-tool-chain, or dead inside the model call. */
+export function turnState(
+  messages: readonly Message[],
+  span: TurnSpan,
+): "completed" | "mid-tools" | "in-model-call" {
+  const work = messages.slice(span.start + 1, span.end);
+  const assistants = work.filter((m) => m.role === "assistant");
+  const last = assistants.at(-1);
+  if (last && !last.toolCalls?.length && (last.content ?? "") !== "") return "completed";
+  return assistants.some((m) => m.toolCalls?.length) ? "mid-tools" : "in-model-call";
+}
+
+/** Whether a compaction summary recorded `uuid` among the turns it destroyed. */
+export function summarized(messages: readonly Message[], uuid: string): boolean {
+  return messages.some((m) =>
+    m.role === "system" && (m.content ?? "").startsWith(SUMMARY_MARKER) && m.items?.includes(uuid)
+  );
+}
+
+/** One item a recovery pass looks at. */
+export interface RecoverableItem {
+  readonly uuid: string;
+  readonly handle?: string;
+  /** The turn spec used if the item's turn is resumed. */
+  readonly spec: () => TurnSpec;
+}
+
+/**
+ * The recovery pass over `items` of claim kind `kind`: only items whose claim is in flight and
+ * orphaned (a live owner keeps its item) get a verdict; the rest are absent from the map.
+ */
+export async function recoverItems(
+  wake: Wake,
+  kind: ClaimKind,
+  items: readonly RecoverableItem[],
+): Promise<Map<string, Recovery>> {
+  const verdicts = new Map<string, Recovery>();
+  const tl = wake.settings.timeline;
+  for (const item of items) {
+    if (verdicts.has(item.uuid)) continue;
+    const owner = await wake.claims.owner(kind, tl, item.uuid);
+    if (!owner || owner.phase !== "in-flight" || !wake.claims.isOrphaned(owner)) continue;
+    const line = { item: item.uuid, kind: lineKind(kind), timeline: tl, handle: item.handle };
+    const span = findTurn(wake.messages, item.uuid);
+    if (!span) {
+      if (!await wake.claims.takeOver(kind, tl, item.uuid, owner.wake)) {
+        verdicts.set(item.uuid, "pending");
+      } else if (summarized(wake.messages, item.uuid)) {
+        const reason = "its turn was destroyed by a context compaction; what it did is unknown";
+        await wake.claims.abandon(kind, tl, item.uuid, reason);
+        dropped(wake.journal, { ...line, reason });
+        verdicts.set(item.uuid, "final");
+      } else {
+        reDriving(wake.journal, { ...line, reason: REDRIVE_UNSEEN });
+        verdicts.set(item.uuid, "redrive");
+      }
+      continue;
+    }
+    const state = turnState(wake.messages, span);
+    if (state === "completed") {
+      await wake.claims.commit(kind, tl, item.uuid);
+      recovered(wake.journal, line);
+      verdicts.set(item.uuid, "final");
+      continue;
+    }
+    if (!await wake.claims.takeOver(kind, tl, item.uuid, owner.wake)) {
+      verdicts.set(item.uuid, "pending");
+      continue;
+    }
+    const carried = wake.messages[span.start].items ?? [item.uuid];
+    if (state === "in-model-call") {
+      reDriving(wake.journal, { ...line, reason: REDRIVE_IN_MODEL_CALL });
+      wake.messages.splice(span.start, span.end - span.start); // excise the dead turn
+      await persist(wake);
+      for (const uuid of carried) verdicts.set(uuid, "redrive");
+      continue;
+    }
+    resuming(wake.journal, line);
+    const outcome = await resume(wake, kind, span, item.spec());
+    const verdict: Recovery = outcome === "billing"
+      ? "billing"
+      : outcome === "failed"
+      ? "pending"
+      : "final";
+    if (verdict === "final") await wake.claims.commit(kind, tl, item.uuid);
+    for (const uuid of carried) verdicts.set(uuid, verdict);
+  }
+  return verdicts;
+}
+
+/**
+ * Finishes a turn a dead wake started: re-issue its interrupted creates under their recorded
+ * keys, then let the model continue inside that turn (the continuation is spliced into the turn,
+ * not appended at the transcript end).
+ */
+async function resume(
+  wake: Wake,
+  kind: ClaimKind,
+  span: TurnSpan,
+  base: TurnSpec,
+): Promise<TurnOutcome | "failed"> {
+  const anchor = wake.messages[span.start].items?.[0] ?? base.anchor;
+  const spec: TurnSpec = { ...base, anchor, text: wake.messages[span.start].content ?? base.text };
+  await reissueCreates(wake, span, anchor);
+  const head = wake.messages.slice(0, span.end);
+  const tail = wake.messages.slice(span.end);
+  const save = async () => {
+    wake.messages = [...head, ...tail];
+    await persist(wake);
+  };
+  try {
+    const outcome = await drive(wake, spec, head, span.start, save);
+    wake.messages = [...head, ...tail];
+    await persist(wake);
+    return outcome;
+  } catch (error) {
+    wake.messages = [...head, ...tail];
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    wake.journal.text(
+      "ERROR",
+      `Resuming the interrupted turn failed; the next wake will try again. (${why}) kind=${kind}`,
+    );
+    return "failed";
+  }
+}
+
+/** Re-sends each interrupted create of the turn through its tool, under the dead wake's key. */
+async function reissueCreates(wake: Wake, span: TurnSpan, anchor: string | undefined) {
+  const messages = wake.messages;
+  for (let i = span.start + 1; i < span.end; i++) {
+    const turn = messages[i];
+    if (turn.role !== "assistant" || !turn.toolCalls?.length) continue;
+    for (let c = 0; c < turn.toolCalls.length; c++) {
+      const call = turn.toolCalls[c];
+      const kind = createKind(call) as KeyedKind | undefined;
+      if (!kind) continue; // a non-idempotent effect is never re-run
+      const resultIndex = resultAt(messages, i, call.id);
+      if (resultIndex < 0 || !isInterrupted(messages[resultIndex])) continue;
+      const tool = wake.engine.registry.get(call.name);
+      if (!tool || !anchor) continue;
+      const ordinal = createOrdinal(messages, span.start, { assistant: i, call: c }, kind);
+      wake.context.beginTurn(anchor, messages, span.start);
+      wake.context.pin(
+        call.id,
+        idempotencyKeySync({ timeline: wake.settings.timeline, anchor, kind, ordinal }),
+      );
+      let text: string;
+      try {
+        const out = await tool.run(call.arguments, { callId: call.id });
+        text = typeof out === "string" ? out : out.text;
+      } catch (error) {
+        text = `Error running '${call.name}': ${error instanceof Error ? error.message : error}`;
+      } finally {
+        wake.context.endTurn();
+      }
+      messages[resultIndex] = { role: "tool", toolCallId: call.id, content: text };
+      reIssued(wake.journal, { tool: call.name, kind, ordinal, timeline: wake.settings.timeline });
+      await persist(wake);
+    }
+  }
+}
+
+/** Index of the result for `callId` inside the run of the assistant turn at `assistant`. */
+function resultAt(messages: readonly Message[], assistant: number, callId: string): number {
+  for (let i = assistant + 1; i < messages.length && messages[i].role !== "assistant"; i++) {
+    if (messages[i].role === "tool" && messages[i].toolCallId === callId) return i;
+  }
+  return -1;
+}
+
+/** The `kind=` word recovery lines use for a claim kind. */
+function lineKind(kind: ClaimKind): string {
+  const words: Record<ClaimKind, string> = {
+    messages: "message",
+    assets: "asset",
+    webhook_events: "event",
+    tasks: "task",
+  };
+  return words[kind];
+}

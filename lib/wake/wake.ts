@@ -1,0 +1,260 @@
+/**
+ * `harness wake`: one platform event, one process. Reads top to bottom as the order of operations
+ * (contracts §1.1, §6.1): configuration → the model and the platform → `wake start` → breaker →
+ * remember (load the transcript) → claim / assemble / reason-and-act / record, per kind in the
+ * fixed order messages, assets, webhook events, tasks → `wake end`.
+ *
+ * Exit codes: 0 for a wake that ran (including nothing to do, a breaker decline, a reported
+ * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
+ * failure, with ONE stderr line `harness wake: <error>` and never a stack trace.
+ */
+import { join } from "node:path";
+import { Engine } from "../core/engine.ts";
+import { Policy } from "../core/policy.ts";
+import { FileSessionStore } from "../core/session.ts";
+import { parseEnv } from "../config/env.ts";
+import { loadPrompts, resolveConfigHome } from "../config/prompts.ts";
+import { Gate, loadGuardrails } from "../gate/mod.ts";
+import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
+import type { Journal } from "../journal/journal.ts";
+import { registerSecret } from "../journal/scrub.ts";
+import { StreamJournal } from "../journal/stream_journal.ts";
+import { closeMemoryProvider } from "../memory/hooks.ts";
+import { loadMemoryProvider } from "../memory/loader.ts";
+import { NotFoundError, PlatformClient } from "../platform/mod.ts";
+import { buildProvider } from "../providers/factory.ts";
+import { composeCharter, manifestPart, safetyPart } from "./brief.ts";
+import { WakeContext } from "./context.ts";
+import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
+import { reconcileMessages } from "./messages.ts";
+import { recordAndCheck } from "./state/breaker.ts";
+import { ClaimStore } from "./state/claims.ts";
+import { wakeRegistry } from "./tools.ts";
+import { sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
+
+/** A configuration problem the wake itself detects (exit 1, one line). */
+export class WakeConfigError extends Error {
+  override name = "WakeConfigError";
+}
+
+/** What `harness wake` was asked to do. */
+export interface WakeRequest {
+  readonly timeline: string;
+  readonly triggers: WakeTriggers;
+  /** The environment (default: the process's). */
+  readonly env?: Record<string, string>;
+  /** Where the one-line error goes (default: stderr). */
+  readonly stderr?: (line: string) => void;
+}
+
+/** Runs one wake and resolves to the process exit code. */
+export async function runWake(request: WakeRequest): Promise<number> {
+  const rawEnv = request.env ?? Deno.env.toObject();
+  const stderr = request.stderr ?? ((line: string) => console.error(line));
+  const { timeline } = request;
+  // Logging first, so even a refused configuration leaves its `wake failed` line.
+  const journal = new StreamJournal({ minLevel: levelOf(rawEnv.HARNESS_LOG_LEVEL) });
+  const delivery = rawEnv.BASECRADLE_DELIVERY_ID?.trim() || undefined;
+  let wake: Wake;
+  try {
+    const assembled = await assemble(timeline, request.triggers, rawEnv, journal);
+    if (assembled === "skip") {
+      wakeSkipped(journal, { timeline, delivery });
+      return 0;
+    }
+    wake = assembled;
+  } catch (error) {
+    return fail(journal, stderr, timeline, delivery, error);
+  }
+  try {
+    await run(wake);
+    return 0;
+  } catch (error) {
+    return fail(journal, stderr, timeline, delivery, error);
+  } finally {
+    await closeMemoryProvider(wake.memory, journal);
+  }
+}
+
+/** The wake proper: bookends, breaker, remember, the four reconciles, in order. */
+async function run(wake: Wake): Promise<void> {
+  const { timeline, delivery, maxSteps, home } = wake.settings;
+  const started = performance.now();
+  wakeStart(wake.journal, {
+    timeline,
+    trigger: wake.triggers,
+    provider: wake.settings.provider,
+    model: wake.engine.provider.model ?? "unknown",
+    delivery,
+  });
+  let outcome: "ok" | "error" | "declined" = "error";
+  try {
+    const verdict = await recordAndCheck(home, timeline, {
+      max: wake.breaker.max,
+      windowSeconds: wake.breaker.windowSeconds,
+      cooldownSeconds: wake.breaker.cooldownSeconds,
+      journal: wake.journal,
+    });
+    if (verdict === "declined") {
+      outcome = "declined";
+      return;
+    }
+    wake.messages = await wake.store.load(sourceOf(timeline)); // remember
+    await reconcileMessages(wake);
+    await reconcileAssets(wake);
+    await reconcileEvents(wake);
+    await reconcileTasks(wake);
+    outcome = "ok";
+  } finally {
+    wakeEnd(wake.journal, {
+      timeline,
+      outcome,
+      turns: wake.engine.turns,
+      steps: wake.engine.steps,
+      maxSteps,
+      posted: wake.posts + wake.context.spoken,
+      seconds: (performance.now() - started) / 1000,
+      delivery,
+    });
+  }
+}
+
+/**
+ * Builds everything a wake needs, in the reference's observable order: env → HARNESS_HOME →
+ * model axes → prompts → memory → provider → platform client → timeline (404 ⇒ skip) → identity
+ * → tools. Returns `"skip"` when the timeline no longer exists.
+ */
+async function assemble(
+  timeline: string,
+  triggers: WakeTriggers,
+  rawEnv: Record<string, string>,
+  journal: Journal,
+): Promise<Wake | "skip"> {
+  const env = parseEnv(rawEnv);
+  const home = env.harnessHome;
+  if (!home) {
+    throw new WakeConfigError(
+      "HARNESS_HOME is required for a wake — set it to the directory that keeps this agent's " +
+        "transcripts, marks and claims.",
+    );
+  }
+  if (!env.aiModel) {
+    throw new WakeConfigError("AI_MODEL is required — set it to the model id this agent runs on.");
+  }
+  if (!env.aiApiKey) {
+    throw new WakeConfigError(
+      "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
+    );
+  }
+  const configHome = resolveConfigHome(env);
+  const prompts = await loadPrompts({ configHome, env });
+  const { provider: memory } = await loadMemoryProvider(env.memoryProvider, { home, journal });
+  const provider = buildProvider({
+    provider: env.aiProvider,
+    sdk: env.aiSdk,
+    surface: env.aiSdkSurface,
+    model: env.aiModel,
+    apiKey: env.aiApiKey,
+    baseURL: env.aiBaseUrl,
+  });
+  registerSecret(env.aiApiKey);
+  const client = PlatformClient.fromEnv({}, (name) => rawEnv[name]);
+  registerSecret(env.token);
+  registerSecret(env.password);
+  let viewers: Set<string>;
+  try {
+    const { timeline: found } = await client.timelines.get(timeline);
+    viewers = new Set([found.owner.uuid, ...found.participants.map((p) => p.uuid)]);
+  } catch (error) {
+    if (error instanceof NotFoundError) return "skip"; // deleted while the delivery queued
+    throw error;
+  }
+  const { identity } = await client.users.dashboard();
+  const guardrails = await loadGuardrails(configHome);
+  const gate = new Gate({ client, guardrails, journal, secrets: [env.token, env.aiApiKey] });
+  const context = new WakeContext({
+    client,
+    gate,
+    timeline,
+    self: { uuid: identity.uuid, handle: identity.handle },
+    journal,
+    model: env.aiModel,
+  });
+  const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
+  const registry = wakeRegistry(context, memory, policy);
+  const engine = new Engine(provider, registry, {
+    journal,
+    maxSteps: env.maxSteps,
+    responseRetries: env.responseRetries,
+  });
+  return {
+    settings: {
+      home,
+      timeline,
+      maxSteps: env.maxSteps,
+      window: env.contextMessages,
+      onboard: env.onboard,
+      probeSecret: env.nocProbeSecret,
+      delivery: env.deliveryId,
+      provider: env.aiProvider,
+    },
+    breaker: {
+      max: env.wakeBreakerMax,
+      windowSeconds: env.wakeBreakerWindowSeconds,
+      cooldownSeconds: env.wakeBreakerCooldownSeconds,
+    },
+    triggers,
+    journal,
+    client,
+    engine,
+    context,
+    claims: new ClaimStore(home, { journal }),
+    store: new FileSessionStore(join(home, "sessions"), { journal }),
+    memory,
+    viewers,
+    // Stable: config files and the registry only, so it is byte-identical while nothing changed.
+    charter: () =>
+      Promise.resolve(composeCharter({
+        systemPrompt: prompts.systemPrompt,
+        initialize: env.onboard ? prompts.initialize : undefined,
+        manifest: env.onboard
+          ? manifestPart(registry.names().map((name) => ({ name })))
+          : undefined,
+        safety: env.onboard ? safetyPart([]) : undefined,
+      })),
+    messages: [],
+    brief: { composed: false },
+    posts: 0,
+    billingWall: false,
+  };
+}
+
+/** Exit 1: the ERROR `wake failed` line, and one stderr line (never a stack trace). */
+function fail(
+  journal: Journal,
+  stderr: (line: string) => void,
+  timeline: string,
+  delivery: string | undefined,
+  error: unknown,
+): number {
+  const message = oneLine(error);
+  wakeFailed(journal, { timeline, error: message, delivery });
+  if (error instanceof Error && error.stack && journal.enabled("DEBUG")) {
+    journal.text("DEBUG", error.stack);
+  }
+  stderr(`harness wake: ${message}`);
+  return 1;
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\s+/g, " ").trim() || (error instanceof Error ? error.name : "error");
+}
+
+/** `HARNESS_LOG_LEVEL` for the journal before the env is validated: unknown ⇒ INFO. */
+function levelOf(raw: string | undefined): "DEBUG" | "INFO" | "WARNING" | "ERROR" | number {
+  const value = raw?.trim().toUpperCase() ?? "";
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "WARN") return "WARNING";
+  return (["DEBUG", "INFO", "WARNING", "ERROR"] as const).find((l) => l === value) ?? "INFO";
+}

@@ -1,0 +1,82 @@
+/**
+ * What one wake carries from step to step once it is assembled: the engine and its registry, the
+ * transcript being extended, the claim store, the bound platform context and the lazily composed
+ * brief. Reconcilers and the turn runner all take this one object.
+ */
+import type { Engine } from "../core/engine.ts";
+import type { Message } from "../core/message.ts";
+import type { FileSessionStore } from "../core/session.ts";
+import type { Journal } from "../journal/journal.ts";
+import type { MemoryProvider } from "../memory/provider.ts";
+import type { PlatformClient } from "../platform/mod.ts";
+import type { ClaimStore } from "./state/claims.ts";
+import type { WakeContext } from "./context.ts";
+
+/** The router's optional trigger uuids (only used by a kind's first wake). */
+export interface WakeTriggers {
+  readonly message?: string;
+  readonly asset?: string;
+  readonly event?: string;
+}
+
+/** Knobs the reconcilers read. */
+export interface WakeSettings {
+  readonly home: string;
+  readonly timeline: string;
+  readonly maxSteps: number;
+  /** `HARNESS_CONTEXT_MESSAGES`: the first-wake read window. */
+  readonly window: number | "all";
+  readonly onboard: boolean;
+  readonly probeSecret?: string;
+  readonly delivery?: string;
+  /** The endpoint vendor, for reports and billing lines. */
+  readonly provider: string;
+}
+
+/** The composed-once brief halves (never persisted). */
+export interface BriefState {
+  /** Whether the volatile half was composed this wake (at most once). */
+  composed: boolean;
+  charter?: string;
+  volatile?: string;
+}
+
+/** One assembled wake. */
+export interface Wake {
+  readonly settings: WakeSettings;
+  readonly triggers: WakeTriggers;
+  /** The breaker's knobs (`HARNESS_WAKE_BREAKER_*`). */
+  readonly breaker: {
+    readonly max: number;
+    readonly windowSeconds: number;
+    readonly cooldownSeconds: number;
+  };
+  readonly journal: Journal;
+  readonly client: PlatformClient;
+  readonly engine: Engine;
+  readonly context: WakeContext;
+  readonly claims: ClaimStore;
+  readonly store: FileSessionStore;
+  readonly memory: MemoryProvider;
+  /** Viewer uuids of the timeline (participants ∪ owner), fixed at wake time. */
+  readonly viewers: ReadonlySet<string>;
+  /** Composes the charter (stable); called at most once, only for an engaged turn. */
+  readonly charter: () => Promise<string | undefined>;
+  /** The live transcript of `timeline:<uuid>`, extended in place. */
+  messages: Message[];
+  readonly brief: BriefState;
+  /** Messages posted by the wake itself (probe acks, reports), for `posted=`. */
+  posts: number;
+  /** Set once billing failed this wake: later items are left pending without a model call. */
+  billingWall: boolean;
+}
+
+/** The transcript key of a timeline. */
+export function sourceOf(timeline: string): string {
+  return `timeline:${timeline}`;
+}
+
+/** Saves the live transcript (capped, atomic). */
+export function persist(wake: Wake): Promise<void> {
+  return wake.store.save(sourceOf(wake.settings.timeline), wake.messages);
+}

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { chatCompletion } from "../support/model_mock.ts";
+import { agentPosts, scriptReply, world } from "./wake_support.ts";
+
+Deno.test("a peer message gets exactly one reply, bookends and an unspoken line", async () => {
+  await using w = await world();
+  const sent = await w.peer.client.messages.create(w.timeline, { body: "hi @ada, status?" });
+  scriptReply(w.model, "All good here.", "Told Bob the status.");
+  const first = await w.wake();
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(await agentPosts(w), ["All good here."]);
+  assert.match(first.stderr, /INFO wake start timeline=\S+ provider=openai model=scripted/);
+  assert.match(first.stderr, /INFO posted message=\S+ timeline=\S+ kind=tool chars=14/);
+  assert.match(
+    first.stderr,
+    /INFO unspoken timeline=\S+ kind=narration chars=20 text="Told Bob the status."/,
+  );
+  assert.match(
+    first.stderr,
+    /INFO wake end timeline=\S+ outcome=ok turns=1 steps=2\/24 posted=1 duration=\d+\.\d\ds/,
+  );
+  const mark = await Deno.readTextFile(`${w.home}/marks/${w.timeline}.txt`);
+  assert.equal(mark, sent.content.uuid);
+  // The model saw the rendered line, the charter first and the brief before the user turn.
+  const body = w.model.requestsTo("chat")[0].body as {
+    messages: { role: string; content: string }[];
+  };
+  assert.equal(body.messages[0].role, "system");
+  const user = body.messages.findIndex((m) => m.role === "user");
+  assert.ok(body.messages[user - 1].content.startsWith("Current Time: "));
+  assert.match(body.messages[user].content, /^\[\S+\] bob: hi @ada, status\?$/);
+  // The brief is never persisted.
+  const session = await Deno.readTextFile(`${w.home}/sessions/timeline%3A${w.timeline}.json`);
+  assert.ok(!session.includes("Current Time: ") || !session.includes("Step budget"));
+
+  // A second wake with nothing new: no model call, nothing posted, exit 0.
+  const calls = w.model.hits("chat");
+  const second = await w.wake();
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(w.model.hits("chat"), calls);
+  assert.match(second.stderr, /wake end timeline=\S+ outcome=ok turns=0 steps=0\/24 posted=0/);
+  assert.deepEqual(await agentPosts(w), ["All good here."]);
+});
+
+Deno.test("a deleted timeline is a clean skip with exit 0 and no model call", async () => {
+  await using w = await world();
+  await w.peer.client.timelines.delete(w.timeline);
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /INFO wake skipped timeline=\S+ reason=timeline_deleted/);
+  assert.doesNotMatch(result.stderr, /wake start/);
+  assert.equal(w.model.hits(), 0);
+});
+
+Deno.test("bad configuration exits 1 with one stderr line and a wake failed line", async () => {
+  await using w = await world();
+  const result = await w.wake([], { HARNESS_HOME: "" });
+  assert.equal(result.code, 1);
+  const lines = result.stderr.trim().split("\n");
+  assert.equal(lines.filter((l) => l.startsWith("harness wake: ")).length, 1);
+  assert.match(result.stderr, /ERROR wake failed timeline=\S+ error="HARNESS_HOME is required/);
+  assert.doesNotMatch(result.stderr, /\n\s+at /); // never a stack trace
+});
+
+Deno.test("usage: a missing or malformed timeline is exit 2", async () => {
+  await using w = await world();
+  const bad = await w.wake(["--message", "not-a-uuid"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--message must be a uuid/);
+});
+
+Deno.test("two wakes started at once on one message reply exactly once", async () => {
+  await using w = await world();
+  await w.peer.client.messages.create(w.timeline, { body: "ping" });
+  // Slow first reply: both wakes are in flight together; only one may win the claim.
+  w.model.reply("chat", { delayMs: 1500, json: chatCompletionCall("pong") });
+  w.model.always("chat", { json: chatCompletion({ content: "done" }) });
+  const [a, b] = await Promise.all([w.wake(), w.wake()]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+  assert.deepEqual(await agentPosts(w), ["pong"]);
+});
+
+function chatCompletionCall(body: string) {
+  return chatCompletion({
+    toolCalls: [{ id: "call_0", name: "messages", arguments: { action: "create", body } }],
+  });
+}
