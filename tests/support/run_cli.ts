@@ -18,6 +18,13 @@ export interface CliResult {
 const DENO_PERMISSION_NOTICE =
   /^.*Permissions in the config file is an experimental feature.*\n?/gm;
 
+/**
+ * The Deno cache this test process uses. A child given another HOME would otherwise look for its
+ * npm packages in an empty cache under that HOME and fetch them again on every run.
+ */
+export const DENO_DIR: string = Deno.env.get("DENO_DIR") ??
+  `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache`}/deno`;
+
 /** Runs `harness <args>` to completion. */
 export async function runCli(
   args: string[],
@@ -26,7 +33,7 @@ export async function runCli(
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-P=harness", "--quiet", `${ROOT}main.ts`, ...args],
     cwd: options.cwd ?? ROOT,
-    env: { NO_COLOR: "1", ...options.env },
+    env: { NO_COLOR: "1", DENO_DIR, ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
