@@ -11,22 +11,14 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { MemoryTool } from "../lib/memory/memory_tool.ts";
 import { SqliteMemoryStore } from "../lib/memory/sqlite_store.ts";
+import { prng } from "../tests/core/session_large.ts";
 
 const ENTRIES = 100_000;
 const VOCABULARY = 5_000;
 const WORDS_PER_VALUE = 12;
 const SAMPLE = 400;
 
-/** Deterministic PRNG (mulberry32) so every run indexes the same corpus. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+// Seeded, so every run indexes the same corpus.
 const random = prng(42);
 const SYLLABLES = ["ka", "lo", "mi", "ren", "tas", "vo", "shi", "dor", "pel", "qu", "ze", "bran"];
 const words = Array.from({ length: VOCABULARY }, (_, i) => {

@@ -12,8 +12,13 @@ import { mapOpenAIError } from "./fault_mapping.ts";
 import { OPENAI_OWNED_KEYS, stripOwned } from "./params.ts";
 import { fromChatReply, toChatMessages, toChatTools } from "./openai_chat.ts";
 import { fromResponsesReply, toResponsesInput, toResponsesTools } from "./openai_responses.ts";
-import { CONTEXT_FLOOR, contextFromModel, type ContextLimitSource, extractUsage } from "./usage.ts";
-import { isRecord } from "./wire.ts";
+import {
+  attachUsage,
+  contextFromModel,
+  contextLimitFrom,
+  type ContextLimitSource,
+} from "./usage.ts";
+import { isRecord, requireApiKey } from "./wire.ts";
 
 /** The two wire surfaces of the openai SDK. */
 export type OpenAISurface = "responses" | "chat";
@@ -77,11 +82,7 @@ export class OpenAIProvider implements Provider {
 
   /** Validates the options; the SDK itself loads on the first call. */
   constructor(options: OpenAIProviderOptions) {
-    if (!options.apiKey) {
-      throw new ProviderError(
-        "No API key: pass apiKey or set the AI_API_KEY environment variable.",
-      );
-    }
+    requireApiKey(options.apiKey);
     this.#options = options;
     this.provider = options.providerLabel ?? "openai";
     this.model = options.model;
@@ -116,9 +117,7 @@ export class OpenAIProvider implements Provider {
       throw mapOpenAIError(error, module.default);
     }
     const message = this.surface === "responses" ? fromResponsesReply(reply) : fromChatReply(reply);
-    const usage = extractUsage(reply);
-    if (usage) message.usage = usage;
-    this.lastTokensIn = usage?.tokensIn;
+    this.lastTokensIn = attachUsage(message, reply)?.tokensIn;
     return message;
   }
 
@@ -130,20 +129,17 @@ export class OpenAIProvider implements Provider {
    */
   async contextLimit(): Promise<number> {
     if (this.#contextLimit !== undefined) return this.#contextLimit;
-    let limit: number | undefined;
-    try {
-      const { client } = await this.#load();
-      const model: unknown = await client.models.retrieve(this.model);
-      limit = contextFromModel(model);
-      this.contextLimitSource = limit === undefined
-        ? { kind: "floor", reason: "models.retrieve states no context window" }
-        : { kind: "reported", via: "models.retrieve" };
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.contextLimitSource = { kind: "floor", reason: `models.retrieve failed: ${reason}` };
-    }
-    this.#contextLimit = limit ?? CONTEXT_FLOOR;
-    return this.#contextLimit;
+    const { limit, source } = await contextLimitFrom(
+      "models.retrieve",
+      "models.retrieve states no context window",
+      async () => {
+        const { client } = await this.#load();
+        return contextFromModel(await client.models.retrieve(this.model));
+      },
+    );
+    this.contextLimitSource = source;
+    this.#contextLimit = limit;
+    return limit;
   }
 
   #responsesTools(tools: readonly ToolSpec[]) {

@@ -19,9 +19,58 @@ import {
 type ChatMessageParam = OpenAI.Chat.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.ChatCompletionTool;
 
-/** Messages in Chat Completions form: images as `image_url` parts, tool-call turns `content: null`. */
-export function toChatMessages(messages: readonly Message[]): ChatMessageParam[] {
-  return messages.map((message): ChatMessageParam => {
+/**
+ * How an SDK spells the three Chat Completions fields whose names differ by case: the wire's
+ * snake_case (sent as is by the openai SDK) or the openrouter SDK's camelCase.
+ */
+export interface ChatSpelling {
+  readonly imageUrl: string;
+  readonly toolCalls: string;
+  readonly toolCallId: string;
+}
+
+/** The wire's own spelling, which the openai SDK sends unchanged. */
+const SNAKE_CASE = {
+  imageUrl: "image_url",
+  toolCalls: "tool_calls",
+  toolCallId: "tool_call_id",
+} as const satisfies ChatSpelling;
+
+/** A function call on an assistant turn, arguments as a JSON string. */
+type ChatCallOut = { id: string; type: "function"; function: { name: string; arguments: string } };
+
+/** One Chat Completions message with its case-dependent fields spelled as `S` says. */
+export type ChatMessageIn<S extends ChatSpelling> =
+  | { role: "system"; content: string }
+  | {
+    role: "user";
+    content:
+      | string
+      | (
+        | { type: "text"; text: string }
+        | ({ type: "image_url" } & Field<S["imageUrl"], { url: string }>)
+      )[];
+  }
+  | { role: "assistant"; content: string }
+  | ({ role: "assistant"; content: string | null } & Field<S["toolCalls"], ChatCallOut[]>)
+  | ({ role: "tool"; content: string } & Field<S["toolCallId"], string>);
+
+type Field<K extends string, V> = { [key in K]: V };
+
+/** `{ [key]: value }`, typed by the key's literal (a computed key alone widens to `string`). */
+function field<K extends string, V>(key: K, value: V): Field<K, V> {
+  return { [key]: value } as Field<K, V>;
+}
+
+/**
+ * Messages in Chat Completions form, the case-dependent fields spelled as `spelling` says:
+ * images as `image_url` parts, tool-call turns `content: null`. Shared by both SDKs' adapters.
+ */
+export function toChatMessagesIn<S extends ChatSpelling>(
+  messages: readonly Message[],
+  spelling: S,
+): ChatMessageIn<S>[] {
+  return messages.map((message): ChatMessageIn<S> => {
     switch (message.role) {
       case "system":
         return { role: "system", content: message.content ?? "" };
@@ -31,34 +80,43 @@ export function toChatMessages(messages: readonly Message[]): ChatMessageParam[]
           role: "user",
           content: [
             ...(message.content ? [{ type: "text" as const, text: message.content }] : []),
-            ...message.images.map((image) => ({
-              type: "image_url" as const,
-              image_url: { url: dataUrl(image) },
-            })),
+            ...message.images.map((image) =>
+              Object.assign(
+                { type: "image_url" as const },
+                field(spelling.imageUrl, { url: dataUrl(image) }),
+              )
+            ),
           ],
         };
       case "assistant":
         if (!message.toolCalls?.length) {
           return { role: "assistant", content: message.content ?? "" };
         }
-        return {
-          role: "assistant",
+        return Object.assign(
           // a turn that only calls tools carries null, never "", as the API expects
-          content: message.content ? message.content : null,
-          tool_calls: message.toolCalls.map((call) => ({
-            id: call.id,
-            type: "function" as const,
-            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-          })),
-        };
+          { role: "assistant" as const, content: message.content ? message.content : null },
+          field(
+            spelling.toolCalls,
+            message.toolCalls.map((call) => ({
+              id: call.id,
+              type: "function" as const,
+              function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+            })),
+          ),
+        );
       case "tool":
-        return {
-          role: "tool",
-          tool_call_id: message.toolCallId ?? "",
-          content: message.content ?? "",
-        };
+        return Object.assign(
+          { role: "tool" as const },
+          field(spelling.toolCallId, message.toolCallId ?? ""),
+          { content: message.content ?? "" },
+        );
     }
   });
+}
+
+/** Messages in the openai SDK's Chat Completions form (the wire's snake_case). */
+export function toChatMessages(messages: readonly Message[]): ChatMessageParam[] {
+  return toChatMessagesIn(messages, SNAKE_CASE);
 }
 
 /** Function tools in Chat Completions form (this surface has no built-ins). */

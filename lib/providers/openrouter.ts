@@ -14,14 +14,14 @@ import { OPENROUTER_OWNED_KEYS, stripOwned } from "./params.ts";
 import { chatReplyCitations, chatReplyMessage, fromChatReply } from "./openai_chat.ts";
 import { openRouterParams, toOpenRouterMessages, toOpenRouterTools } from "./openrouter_wire.ts";
 import {
-  CONTEXT_FLOOR,
+  attachUsage,
   contextFromEndpoints,
+  contextLimitFrom,
   type ContextLimitSource,
-  extractUsage,
   type RoutableEndpoint,
   routingFrom,
 } from "./usage.ts";
-import { citationFooter, isRecord, records, str } from "./wire.ts";
+import { citationFooter, isRecord, records, requireApiKey, str } from "./wire.ts";
 import { DEFAULT_TIMEOUT_MS } from "./openai.ts";
 
 /** How to build an {@link OpenRouterProvider}. */
@@ -75,11 +75,7 @@ export class OpenRouterProvider implements Provider {
 
   /** Validates the options; the SDK itself loads on the first call. */
   constructor(options: OpenRouterProviderOptions) {
-    if (!options.apiKey) {
-      throw new ProviderError(
-        "No API key: pass apiKey or set the AI_API_KEY environment variable.",
-      );
-    }
+    requireApiKey(options.apiKey);
     this.#options = options;
     this.model = options.model;
     this.builtins = (options.builtins ?? []).filter((name) => name === "web_search");
@@ -117,9 +113,7 @@ export class OpenRouterProvider implements Provider {
     if (footer && !message.content?.includes("\n\nSources:\n")) {
       message.content = (message.content ?? "") + footer;
     }
-    const usage = extractUsage(result);
-    if (usage) message.usage = usage;
-    this.lastTokensIn = usage?.tokensIn;
+    this.lastTokensIn = attachUsage(message, result)?.tokensIn;
     return message;
   }
 
@@ -130,19 +124,17 @@ export class OpenRouterProvider implements Provider {
    */
   async contextLimit(): Promise<number> {
     if (this.#contextLimit !== undefined) return this.#contextLimit;
-    let limit: number | undefined;
-    try {
-      const listing = await this.#loadListing();
-      limit = contextFromEndpoints(listing.endpoints, routingFrom(this.#options.params));
-      this.contextLimitSource = limit === undefined
-        ? { kind: "floor", reason: "no routable endpoint states a context length" }
-        : { kind: "reported", via: "endpoints.list" };
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.contextLimitSource = { kind: "floor", reason: `endpoints.list failed: ${reason}` };
-    }
-    this.#contextLimit = limit ?? CONTEXT_FLOOR;
-    return this.#contextLimit;
+    const { limit, source } = await contextLimitFrom(
+      "endpoints.list",
+      "no routable endpoint states a context length",
+      async () => {
+        const listing = await this.#loadListing();
+        return contextFromEndpoints(listing.endpoints, routingFrom(this.#options.params));
+      },
+    );
+    this.contextLimitSource = source;
+    this.#contextLimit = limit;
+    return limit;
   }
 
   /**

@@ -9,49 +9,21 @@ import type { Message } from "../core/message.ts";
 import type { ToolSpec } from "../core/tool.ts";
 import { ProviderError } from "../core/faults.ts";
 import { camelKey } from "./params.ts";
-import { dataUrl, isRecord } from "./wire.ts";
+import { type ChatSpelling, toChatMessagesIn } from "./openai_chat.ts";
+import { isRecord } from "./wire.ts";
 
 type ChatTool = NonNullable<ChatRequest["tools"]>[number];
 
+/** The openrouter SDK's camelCase spelling of the chat fields whose names differ by case. */
+const CAMEL_CASE = {
+  imageUrl: "imageUrl",
+  toolCalls: "toolCalls",
+  toolCallId: "toolCallId",
+} as const satisfies ChatSpelling;
+
 /** Messages in the SDK's camelCase chat form. */
 export function toOpenRouterMessages(messages: readonly Message[]): ChatMessages[] {
-  return messages.map((message): ChatMessages => {
-    switch (message.role) {
-      case "system":
-        return { role: "system", content: message.content ?? "" };
-      case "user":
-        if (!message.images?.length) return { role: "user", content: message.content ?? "" };
-        return {
-          role: "user",
-          content: [
-            ...(message.content ? [{ type: "text" as const, text: message.content }] : []),
-            ...message.images.map((image) => ({
-              type: "image_url" as const,
-              imageUrl: { url: dataUrl(image) },
-            })),
-          ],
-        };
-      case "assistant":
-        if (!message.toolCalls?.length) {
-          return { role: "assistant", content: message.content ?? "" };
-        }
-        return {
-          role: "assistant",
-          content: message.content ? message.content : null,
-          toolCalls: message.toolCalls.map((call) => ({
-            id: call.id,
-            type: "function" as const,
-            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-          })),
-        };
-      case "tool":
-        return {
-          role: "tool",
-          toolCallId: message.toolCallId ?? "",
-          content: message.content ?? "",
-        };
-    }
-  });
+  return toChatMessagesIn(messages, CAMEL_CASE);
 }
 
 /** Function tools, plus the `openrouter:web_search` server tool when active. */

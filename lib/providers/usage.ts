@@ -3,7 +3,7 @@
  * adapters share. Field names are tried in order and the first integer wins; the camelCase
  * aliases exist because the openrouter SDK renames every field it parses.
  */
-import type { Usage } from "../core/message.ts";
+import type { Message, Usage } from "../core/message.ts";
 
 /** The context ceiling used when the provider does not state one. */
 export const CONTEXT_FLOOR = 128_000;
@@ -12,6 +12,26 @@ export const CONTEXT_FLOOR = 128_000;
 export type ContextLimitSource =
   | { readonly kind: "reported"; readonly via: string }
   | { readonly kind: "floor"; readonly reason: string };
+
+/**
+ * One context-limit lookup and where its answer came from: the lookup's number, `reported`
+ * via `via`; otherwise the floor, because it stated none (`noneReason`) or `${via} failed`.
+ */
+export async function contextLimitFrom(
+  via: string,
+  noneReason: string,
+  lookup: () => Promise<number | undefined>,
+): Promise<{ limit: number; source: ContextLimitSource }> {
+  try {
+    const limit = await lookup();
+    return limit === undefined
+      ? { limit: CONTEXT_FLOOR, source: { kind: "floor", reason: noneReason } }
+      : { limit, source: { kind: "reported", via } };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { limit: CONTEXT_FLOOR, source: { kind: "floor", reason: `${via} failed: ${reason}` } };
+  }
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -92,6 +112,13 @@ export function extractUsage(response: unknown): Usage | undefined {
   out.endpoint = selectedEndpoint(response);
   const entries = Object.entries(out).filter(([, value]) => value !== undefined);
   return entries.length ? Object.fromEntries(entries) as Usage : undefined;
+}
+
+/** Sets the usage of `response` (when it reported any) on `message`, and returns it. */
+export function attachUsage(message: Message, response: unknown): Usage | undefined {
+  const usage = extractUsage(response);
+  if (usage) message.usage = usage;
+  return usage;
 }
 
 /**

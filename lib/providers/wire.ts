@@ -1,8 +1,18 @@
 /**
- * Small helpers every adapter shares: tool-call argument parsing, image data URLs, the
- * citation footer and type guards for SDK replies (which arrive as loosely typed JSON).
+ * Small helpers every adapter shares: the API key check, tool-call argument parsing, image
+ * data URLs, the citation footer and type guards for SDK replies (loosely typed JSON).
  */
 import type { ImageContent } from "../core/message.ts";
+import { ProviderError } from "../core/faults.ts";
+
+/** Refuses a missing API key at construction, before any SDK loads. */
+export function requireApiKey(apiKey: string | undefined): void {
+  if (!apiKey) {
+    throw new ProviderError(
+      "No API key: pass apiKey or set the AI_API_KEY environment variable.",
+    );
+  }
+}
 
 /**
  * The key under which unusable tool-call arguments are handed on. When a model sends

@@ -5,8 +5,11 @@
  */
 import { Message, type ToolCall } from "../../lib/core/message.ts";
 
-/** Deterministic PRNG (mulberry32) so every run measures the same transcript. */
-function prng(seed: number): () => number {
+/**
+ * Deterministic PRNG (mulberry32), so every run measures the same transcript; the memory bench
+ * draws its corpus from it too.
+ */
+export function prng(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

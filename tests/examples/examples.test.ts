@@ -4,7 +4,6 @@
  * openai SDK; the script makes the model actually call the tools before it answers.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { MemoryTool } from "../../lib/mod.ts";
 import {
   chatCompletion,
@@ -12,33 +11,17 @@ import {
   type RecordedRequest,
   responsesReply,
 } from "../support/model_mock.ts";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+import { ROOT, type Run, runDeno } from "./run_deno.ts";
 
 /** Permissions for the examples that reach a model on 127.0.0.1 and keep memory on disk. */
 const MODEL_PERMISSIONS = ["--allow-net=127.0.0.1", "--allow-read", "--allow-write", "--allow-env"];
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function runExample(
+function runExample(
   name: string,
   permissions: string[],
   env: Record<string, string> = {},
 ): Promise<Run> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...permissions, `${ROOT}examples/${name}`],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+  return runDeno(["run", "--quiet", ...permissions, `${ROOT}examples/${name}`], env);
 }
 
 /** The model environment the examples read, pointed at the mock. */
@@ -54,6 +37,12 @@ function modelEnv(
     AI_SDK_SURFACE: surface,
     HARNESS_HOME: home,
   };
+}
+
+/** A fresh HARNESS_HOME, with the mock answering the model lookup every model example makes. */
+async function modelHome(mock: ModelMock): Promise<string> {
+  mock.always("model", { json: { id: "mock-model", context_length: 32768 } });
+  return await Deno.makeTempDir();
 }
 
 function assertRan(run: Run): void {
@@ -105,8 +94,7 @@ const RECALLED = "Memories matching 'language':\nfavorite_language: Ruby";
 
 Deno.test("quickstart: the model writes and then searches memory (chat surface)", async () => {
   await using mock = await ModelMock.start();
-  const home = await Deno.makeTempDir();
-  mock.always("model", { json: { id: "mock-model", context_length: 32768 } });
+  const home = await modelHome(mock);
   mock.reply(
     "chat",
     { json: chatCompletion({ toolCalls: [WRITE_RUBY] }) },
@@ -140,8 +128,7 @@ Deno.test("quickstart: the model writes and then searches memory (chat surface)"
 
 Deno.test("quickstart: the same turns over the Responses surface", async () => {
   await using mock = await ModelMock.start();
-  const home = await Deno.makeTempDir();
-  mock.always("model", { json: { id: "mock-model", context_length: 32768 } });
+  const home = await modelHome(mock);
   mock.reply(
     "responses",
     { json: responsesReply({ toolCalls: [WRITE_RUBY] }) },
@@ -181,8 +168,7 @@ Deno.test("quickstart: without AI_API_KEY it says what to set and calls nothing"
 
 Deno.test("two_channels: separate conversations share one memory", async () => {
   await using mock = await ModelMock.start();
-  const home = await Deno.makeTempDir();
-  mock.always("model", { json: { id: "mock-model", context_length: 32768 } });
+  const home = await modelHome(mock);
   mock.reply(
     "chat",
     // github:pr-123 — the agent files what happened.
@@ -248,8 +234,7 @@ Deno.test("memory: write, then keyword search", async () => {
 
 Deno.test("custom_tool: the model calls the registered tool and reads its result", async () => {
   await using mock = await ModelMock.start();
-  const home = await Deno.makeTempDir();
-  mock.always("model", { json: { id: "mock-model", context_length: 32768 } });
+  const home = await modelHome(mock);
   mock.reply(
     "chat",
     {

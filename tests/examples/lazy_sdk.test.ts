@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { chatCompletion, ModelMock } from "../support/model_mock.ts";
 import { ROOT, runDeno } from "./run_deno.ts";
+
 const PROBE = fileURLToPath(new URL("./lazy_sdk_probe.ts", import.meta.url));
 
 /** The SDK packages the library may only load lazily, by npm name. */

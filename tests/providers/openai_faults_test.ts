@@ -25,8 +25,7 @@ import {
   openaiError,
   openrouterError,
 } from "../support/model_mock.ts";
-
-type FaultClass = abstract new (...args: never[]) => ProviderError;
+import { expectFault, type FaultClass } from "./fault_helpers.ts";
 
 interface Case {
   readonly name: string;
@@ -181,16 +180,9 @@ for (const surface of ["responses", "chat"] as const satisfies readonly OpenAISu
       await using mock = await ModelMock.start();
       mock.always(surface === "chat" ? "chat" : "responses", c.reply);
       const p = new OpenAIProvider({ model: "m", apiKey: "sk", baseURL: mock.baseURL, surface });
-      const error = await p.chat([Message.user("hi")]).then(
-        () => assert.fail("expected a fault"),
-        (e: unknown) => e,
-      );
-      assert.ok(
-        error instanceof c.expected,
-        `got ${(error as Error).name}: ${(error as Error).message}`,
-      );
+      const error = await expectFault(p.chat([Message.user("hi")]), c.expected);
       if (c.status !== undefined) assert.equal((error as ProviderAPIError).status, c.status);
-      c.check?.(error as ProviderError);
+      c.check?.(error);
       assert.equal(mock.hits(), 1, "exactly one HTTP attempt");
     });
   }

@@ -26,8 +26,7 @@ import {
   openaiError,
   openrouterError,
 } from "../support/model_mock.ts";
-
-type FaultClass = abstract new (...args: never[]) => ProviderError;
+import { expectFault, type FaultClass } from "./fault_helpers.ts";
 
 const CASES: readonly {
   name: string;
@@ -143,16 +142,9 @@ for (const c of CASES) {
     await using mock = await ModelMock.start();
     mock.always("chat", c.reply);
     const p = new OpenRouterProvider({ model: "a/b", apiKey: "sk", baseURL: mock.baseURL });
-    const error = await p.chat([Message.user("hi")]).then(
-      () => assert.fail("expected a fault"),
-      (e: unknown) => e,
-    );
-    assert.ok(
-      error instanceof c.expected,
-      `got ${(error as Error).name}: ${(error as Error).message}`,
-    );
+    const error = await expectFault(p.chat([Message.user("hi")]), c.expected);
     if (error instanceof ProviderAPIError) assert.equal(error.status, c.reply.status);
-    c.check?.(error as ProviderError);
+    c.check?.(error);
     assert.equal(mock.hits(), 1, "exactly one HTTP attempt");
   });
 }
