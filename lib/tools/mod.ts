@@ -1,0 +1,40 @@
+/**
+ * The built-in tools, for a library user assembling an agent by hand. The platform tools act on
+ * BaseCradle once bound to a `PlatformContext` (a wake binds them for you); `messages` speaks
+ * only through the outbound gate. Kept apart from `lib/mod.ts` so importing the core library
+ * stays light: these tools validate their arguments with zod at import time.
+ *
+ * @module
+ */
+
+export type {
+  CreateKind,
+  OutboundGate,
+  PlatformContext,
+  PostKind,
+  PostRequest,
+  SelfIdentity,
+  VisibleAct,
+} from "./platform_context.ts";
+export { MessagesTool } from "./messages.ts";
+export { AssetsTool } from "./assets.ts";
+export type { AssetsContextExtras, AssetsToolOptions } from "./assets.ts";
+export { TasksTool } from "./tasks.ts";
+export type { TasksToolOptions } from "./tasks.ts";
+export { TimelinesTool } from "./timelines.ts";
+export { TrustTool } from "./trust.ts";
+export { UsersTool } from "./users.ts";
+export { LockTool } from "./lock.ts";
+export { DeleteTool } from "./delete.ts";
+export { WebhookEndpointsTool } from "./webhook_endpoints.ts";
+export { WebhookEventsTool } from "./webhook_events.ts";
+export { WebFetchTool } from "./web_fetch.ts";
+export type { WebFetchOptions } from "./web_fetch.ts";
+export { SystemPromptEditTool, SystemPromptReadTool, systemPromptTools } from "./system_prompt.ts";
+export type { SystemPromptOptions } from "./system_prompt.ts";
+export { ShellTool } from "./shell.ts";
+export type { ShellToolOptions } from "./shell.ts";
+export { ImageRing } from "./shared/image_stash.ts";
+export type { ImageStash, StashedImage } from "./shared/image_stash.ts";
+export { SimpleContext } from "./shared/simple_context.ts";
+export type { SimpleContextInit } from "./shared/simple_context.ts";
