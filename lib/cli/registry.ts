@@ -25,6 +25,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./version.ts")).versionCommand,
   },
   {
+    name: "install",
+    summary: "scaffold or upgrade the config home (conffile-style; --opt-in powerful tools)",
+    load: async () => (await import("./install.ts")).installCommand,
+  },
+  {
+    name: "resolve",
+    summary: "print, as JSON, the tools a provider + opt-in set would activate (pure)",
+    load: async () => (await import("./resolve.ts")).resolveCommand,
+  },
+  {
     name: "cleanup",
     summary: "remove the on-box state of deleted timelines (--sweep, or --timeline UUID)",
     load: async () => (await import("./cleanup.ts")).cleanupCommand,

@@ -1,0 +1,74 @@
+/**
+ * `harness install`: scaffold or upgrade the config home (contracts §1.3). Prints the reconcile
+ * summary for a person on stdout and the WARNING lines on stderr. Safe to re-run on every
+ * upgrade; it never touches agent.env, model_params.json, search_params.json or any file it did
+ * not ship.
+ */
+import { type Command, processIo, UsageError } from "./command.ts";
+import { install } from "../config/installer.ts";
+import { resolveConfigHome } from "../config/prompts.ts";
+import { splitStems } from "../config/resolve.ts";
+
+const options = {
+  "config-home": { type: "string" },
+  "opt-in": { type: "string" },
+  "revoke-opt-in": { type: "string" },
+  provider: { type: "string" },
+  "all-providers": { type: "boolean" },
+} as const;
+
+const env = (name: string) => Deno.env.get(name);
+
+/** `harness install`: the config-home installer and conffile upgrader. */
+export const installCommand: Command<typeof options> = {
+  name: "install",
+  usage: `Usage: harness install [--config-home DIR] [--opt-in a,b] [--revoke-opt-in a,b]
+                       [--provider NAME | --all-providers]
+
+Scaffold the config home, or upgrade it to this version's shipped defaults. A default you
+never touched is refreshed; one you edited is kept and the new default written beside it as
+<file>.new; one you deleted stays deleted. Files you added, agent.env, model_params.json and
+search_params.json are never touched. Idempotent.
+
+Options:
+  --config-home DIR     the config home (default: $BASECRADLE_CONFIG_HOME, else
+                        $HOME/.config/basecradle)
+  --opt-in a,b          grant powerful tools by plugin file stem (e.g. web_search,system_prompt)
+  --revoke-opt-in a,b   withdraw grants; an unedited plugin file is deleted, an edited one kept
+  --provider NAME       lay down only tool defaults relevant to this provider and prune unedited
+                        mismatched ones (default: $AI_PROVIDER, else openai)
+  --all-providers       lay down every tool default regardless of provider
+  -h, --help            show this help
+
+Exit codes: 0 done, 1 failed (named on stderr), 2 usage error.
+`,
+  options,
+  async run({ values }) {
+    if (values["all-providers"] && values.provider !== undefined) {
+      throw new UsageError("--provider and --all-providers are mutually exclusive");
+    }
+    const provider = values["all-providers"]
+      ? null
+      : (values.provider ?? env("AI_PROVIDER") ?? "").trim().toLowerCase() || "openai";
+    try {
+      const configHome = resolveConfigHome(
+        { configHome: env("BASECRADLE_CONFIG_HOME"), home: env("HOME") },
+        values["config-home"],
+      );
+      const report = await install({
+        configHome,
+        provider,
+        optIn: splitStems(values["opt-in"]),
+        revokeOptIn: splitStems(values["revoke-opt-in"]),
+      });
+      for (const line of report.warnings) processIo.stderr(`${line}\n`);
+      processIo.stdout(`${report.summary()}\n`);
+      return 0;
+    } catch (error) {
+      processIo.stderr(
+        `harness install: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return 1;
+    }
+  },
+};

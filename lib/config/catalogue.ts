@@ -1,0 +1,82 @@
+/**
+ * The vocabulary a plugin file may name: every function tool and server-side built-in the
+ * shipped stems (contracts §5.1) refer to, with whether this runtime implements it yet. A name
+ * outside the vocabulary makes a plugin file broken (a typo must fail loud); a name inside it
+ * that is not implemented resolves to the skip reason "not available in this runtime", so a
+ * Python-era stem carries over visibly instead of silently vanishing.
+ */
+import { type Capability, SHELL } from "../core/tool.ts";
+
+/** What the runtime knows about one function tool. */
+export interface CatalogueTool {
+  /** Capabilities the tool needs; the policy may refuse it for them (§5.2). */
+  readonly capabilities: readonly Capability[];
+  /** Whether a tool class for it exists in this runtime. */
+  readonly implemented: boolean;
+}
+
+/** The function tools and built-ins a plugin file may name. */
+export interface Catalogue {
+  /** Function tools by model-facing name. */
+  readonly tools: Readonly<Record<string, CatalogueTool>>;
+  /** Server-side built-in wire names → whether this runtime's providers wire them. */
+  readonly builtins: Readonly<Record<string, boolean>>;
+}
+
+const ported = (capabilities: readonly Capability[] = []): CatalogueTool => ({
+  capabilities,
+  implemented: true,
+});
+const notYet = (capabilities: readonly Capability[] = []): CatalogueTool => ({
+  capabilities,
+  implemented: false,
+});
+
+/**
+ * This runtime's catalogue. Flip `implemented` when a tool class lands in `lib/tools/` and the
+ * wake's factory can build it; the resolver then activates it with no change to any plugin file.
+ */
+export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
+  tools: Object.freeze({
+    assets: ported(),
+    delete: ported(),
+    lock: ported(),
+    messages: ported(),
+    tasks: ported(),
+    timelines: ported(),
+    trust: ported(),
+    users: ported(),
+    web_fetch: ported(),
+    webhook_endpoints: ported(),
+    webhook_events: ported(),
+    code_attach: notYet(),
+    edit_image: notYet(),
+    generate_image: notYet(),
+    grok_edit_image: notYet(),
+    grok_generate_image: notYet(),
+    grok_generate_video: notYet(),
+    listen: notYet(),
+    send_direct_message_to_origin: notYet(),
+    shell: notYet([SHELL]),
+    system_prompt_edit: notYet(),
+    system_prompt_read: notYet(),
+    xai_account_balance: notYet(),
+  }),
+  // The openai adapter wires web_search + code_interpreter (Responses) and xAI's web_search +
+  // x_search; the openrouter adapter wires web_search. xAI's code_execution is not wired.
+  builtins: Object.freeze({
+    code_execution: false,
+    code_interpreter: true,
+    web_search: true,
+    x_search: true,
+  }),
+});
+
+/** The skip reason for a claimed plugin whose tool or built-in this runtime lacks. */
+export function unavailableReason(kind: "tool" | "builtin", name: string): string {
+  return kind === "tool"
+    ? `not available in this runtime: the '${name}' tool has not been ported from the Python ` +
+      "harness yet"
+    : `not available in this runtime: the '${name}' built-in is not wired by this runtime's ` +
+      "providers";
+}

@@ -1,0 +1,106 @@
+/**
+ * The installer's bookkeeping files in the config home (contracts §4.2, §4.6): `.manifest.json`
+ * (`{rel: sha256 of the shipped text last reconciled}`), `.declared.json` (the capability
+ * declaration) and `.version`. Written as Python's `json.dumps(indent=2, sort_keys=True)` plus
+ * a newline, so a box moving between the Python harness and this runtime reads the same bytes.
+ */
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { dumpsIndented } from "../core/python_json.ts";
+
+/** The manifest, relative to the config home. */
+export const MANIFEST_NAME = ".manifest.json";
+/** The capability declaration, relative to the config home. */
+export const DECLARED_NAME = ".declared.json";
+/** The version stamp, relative to the config home. */
+export const VERSION_NAME = ".version";
+/** The `.declared.json` contract number (the shape is the reference's; only rels differ). */
+export const DECLARED_CONTRACT = 1;
+
+/** `{rel: sha256-hex}`. */
+export type Manifest = Record<string, string>;
+
+/** The capability declaration (§4.6). */
+export interface Declared {
+  /** Always {@link DECLARED_CONTRACT}. */
+  readonly contract: number;
+  /** Sorted manifest rels present on disk after the reconcile. */
+  readonly files: readonly string[];
+  /** Sorted granted stems. */
+  readonly opt_in: readonly string[];
+  /** The provider the reconcile filtered for, `null` for all providers. */
+  readonly provider: string | null;
+}
+
+/** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */
+export function sha256Hex(text: string | Uint8Array): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** Python `json.dumps(value, indent=2, sort_keys=True)` + `\n`. */
+export function pythonJsonFile(value: unknown): string {
+  return `${dumpsIndented(sortKeys(value))}\n`;
+}
+
+/** The manifest of `home`; missing, unreadable, malformed or non-object ⇒ `{}` (§4.2). */
+export async function readManifest(home: string): Promise<Manifest> {
+  const raw = await readJson(join(home, MANIFEST_NAME));
+  if (!isRecord(raw)) return {};
+  const manifest: Manifest = {};
+  for (const [rel, hash] of Object.entries(raw)) {
+    if (typeof hash === "string") manifest[rel] = hash;
+  }
+  return manifest;
+}
+
+/** Writes the manifest. */
+export async function writeManifest(home: string, manifest: Manifest): Promise<void> {
+  await writeFile(join(home, MANIFEST_NAME), pythonJsonFile(manifest), "utf8");
+}
+
+/** The declared opt-in stems of `home` (an unreadable or malformed declaration ⇒ none). */
+export async function readDeclaredOptIn(home: string): Promise<string[]> {
+  const raw = await readJson(join(home, DECLARED_NAME));
+  if (!isRecord(raw) || !Array.isArray(raw.opt_in)) return [];
+  return raw.opt_in.filter((stem): stem is string => typeof stem === "string");
+}
+
+/** Writes `.declared.json`. */
+export async function writeDeclared(home: string, declared: Declared): Promise<void> {
+  await writeFile(join(home, DECLARED_NAME), pythonJsonFile(declared), "utf8");
+}
+
+/** The `.version` stamp, trimmed; `undefined` when missing or unreadable. */
+export async function readVersionStamp(home: string): Promise<string | undefined> {
+  try {
+    return (await readFile(join(home, VERSION_NAME), "utf8")).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `.version` as `<version>\n`. */
+export async function writeVersionStamp(home: string, version: string): Promise<void> {
+  await writeFile(join(home, VERSION_NAME), `${version}\n`, "utf8");
+}
+
+async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,38 @@
+/**
+ * Reading the `tools/` overlay from disk for a wake (contracts §4.5): the overlay is the
+ * source only once the installer laid tools down (a `tools/` key in `.manifest.json`); then
+ * `tools/` is authoritative, a missing directory meaning zero plugin files. Otherwise the wake
+ * resolves the embedded defaults (`null`).
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { readManifest } from "./manifest.ts";
+import { isPluginFileName } from "./overlay.ts";
+import type { Overlay } from "./resolve.ts";
+
+/** The overlay of `configHome`, or `null` when tools were never installed there. */
+export async function readOverlay(configHome: string): Promise<Overlay | null> {
+  const manifest = await readManifest(configHome);
+  if (!Object.keys(manifest).some((rel) => rel.startsWith("tools/"))) return null;
+  const dir = join(configHome, "tools");
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { files: {} };
+    throw error;
+  }
+  const files: Record<string, string> = {};
+  const unreadable: Record<string, string> = {};
+  for (const name of names.filter(isPluginFileName).sort()) {
+    try {
+      files[name] = await readFile(join(dir, name), "utf8");
+    } catch (error) {
+      // An unreadable file is a broken plugin, reported by the resolver, not a failed wake.
+      if ((error as NodeJS.ErrnoException).code === "EISDIR") continue;
+      files[name] = "";
+      unreadable[name] = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return { files, unreadable };
+}

@@ -1,0 +1,131 @@
+/**
+ * The operator-owned call-tuning files of the config home (contracts §4.8): `model_params.json`
+ * (keyword arguments spread into every model call) and `search_params.json` (the OpenRouter
+ * `web_search` server tool's parameters). Absent is simply off; present but unreadable, not
+ * JSON, or not an object refuses to load with a sentence naming the file — a box must never run
+ * silently untuned. The installer never writes either file.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Journal } from "../journal/journal.ts";
+import { OPENAI_OWNED_KEYS, OPENROUTER_OWNED_KEYS, stripOwned } from "../providers/params.ts";
+import { ConfigError } from "./errors.ts";
+
+/** `model_params.json`, relative to the config home. */
+export const MODEL_PARAMS_FILE = "model_params.json";
+/** `search_params.json`, relative to the config home. */
+export const SEARCH_PARAMS_FILE = "search_params.json";
+
+/** A JSON object read from a params file. */
+export type Params = Record<string, unknown>;
+
+/** `model_params.json` read and split for one SDK. */
+export interface ModelParams {
+  /** The file verbatim (`{}` when absent): what `--resolved-config` reports. */
+  readonly raw: Params;
+  /** What reaches the model call: owned keys (and unsupported `extra_body`) removed. */
+  readonly params: Params;
+  /** Sorted keys dropped (`model_params_stripped`). */
+  readonly stripped: readonly string[];
+  /** One WARNING line per dropped key. */
+  readonly warnings: readonly string[];
+}
+
+/** How {@link loadModelParams} strips. */
+export interface ModelParamsOptions {
+  /** `AI_SDK` (`openai` or `openrouter`); decides the owned keys. Default `openai`. */
+  readonly sdk?: string;
+  /** Where the WARNING lines go (they are returned either way). */
+  readonly journal?: Journal;
+}
+
+/**
+ * Reads `model_params.json` from `configHome` and strips the keys the harness owns on `sdk`.
+ * @throws {ConfigError} naming the file when it is unreadable, not JSON, or not an object.
+ */
+export async function loadModelParams(
+  configHome: string,
+  options: ModelParamsOptions = {},
+): Promise<ModelParams> {
+  const raw = await readParamsFile(
+    join(configHome, MODEL_PARAMS_FILE),
+    "keyword arguments for every model call",
+  );
+  return splitModelParams(raw, options);
+}
+
+/** Splits an already-read params object for `sdk` (pure apart from the journal). */
+export function splitModelParams(raw: Params, options: ModelParamsOptions = {}): ModelParams {
+  const sdk = (options.sdk ?? "openai").trim().toLowerCase() || "openai";
+  const owned = sdk === "openrouter" ? OPENROUTER_OWNED_KEYS : OPENAI_OWNED_KEYS;
+  const { kept, stripped } = stripOwned(raw, owned);
+  const warnings = stripped.map((key) =>
+    key === "model"
+      ? `model_params.json sets 'model', which it cannot: the model id is AI_MODEL. The key is ` +
+        "ignored."
+      : `model_params.json key '${key}' is set by the harness itself on the ${sdk} SDK and is ` +
+        "ignored."
+  );
+  const dropped = [...stripped];
+  // The native openrouter SDK's chat.send is a closed set: there is no extra_body escape hatch.
+  if (sdk === "openrouter" && "extra_body" in kept) {
+    delete kept.extra_body;
+    dropped.push("extra_body");
+    warnings.push(
+      "model_params.json 'extra_body' is dropped: the openrouter SDK has no such escape hatch. " +
+        "Pass top-level keys chat.send accepts, or use AI_SDK=openai for extra_body.",
+    );
+  }
+  for (const line of warnings) options.journal?.text("WARNING", line);
+  return { raw, params: kept, stripped: dropped.sort(), warnings };
+}
+
+/**
+ * Reads `search_params.json` from `configHome`, verbatim (`{}` when absent).
+ * @throws {ConfigError} naming the file when it is unreadable, not JSON, or not an object.
+ */
+export function loadSearchParams(configHome: string): Promise<Params> {
+  return readParamsFile(
+    join(configHome, SEARCH_PARAMS_FILE),
+    "the openrouter:web_search tool's parameters",
+  );
+}
+
+/** A params file's object; `{}` when the file does not exist. */
+async function readParamsFile(path: string, what: string): Promise<Params> {
+  let text: string;
+  try {
+    const bytes = await readFile(path);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw refuse(path, `${path} could not be read: ${messageOf(error)}.`, error);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw refuse(path, `${path} is not valid JSON: ${messageOf(error)}.`, error);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw refuse(
+      path,
+      `${path} must be a JSON object (${what}) but its top level is ${jsonType(value)}.`,
+    );
+  }
+  return value as Params;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+function refuse(path: string, message: string, cause?: unknown): ConfigError {
+  return new ConfigError({ variable: path, message }, cause === undefined ? undefined : { cause });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,496 @@
+/**
+ * Tool resolution (contracts §1.5, §4.5, §5.1, §5.2): which plugins activate for a config, and
+ * why every other one did not. Pure — every input is an argument — so the wake, `harness
+ * resolve` and tests share one model of "what wins". It returns names and options, not tool
+ * instances: the wake builds its registry from {@link ToolResolution.activeTools}.
+ *
+ * Order of the gates: grant (opt-in) → provider relevance → parse → requirements → claiming
+ * (a later active plugin replaces an earlier one of the same name) → memory tools → policy →
+ * availability in this runtime.
+ */
+import { Policy, type Profile } from "../core/policy.ts";
+import { type Catalogue, RUNTIME_CATALOGUE, unavailableReason } from "./catalogue.ts";
+import { type CandidateFile, SHIPPED_STEMS, shippedPluginText, walkOverlay } from "./overlay.ts";
+import {
+  type ActivationContext,
+  credentialVars,
+  parsePluginFile,
+  type Plugin,
+  pluginOptsIn,
+  pluginRelevantTo,
+  unmetReasons,
+} from "./plugins.ts";
+
+/** The `tools/` overlay's plugin files, name → text (`null` = not installed: use the defaults). */
+export interface Overlay {
+  readonly files: Readonly<Record<string, string>>;
+  /** Files that exist but could not be read, name → why (each becomes a broken file). */
+  readonly unreadable?: Readonly<Record<string, string>>;
+}
+
+/** What to resolve. */
+export interface ResolveToolsInput {
+  /** `AI_PROVIDER`. */
+  readonly provider: string;
+  /** `AI_SDK`. */
+  readonly sdk: string;
+  /** The resolved surface. */
+  readonly surface: string;
+  /** The environment `env_set` / `openai_key` requirements read. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Treat every credential a candidate reads as set (`harness resolve`'s default). */
+  readonly assumeCredentials?: boolean;
+  /** The policy profile. */
+  readonly profile: Profile;
+  /** Powerful stems granted (defaults only; `.py` tolerated). */
+  readonly optIn?: readonly string[];
+  /** Restrict the defaults to exactly these stems, granting powerful ones named. */
+  readonly only?: readonly string[] | null;
+  /** The config home's overlay, or `null` for the embedded defaults. */
+  readonly overlay: Overlay | null;
+  /** The memory provider's tool names, merged after the plugins. */
+  readonly memoryTools?: readonly string[];
+  /** The tool vocabulary (default: this runtime's). */
+  readonly catalogue?: Catalogue;
+  /** Per-tool runtime vetoes (`shell` as root); `harness resolve` deliberately passes none. */
+  readonly loadRefusals?: Readonly<Record<string, string>>;
+}
+
+/** An active function tool for the wake to build. */
+export interface ActiveTool {
+  /** The model-facing name. */
+  readonly name: string;
+  /** The catalogue tool to instantiate (`null` for a memory-provider tool). */
+  readonly tool: string | null;
+  /** Constructor options from the plugin file. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The plugin's stem (`null` for a memory-provider tool). */
+  readonly stem: string | null;
+  /** The brief's one-line note. */
+  readonly note: string | null;
+}
+
+/** An active server-side built-in for the provider. */
+export interface ActiveBuiltin {
+  /** The model-facing (manifest) name, e.g. `code_execution`. */
+  readonly name: string;
+  /** The wire name, e.g. `code_interpreter`. */
+  readonly builtin: string;
+  /** The plugin's stem. */
+  readonly stem: string;
+  /** The brief's one-line note. */
+  readonly note: string | null;
+}
+
+/** A name that did not activate. */
+export interface SkippedTool {
+  /** The tool name (or a file name for a broken or unreadable file). */
+  readonly name: string;
+  /** The stem it came from (`null` for a memory tool). */
+  readonly stem: string | null;
+  /** Why. */
+  readonly reason: string;
+}
+
+/** A stem's verdict. */
+export type StemState = "active" | "inactive" | "excluded" | "broken";
+
+/** One stem's entry in the resolution. */
+export interface StemStatus {
+  /** Powerful (opt-in). */
+  readonly optIn: boolean;
+  /** Granted (opt-in named, or benign; in an overlay: the file is present). */
+  readonly granted: boolean;
+  /** The verdict. */
+  readonly status: StemState;
+  /** Why it is not active (`null` when active). */
+  readonly reason: string | null;
+  /** Function tools it contributed, sorted. */
+  readonly tools: readonly string[];
+  /** Built-in wire names it contributed, sorted. */
+  readonly builtins: readonly string[];
+  /** Credentials its contributed names depend on, sorted. */
+  readonly assumesCredential: readonly string[];
+  /** Its plugins that did not contribute. */
+  readonly skipped: readonly { readonly name: string; readonly reason: string }[];
+}
+
+/** The resolved tool set and its audit trail. */
+export interface ToolResolution {
+  /** Active function tool names after plugins + memory + policy, sorted. */
+  readonly tools: readonly string[];
+  /** Active built-in wire names, sorted. */
+  readonly builtins: readonly string[];
+  /** Active built-ins by model-facing name, sorted (what the provider adapters take). */
+  readonly builtinNames: readonly string[];
+  /** The function tools to build, in claiming order. */
+  readonly activeTools: readonly ActiveTool[];
+  /** The built-ins, in claiming order. */
+  readonly activeBuiltins: readonly ActiveBuiltin[];
+  /** Every name that did not activate, in resolution order, not deduplicated. */
+  readonly skipped: readonly SkippedTool[];
+  /** Sorted stems of claimed opt-in plugins, before the policy filter. */
+  readonly optInTools: readonly string[];
+  /** Every shipped stem (and every overlay stem), sorted by stem. */
+  readonly stems: Readonly<Record<string, StemStatus>>;
+  /** Stems excluded before activation ran. */
+  readonly excludedStems: readonly { readonly stem: string; readonly reason: string }[];
+  /** Broken plugin files. */
+  readonly broken: readonly {
+    readonly stem: string;
+    readonly file: string;
+    readonly error: string;
+  }[];
+  /** The brief's tool manifest: active names and notes, in resolution order. */
+  readonly notes: readonly { readonly name: string; readonly note: string | null }[];
+  /** The brief's "Tool defect" lines (broken shipped defaults). */
+  readonly defects: readonly string[];
+  /** The brief's safety lines (policy- or runtime-refused tools). */
+  readonly safetyNotices: readonly string[];
+  /** ERROR log lines (broken shipped defaults). */
+  readonly errors: readonly string[];
+  /** WARNING log lines (soft-skipped files, refused tools). */
+  readonly warnings: readonly string[];
+  /** INFO log lines for names no plugin claimed. */
+  readonly inactive: readonly string[];
+  /** Sorted env vars the candidate plugins' requirements read. */
+  readonly credentialVars: readonly string[];
+  /** Sorted stems of every overlay plugin file (`null` = the defaults were the source). */
+  readonly overlayToolStems: readonly string[] | null;
+}
+
+/** A requested stem that names no shipped plugin: a typo in the question, always fatal. */
+export class UnknownStemError extends Error {
+  override name = "UnknownStemError";
+}
+
+/** Normalizes a stem list: trimmed, a trailing `.py`/`.json` dropped, blanks removed. */
+export function normalizeStems(stems: Iterable<string>): string[] {
+  return [...stems].map((stem) => stem.trim().replace(/\.(py|json)$/, "")).filter(Boolean);
+}
+
+/** Splits a comma-separated `--opt-in`/`--only` value into stems. */
+export function splitStems(value: string | undefined): string[] {
+  return value === undefined ? [] : normalizeStems(value.split(","));
+}
+
+/** Throws {@link UnknownStemError} naming the shipped stems when one is unknown. */
+export function checkStems(stems: readonly string[]): void {
+  const unknown = [...new Set(stems)].filter((stem) => !SHIPPED_STEMS.includes(stem)).sort();
+  if (!unknown.length) return;
+  throw new UnknownStemError(
+    `No shipped tool plugin is named: ${unknown.join(", ")}. The shipped stems are: ${
+      SHIPPED_STEMS.join(", ")
+    }. (Pass the plugin file stem, e.g. 'xai_search', not a tool name it resolves to, like ` +
+      "'x_search'.)",
+  );
+}
+
+const NOT_GRANTED = "powerful (opt-in) tool not granted; pass --opt-in to grant it";
+
+interface StemDraft {
+  optIn: boolean;
+  granted: boolean;
+  excluded?: string;
+  broken?: string;
+  tools: string[];
+  builtins: string[];
+  credentials: Set<string>;
+  skipped: { name: string; reason: string }[];
+}
+
+/** Resolves the tool set for one configuration. Throws {@link UnknownStemError} only. */
+export function resolveTools(input: ResolveToolsInput): ToolResolution {
+  const catalogue = input.catalogue ?? RUNTIME_CATALOGUE;
+  const optIn = normalizeStems(input.optIn ?? []);
+  const only = input.only == null ? null : normalizeStems(input.only);
+  checkStems([...optIn, ...(only ?? [])]);
+
+  const drafts = new Map<string, StemDraft>();
+  const skipped: SkippedTool[] = [];
+  const excludedStems: { stem: string; reason: string }[] = [];
+  const broken: { stem: string; file: string; error: string }[] = [];
+  const defects: string[] = [];
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const draft = (stem: string, optInStem: boolean, granted: boolean): StemDraft => {
+    const entry: StemDraft = {
+      optIn: optInStem,
+      granted,
+      tools: [],
+      builtins: [],
+      credentials: new Set(),
+      skipped: [],
+    };
+    drafts.set(stem, entry);
+    return entry;
+  };
+  const exclude = (entry: StemDraft, stem: string, reason: string) => {
+    entry.excluded = reason;
+    excludedStems.push({ stem, reason });
+  };
+  const skip = (
+    entry: StemDraft | undefined,
+    name: string,
+    stem: string | null,
+    reason: string,
+  ) => {
+    entry?.skipped.push({ name, reason });
+    skipped.push({ name, stem, reason });
+  };
+
+  // 1. Candidate files, granted and relevant.
+  const requested = new Set([...optIn, ...(only ?? [])]);
+  let files: CandidateFile[];
+  let overlayToolStems: string[] | null = null;
+  if (input.overlay === null) {
+    files = SHIPPED_STEMS.map((stem) => ({
+      file: `${stem}.json`,
+      stem,
+      text: shippedPluginText(stem) ?? "",
+      shipped: true,
+    }));
+  } else {
+    const walk = walkOverlay(input.overlay.files);
+    files = [...walk.candidates];
+    overlayToolStems = [...walk.stems];
+    const read = new Set(walk.candidates.map((file) => file.stem));
+    for (const ignored of walk.ignored) {
+      // A stem with a readable file reports that file's verdict; the extra .py is only a skip.
+      if (!read.has(ignored.stem)) {
+        exclude(draft(ignored.stem, false, true), ignored.stem, ignored.reason);
+      }
+      skip(undefined, ignored.file, ignored.stem, ignored.reason);
+      warnings.push(`Skipping tool plugin file ${ignored.file}: ${ignored.reason}.`);
+    }
+  }
+  const present = new Set(files.map((file) => file.stem));
+  const candidates: CandidateFile[] = [];
+  for (const file of files) {
+    const powerful = pluginOptsIn(file.text);
+    const granted = input.overlay !== null ||
+      (only !== null ? requested.has(file.stem) : !powerful || requested.has(file.stem));
+    const entry = draft(file.stem, powerful, granted);
+    if (!granted) exclude(entry, file.stem, powerful ? NOT_GRANTED : "not in --only");
+    else if (!pluginRelevantTo(file.text, input.provider)) {
+      exclude(entry, file.stem, `not relevant to the '${input.provider}' provider`);
+    } else candidates.push(file);
+  }
+  if (input.overlay !== null) {
+    for (const stem of SHIPPED_STEMS) {
+      if (present.has(stem) || drafts.has(stem)) continue;
+      const entry = draft(stem, pluginOptsIn(shippedPluginText(stem) ?? ""), false);
+      exclude(entry, stem, `no tools/${stem}.json in the config home`);
+    }
+  }
+
+  // 2. Parse; a broken shipped default is a defect, a broken operator file a soft skip.
+  const plugins: Plugin[] = [];
+  for (const file of candidates) {
+    const unreadable = file.text === "" ? input.overlay?.unreadable?.[file.file] : undefined;
+    const parsed = unreadable !== undefined
+      ? { ok: false as const, error: `could not be read: ${unreadable}` }
+      : parsePluginFile(file.file, file.text, catalogue);
+    const entry = drafts.get(file.stem);
+    if (parsed.ok) {
+      plugins.push(...parsed.value.plugins);
+      continue;
+    }
+    if (entry) {
+      entry.broken = file.shipped
+        ? `shipped default failed to load: ${parsed.error}`
+        : `failed to load: ${parsed.error}`;
+    }
+    broken.push({ stem: file.stem, file: file.file, error: parsed.error });
+    if (file.shipped) {
+      errors.push(
+        `Shipped tool plugin ${file.file} failed to load: ${parsed.error}. This is a defect ` +
+          "(a stale or damaged overlay, or a packaging bug): re-run harness install, or delete " +
+          "the file to fall back to the shipped default.",
+      );
+      defects.push(`${file.file} — failed to load: ${parsed.error}`);
+      skip(undefined, file.file, file.stem, `shipped default failed to load: ${parsed.error}`);
+    } else {
+      warnings.push(`Skipping tool plugin file ${file.file}: ${parsed.error}`);
+      skip(undefined, file.file, file.stem, parsed.error);
+    }
+  }
+
+  // 3. Requirements and claiming: a later active plugin replaces an earlier one of its name.
+  const credentials = new Set(plugins.flatMap((plugin) => credentialVars(plugin.requires)));
+  const env: Record<string, string | undefined> = { ...input.env };
+  if (input.assumeCredentials) { for (const name of credentials) env[name] = "<assumed>"; }
+  const ctx: ActivationContext = {
+    provider: input.provider,
+    sdk: input.sdk,
+    surface: input.surface,
+    env,
+  };
+  const unmet = new Map<Plugin, string>();
+  const claimed = new Map<string, Plugin>();
+  for (const plugin of plugins) {
+    const reasons = unmetReasons(plugin.requires, ctx);
+    if (reasons.length) unmet.set(plugin, reasons.join("; "));
+    else claimed.set(plugin.name, plugin);
+  }
+  const optInTools = [
+    ...new Set(
+      [...claimed.values()].filter((plugin) => plugin.optIn && available(plugin, catalogue))
+        .map((plugin) => plugin.stem),
+    ),
+  ].sort();
+
+  // 4. Memory tools, then the policy and this runtime's availability.
+  const policy = input.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
+  const activeTools: ActiveTool[] = [];
+  const activeBuiltins: ActiveBuiltin[] = [];
+  const notes: { name: string; note: string | null }[] = [];
+  const safetyNotices: string[] = [];
+  const dropped = new Map<Plugin, string>();
+  const policyDropped = new Set<Plugin>();
+  const refuse = (name: string): string | undefined => {
+    const capabilities = catalogue.tools[name]?.capabilities ?? [];
+    const veto = input.loadRefusals?.[name];
+    return policy.refusal({
+      requires: new Set(capabilities),
+      ...(veto ? { loadRefusal: () => veto } : {}),
+    });
+  };
+  const refusedNames: { name: string; stem: string | null; reason: string }[] = [];
+  for (const plugin of claimed.values()) {
+    if (plugin.builtin !== undefined) {
+      if (!catalogue.builtins[plugin.builtin]) {
+        dropped.set(plugin, unavailableReason("builtin", plugin.builtin));
+        continue;
+      }
+      activeBuiltins.push({
+        name: plugin.name,
+        builtin: plugin.builtin,
+        stem: plugin.stem,
+        note: plugin.note,
+      });
+      notes.push({ name: plugin.name, note: plugin.note });
+      continue;
+    }
+    const tool = plugin.tool ?? plugin.name;
+    const refusal = refuse(tool);
+    if (refusal) {
+      dropped.set(plugin, refusal);
+      policyDropped.add(plugin);
+      refusedNames.push({ name: plugin.name, stem: plugin.stem, reason: refusal });
+      continue;
+    }
+    if (!catalogue.tools[tool]?.implemented) {
+      dropped.set(plugin, unavailableReason("tool", tool));
+      continue;
+    }
+    activeTools.push({
+      name: plugin.name,
+      tool,
+      options: plugin.options,
+      stem: plugin.stem,
+      note: plugin.note,
+    });
+    notes.push({ name: plugin.name, note: plugin.note });
+  }
+  const taken = new Set([...claimed.keys()]);
+  for (const name of input.memoryTools ?? []) {
+    if (taken.has(name)) continue;
+    taken.add(name);
+    const refusal = refuse(name);
+    if (refusal) {
+      refusedNames.push({ name, stem: null, reason: refusal });
+      continue;
+    }
+    activeTools.push({ name, tool: null, options: {}, stem: null, note: null });
+    notes.push({ name, note: null });
+  }
+
+  // 5. Attribute every plugin back to its stem.
+  for (const plugin of plugins) {
+    const entry = drafts.get(plugin.stem);
+    const reason = unmet.get(plugin) ??
+      (claimed.get(plugin.name) !== plugin
+        ? `overridden by a later plugin claiming '${plugin.name}'`
+        : dropped.get(plugin));
+    if (reason !== undefined) {
+      // Policy refusals join the flat trail after the plugin skips, as the reference does.
+      if (policyDropped.has(plugin)) entry?.skipped.push({ name: plugin.name, reason });
+      else skip(entry, plugin.name, plugin.stem, reason);
+      continue;
+    }
+    if (plugin.builtin !== undefined) entry?.builtins.push(plugin.builtin);
+    else entry?.tools.push(plugin.name);
+    for (const name of credentialVars(plugin.requires)) entry?.credentials.add(name);
+  }
+  for (const refused of refusedNames) {
+    skipped.push(refused);
+    const line = `Tool '${refused.name}' ${refused.reason}; not loaded.`;
+    safetyNotices.push(line);
+    warnings.push(line);
+  }
+
+  // 6. Names no plugin claimed: one INFO line each, reasons de-duplicated.
+  const inactiveReasons = new Map<string, Set<string>>();
+  for (const [plugin, reason] of unmet) {
+    if (claimed.has(plugin.name)) continue;
+    const set = inactiveReasons.get(plugin.name) ?? new Set<string>();
+    for (const part of reason.split("; ")) set.add(part);
+    inactiveReasons.set(plugin.name, set);
+  }
+  const inactive = [...inactiveReasons].map(([name, reasons]) =>
+    `Tool plugin '${name}' inactive: ${[...reasons].join("; ")}.`
+  );
+
+  const stems: Record<string, StemStatus> = {};
+  for (const stem of [...drafts.keys()].sort()) stems[stem] = finish(drafts.get(stem)!);
+
+  return {
+    tools: activeTools.map((tool) => tool.name).sort(),
+    builtins: activeBuiltins.map((builtin) => builtin.builtin).sort(),
+    builtinNames: activeBuiltins.map((builtin) => builtin.name).sort(),
+    activeTools,
+    activeBuiltins,
+    skipped,
+    optInTools,
+    stems,
+    excludedStems,
+    broken,
+    notes,
+    defects,
+    safetyNotices,
+    errors,
+    warnings,
+    inactive,
+    credentialVars: [...credentials].sort(),
+    overlayToolStems,
+  };
+}
+
+function available(plugin: Plugin, catalogue: Catalogue): boolean {
+  if (plugin.builtin !== undefined) return catalogue.builtins[plugin.builtin] === true;
+  return catalogue.tools[plugin.tool ?? plugin.name]?.implemented === true;
+}
+
+function finish(draft: StemDraft): StemStatus {
+  const active = draft.tools.length > 0 || draft.builtins.length > 0;
+  let status: StemState;
+  let reason: string | null;
+  if (draft.excluded !== undefined) [status, reason] = ["excluded", draft.excluded];
+  else if (draft.broken !== undefined) [status, reason] = ["broken", draft.broken];
+  else if (active) [status, reason] = ["active", null];
+  else {
+    const reasons = [...new Set(draft.skipped.map((item) => item.reason))];
+    [status, reason] = ["inactive", reasons.join("; ") || "no plugin activated"];
+  }
+  return {
+    optIn: draft.optIn,
+    granted: draft.granted,
+    status,
+    reason,
+    tools: [...draft.tools].sort(),
+    builtins: [...draft.builtins].sort(),
+    assumesCredential: [...draft.credentials].sort(),
+    skipped: draft.skipped,
+  };
+}
