@@ -14,14 +14,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, ""
  * line text) entry, and an entry nothing matches any more fails the test, so the list can only
  * shrink.
  */
-const EXCEPTIONS: ReadonlyArray<Omit<Violation, "line"> & { readonly why: string }> = [
-  {
-    file: "lib/cli/demo.ts",
-    rule: "messages.create call",
-    text: "await ada.messages.create(timeline, { body: QUESTION });",
-    why: "the offline demo seeds the human @ada's question in its own sandbox; no agent speaks",
-  },
-];
+const EXCEPTIONS: ReadonlyArray<Omit<Violation, "line"> & { readonly why: string }> = [];
 
 function excused(v: Violation): boolean {
   return EXCEPTIONS.some((e) => e.file === v.file && e.rule === v.rule && e.text === v.text);
