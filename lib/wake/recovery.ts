@@ -169,8 +169,15 @@ async function resume(
   base: TurnSpec,
 ): Promise<TurnOutcome | "failed"> {
   const anchor = wake.messages[span.start].items?.[0] ?? base.anchor;
-  const spec: TurnSpec = { ...base, anchor, text: wake.messages[span.start].content ?? base.text };
   await reissueCreates(wake, span, anchor);
+  const spec: TurnSpec = {
+    ...base,
+    anchor,
+    text: wake.messages[span.start].content ?? base.text,
+    // The nudge says "nothing posted, shared, or done": false once this very turn has acted
+    // (in the dead wake, or by a re-issue just now), so a turn that already acted is disarmed.
+    nudge: actedIn(wake.messages, span) ? undefined : base.nudge,
+  };
   const head = wake.messages.slice(0, span.end);
   const tail = wake.messages.slice(span.end);
   const save = async () => {
@@ -227,6 +234,33 @@ async function reissueCreates(wake: Wake, span: TurnSpan, anchor: string | undef
       await persist(wake);
     }
   }
+}
+
+/** Tool calls that are a visible act on the timeline (what `recordAct` tallies live). */
+const VISIBLE_ACTS = new Set([
+  "messages/create",
+  "assets/create",
+  "assets/post_image",
+  "tasks/create",
+]);
+
+/**
+ * Whether the turn's recorded work already holds a visible act: a posting call whose result is
+ * neither missing, the interrupted sentinel, nor a tool error.
+ */
+export function actedIn(messages: readonly Message[], span: TurnSpan): boolean {
+  for (let i = span.start + 1; i < span.end; i++) {
+    const turn = messages[i];
+    if (turn.role !== "assistant") continue;
+    for (const call of turn.toolCalls ?? []) {
+      const action = call.arguments.action;
+      if (!VISIBLE_ACTS.has(`${call.name}/${typeof action === "string" ? action : ""}`)) continue;
+      const at = resultAt(messages, i, call.id);
+      const text = at < 0 ? "" : messages[at].content ?? "";
+      if (at >= 0 && !isInterrupted(messages[at]) && !/^(Error|Couldn't)\b/.test(text)) return true;
+    }
+  }
+  return false;
 }
 
 /** Index of the result for `callId` inside the run of the assistant turn at `assistant`. */

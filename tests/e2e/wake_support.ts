@@ -3,10 +3,17 @@
  * human peer who trust each other, a timeline both view, and the environment `harness wake`
  * runs under (a scripted model on the chat surface via AI_BASE_URL).
  */
-import { PlatformClient } from "../../lib/platform/mod.ts";
+import assert from "node:assert/strict";
+import {
+  type Asset,
+  type Message as PlatformMessage,
+  PlatformClient,
+  type Task,
+  type WebhookEvent,
+} from "../../lib/platform/mod.ts";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
 import { chatCompletion, ModelMock } from "../support/model_mock.ts";
-import { runCli } from "../support/run_cli.ts";
+import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
 
 /** A running world; close it with `await using`. */
 export interface World extends AsyncDisposable {
@@ -16,13 +23,18 @@ export interface World extends AsyncDisposable {
   readonly timeline: string;
   readonly agent: { uuid: string; handle: string; client: PlatformClient };
   readonly peer: { uuid: string; handle: string; client: PlatformClient };
+  /** A third viewer (carol), present only with `world({ third: true })`. */
+  readonly third?: { uuid: string; handle: string; client: PlatformClient };
   readonly env: Record<string, string>;
   /** Runs `harness wake --timeline <t>` (plus `args`) as a real process. */
   wake(args?: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
 }
 
-/** Builds the world: sandbox, two trusting users, one shared timeline, a model mock. */
-export async function world(): Promise<World> {
+/**
+ * Builds the world: sandbox, two trusting users, one shared timeline (a one-on-one unless
+ * `third` adds carol as a third viewer), a model mock.
+ */
+export async function world(options: { third?: boolean } = {}): Promise<World> {
   const sandbox = await Sandbox.start({ port: 0, log: () => {} });
   const model = await ModelMock.start();
   const home = await Deno.makeTempDir({ prefix: "wake-e2e-" });
@@ -35,6 +47,16 @@ export async function world(): Promise<World> {
   await peer.client.users.grantTrust(agent.uuid);
   const { timeline } = await peer.client.timelines.create({ name: "chat" });
   await peer.client.timelines.addParticipant(timeline.uuid, agent.uuid);
+  let third: World["third"];
+  if (options.third) {
+    const c = sandbox.createUser({ handle: "carol", name: "Carol", kind: "human" });
+    third = { uuid: c.user.uuid, handle: c.user.handle, client: client(c.token) };
+    for (const other of [peer, agent]) {
+      await third.client.users.grantTrust(other.uuid);
+      await other.client.users.grantTrust(third.uuid);
+    }
+    await peer.client.timelines.addParticipant(timeline.uuid, third.uuid);
+  }
   const env = {
     HARNESS_HOME: home,
     BASECRADLE_BASE_URL: sandbox.baseUrl,
@@ -55,6 +77,7 @@ export async function world(): Promise<World> {
     timeline: timeline.uuid,
     agent,
     peer,
+    third,
     env,
     wake: (args = [], extra = {}) =>
       runCli(["wake", "--timeline", timeline.uuid, ...args], { env: { ...env, ...extra } }),
@@ -83,4 +106,214 @@ export function scriptReply(model: ModelMock, body: string, narration = "Answere
 export async function agentPosts(w: World): Promise<string[]> {
   const all = await w.peer.client.messages.list({ timeline: w.timeline }).toArray();
   return all.filter((m) => m.user.uuid === w.agent.uuid).map((m) => m.content.body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peers' actions, state on disk, and wakes that can be killed mid-flight.
+
+/** A sender posts `body` on the world's timeline (the peer by default). */
+export async function say(
+  w: World,
+  body: string,
+  who: { client: PlatformClient } = w.peer,
+): Promise<PlatformMessage> {
+  return await who.client.messages.create(w.timeline, { body });
+}
+
+/** Uploads a small text file as an asset (the peer by default). */
+export async function upload(
+  w: World,
+  filename: string,
+  options: { description?: string; who?: { client: PlatformClient } } = {},
+): Promise<Asset> {
+  const who = options.who ?? w.peer;
+  return await who.client.assets.create(w.timeline, {
+    file: new TextEncoder().encode(`contents of ${filename}`),
+    filename,
+    contentType: "text/plain",
+    description: options.description,
+  });
+}
+
+/** Schedules a task far in the future, then activates it now through the admin route. */
+export async function activatedTask(
+  w: World,
+  instructions: string,
+  who: { client: PlatformClient } = w.agent,
+): Promise<Task> {
+  const task = await who.client.tasks.create(w.timeline, {
+    instructions,
+    activateAt: new Date(Date.now() + 86_400_000),
+  });
+  const res = await fetch(`${w.sandbox.adminUrl}/tasks/${task.content.uuid}/activate`, {
+    method: "POST",
+  });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return JSON.parse(text).task as Task;
+}
+
+/** Creates a webhook endpoint on the timeline (as the agent) and delivers `payload` to it. */
+export async function deliver(w: World, payload: string, endpoint?: string): Promise<WebhookEvent> {
+  let url = endpoint;
+  if (!url) {
+    const ep = await w.agent.client.webhookEndpoints.create(w.timeline, { description: "hook" });
+    url = ep.content.ingest_url;
+    endpoints.set(w.timeline, url);
+  }
+  const before = new Set(
+    (await w.agent.client.webhookEvents.list({ timeline: w.timeline }).toArray())
+      .map((e) => e.content.uuid),
+  );
+  const reply = await w.agent.client.webhookEvents.ingest(url, payload, {
+    contentType: "application/json",
+  });
+  assert.equal(reply.status, 201, reply.body);
+  const after = await w.agent.client.webhookEvents.list({ timeline: w.timeline }).toArray();
+  return after.find((e) => !before.has(e.content.uuid))!;
+}
+
+/** The ingest URL of the endpoint {@link deliver} created for a timeline. */
+export const endpoints: Map<string, string> = new Map();
+
+/** The transcript path of the world's timeline. */
+export function sessionPath(w: World): string {
+  return `${w.home}/sessions/timeline%3A${w.timeline}.json`;
+}
+
+/** The persisted transcript (raw JSON objects), or [] when none was written. */
+export async function session(w: World): Promise<Record<string, unknown>[]> {
+  try {
+    return JSON.parse(await Deno.readTextFile(sessionPath(w)));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+}
+
+/** The mark of `kind` (undefined when unset). */
+export async function mark(
+  w: World,
+  kind: "messages" | "assets" | "webhook_events",
+): Promise<string | undefined> {
+  const path = kind === "messages"
+    ? `${w.home}/marks/${w.timeline}.txt`
+    : `${w.home}/marks/${kind}/${w.timeline}.txt`;
+  try {
+    return (await Deno.readTextFile(path)).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The task seen-set as lines, in file order. */
+export async function seenTasks(w: World): Promise<string[]> {
+  try {
+    const text = await Deno.readTextFile(`${w.home}/seen/tasks/${w.timeline}.txt`);
+    return text.split("\n").filter((l) => l.trim());
+  } catch {
+    return [];
+  }
+}
+
+/** The claim record of one item (parsed), or undefined. */
+export async function claimOf(
+  w: World,
+  kind: "messages" | "assets" | "webhook_events" | "tasks",
+  uuid: string,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    const text = await Deno.readTextFile(`${w.home}/claims/${kind}/${w.timeline}/${uuid}.claim`);
+    return text.trim() ? JSON.parse(text) : { phase: "done" };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The user-turn contents of every chat request the model received, in order. */
+export function userTurnsSeen(model: ModelMock): string[][] {
+  return model.requestsTo("chat").map((r) =>
+    (r.body as { messages: { role: string; content: unknown }[] }).messages
+      .filter((m) => m.role === "user").map((m) => String(m.content))
+  );
+}
+
+/** The messages array of the `i`th chat request. */
+export function chatMessages(
+  model: ModelMock,
+  i: number,
+): { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[] {
+  return (model.requestsTo("chat")[i].body as { messages: never[] }).messages;
+}
+
+/** The Idempotency-Keys the sandbox saw on message creates on the world's timeline, in order. */
+export function messageCreateKeys(w: World): (string | null)[] {
+  return w.sandbox.requests
+    .filter((r) => r.method === "POST" && r.path === `/timelines/${w.timeline}/messages`)
+    .map((r) => r.idempotencyKey);
+}
+
+/** Polls `check` every 20 ms until it is truthy (or fails after `ms`). */
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  ms = 20_000,
+  detail: () => string = () => "",
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (true) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${detail()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A wake running as a child process that the test may SIGKILL. */
+export interface LiveWake {
+  readonly child: Deno.ChildProcess;
+  /** stderr so far. */
+  stderr(): string;
+  /** SIGKILLs the process and waits for it to be gone. */
+  kill(): Promise<void>;
+}
+
+/** Spawns `harness wake --timeline <t>` exactly as {@link runCli} would, without waiting. */
+export function spawnWake(w: World, args: string[] = [], extra: Record<string, string> = {}) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-P=harness",
+      "--quiet",
+      `${REPO_ROOT}main.ts`,
+      "wake",
+      "--timeline",
+      w.timeline,
+      ...args,
+    ],
+    cwd: REPO_ROOT,
+    env: { NO_COLOR: "1", DENO_DIR, ...w.env, ...extra },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const decoder = new TextDecoder();
+  const drained = child.stderr.pipeTo(
+    new WritableStream({
+      write: (chunk) => void (text += decoder.decode(chunk, { stream: true })),
+    }),
+  ).catch(() => {});
+  const live: LiveWake = {
+    child,
+    stderr: () => text,
+    async kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await child.status;
+      await drained;
+    },
+  };
+  return live;
 }
