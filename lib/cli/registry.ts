@@ -30,6 +30,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./install.ts")).installCommand,
   },
   {
+    name: "resolved-config",
+    summary: "print, as JSON, what this agent will actually run (tools, params, sandbox)",
+    load: async () => (await import("./resolved_config.ts")).resolvedConfigCommand,
+  },
+  {
     name: "resolve",
     summary: "print, as JSON, the tools a provider + opt-in set would activate (pure)",
     load: async () => (await import("./resolve.ts")).resolveCommand,

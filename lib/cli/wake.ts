@@ -11,6 +11,7 @@ const options = {
   message: { type: "string" },
   asset: { type: "string" },
   event: { type: "string" },
+  "resolved-config": { type: "boolean" },
 } as const;
 
 /** The flag's value, else its environment fallback; validated as a uuid when present. */
@@ -24,6 +25,7 @@ function uuidArg(flag: string, value: string | undefined, envName: string): stri
 export const wakeCommand: Command<typeof options> = {
   name: "wake",
   usage: `Usage: harness wake --timeline <uuid> [--message <uuid>] [--asset <uuid>] [--event <uuid>]
+       harness wake --resolved-config
 
 Reconcile one timeline once: read what is new (messages, assets, webhook events,
 activated tasks), think with the model, act through tools, record, exit. What a router
@@ -35,6 +37,8 @@ Options:
                      (or BASECRADLE_MESSAGE)
   --asset <uuid>     the triggering asset, first asset wake only (or BASECRADLE_ASSET)
   --event <uuid>     the triggering webhook event, first event wake only (or BASECRADLE_EVENT)
+  --resolved-config  print what this agent will run, as JSON, and exit (as harness
+                     resolved-config); timeline-free, ignores --timeline
 
 Exit codes: 0 the wake ran (including nothing to do, a breaker decline, a reported
 provider failure, a deleted timeline); 1 a configuration, credential or platform
@@ -42,6 +46,11 @@ failure (one line on stderr); 2 a usage error.
 `,
   options,
   async run({ values }) {
+    if (values["resolved-config"]) {
+      // Timeline-free (contracts §1.1): --timeline and its fallback are not even validated.
+      const { runResolvedConfig } = await import("./resolved_config.ts");
+      return await runResolvedConfig({ prefix: "harness wake" });
+    }
     const timeline = uuidArg("timeline", values.timeline, "BASECRADLE_TIMELINE");
     if (!timeline) throw new UsageError("--timeline is required (or set BASECRADLE_TIMELINE)");
     const triggers = {

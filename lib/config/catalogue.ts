@@ -57,9 +57,9 @@ export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
     grok_generate_video: notYet(),
     listen: notYet(),
     send_direct_message_to_origin: notYet(),
-    shell: notYet([SHELL]),
-    system_prompt_edit: notYet(),
-    system_prompt_read: notYet(),
+    shell: ported([SHELL]),
+    system_prompt_edit: ported(),
+    system_prompt_read: ported(),
     xai_account_balance: notYet(),
   }),
   // The openai adapter wires web_search + code_interpreter (Responses) and xAI's web_search +

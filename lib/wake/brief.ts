@@ -1,6 +1,6 @@
 /**
  * The brief, split in two (DESIGN §3.6). The **charter** — personality, `initialize.md`, the tool
- * manifest, safety notices — is composed each wake from config alone, so it is byte-identical
+ * manifest, tool defects, safety notices — is composed each wake from config alone, so it is byte-identical
  * while nothing changed, and leads what the provider is sent. The **volatile** part — the time
  * anchor, the step budget, the dashboard primer, recalled memory — is spliced immediately before
  * the newest user turn. Neither is ever persisted: `briefView` builds the provider's view from the
@@ -57,6 +57,19 @@ export function safetyPart(notices: readonly string[]): string | undefined {
   return [SAFETY_HEADER, ...lines.map((n) => `- ${n}`)].join("\n");
 }
 
+/** Header of the defects block: a shipped tool failed to load, which must never pass silently. */
+export const DEFECT_HEADER =
+  "⚠ Tool Defect — a tool shipped with your harness failed to load, so it is missing this " +
+  "wake. This is a defect in your installation, not something you did: tell your operator " +
+  "(re-running harness install, or deleting the damaged file, restores it).";
+
+/** The defects block (`- <file> — failed to load: <err>` lines), or undefined when none. */
+export function defectsPart(defects: readonly string[]): string | undefined {
+  const lines = defects.filter((d) => d.trim());
+  if (!lines.length) return undefined;
+  return [DEFECT_HEADER, ...lines.map((d) => `- ${d}`)].join("\n");
+}
+
 /** The stable inputs of the charter. */
 export interface CharterInput {
   /** The personality (`system-prompt.md`, comments stripped). */
@@ -65,13 +78,21 @@ export interface CharterInput {
   readonly initialize?: string;
   /** The manifest part. */
   readonly manifest?: string;
+  /** The "Tool Defect" part. */
+  readonly defects?: string;
   /** The safety part. */
   readonly safety?: string;
 }
 
 /** The charter text (parts that are non-blank, in order), or undefined when all are blank. */
 export function composeCharter(input: CharterInput): string | undefined {
-  return join([input.systemPrompt, input.initialize, input.manifest, input.safety]);
+  return join([
+    input.systemPrompt,
+    input.initialize,
+    input.manifest,
+    input.defects,
+    input.safety,
+  ]);
 }
 
 /** The volatile inputs, fresh each wake. */

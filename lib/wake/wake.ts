@@ -10,25 +10,24 @@
  */
 import { join } from "node:path";
 import { Engine } from "../core/engine.ts";
-import { Policy } from "../core/policy.ts";
 import { FileSessionStore } from "../core/session.ts";
 import { parseEnv } from "../config/env.ts";
-import { loadPrompts, resolveConfigHome } from "../config/prompts.ts";
+import { resolveRuntime } from "../config/runtime.ts";
 import { Gate, loadGuardrails } from "../gate/mod.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
-import { loadMemoryProvider } from "../memory/loader.ts";
 import { NotFoundError, PlatformClient } from "../platform/mod.ts";
 import { buildProvider } from "../providers/factory.ts";
-import { composeCharter, manifestPart, safetyPart } from "./brief.ts";
+import { composeCharter, defectsPart, manifestPart, safetyPart } from "./brief.ts";
 import { WakeContext } from "./context.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
 import { recordAndCheck } from "./state/breaker.ts";
 import { ClaimStore } from "./state/claims.ts";
+import { livenessSnapshot } from "./state/liveness.ts";
 import { wakeRegistry } from "./tools.ts";
 import { sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
 
@@ -121,8 +120,9 @@ async function run(wake: Wake): Promise<void> {
 
 /**
  * Builds everything a wake needs, in the reference's observable order: env → HARNESS_HOME →
- * model axes → prompts → memory → provider → platform client → timeline (404 ⇒ skip) → identity
- * → tools. Returns `"skip"` when the timeline no longer exists.
+ * model axes → claim liveness → the shared runtime resolution (reconcile → prompts → the outer
+ * sandbox narrows → memory → tools → params) → provider → platform client → timeline (404 ⇒
+ * skip) → identity → tool registry. Returns `"skip"` when the timeline no longer exists.
  */
 async function assemble(
   timeline: string,
@@ -146,9 +146,16 @@ async function assemble(
       "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
     );
   }
-  const configHome = resolveConfigHome(env);
-  const prompts = await loadPrompts({ configHome, env });
-  const { provider: memory } = await loadMemoryProvider(env.memoryProvider, { home, journal });
+  // `kill(pid, 0)` needs run permission, which the locked sandbox revokes: judge claim owners now.
+  const isAlive = await livenessSnapshot(home, timeline);
+  const runtime = await resolveRuntime(env, {
+    journal,
+    reconcile: true,
+    narrow: true,
+    vars: rawEnv,
+  });
+  const { configHome, prompts, tools: resolution } = runtime;
+  const memory = runtime.memory.provider;
   const provider = buildProvider({
     provider: env.aiProvider,
     sdk: env.aiSdk,
@@ -156,6 +163,9 @@ async function assemble(
     model: env.aiModel,
     apiKey: env.aiApiKey,
     baseURL: env.aiBaseUrl,
+    params: runtime.modelParams.params,
+    searchParams: runtime.searchParams,
+    builtins: resolution.builtinNames,
   });
   registerSecret(env.aiApiKey);
   const client = PlatformClient.fromEnv({}, (name) => rawEnv[name]);
@@ -180,8 +190,12 @@ async function assemble(
     journal,
     model: env.aiModel,
   });
-  const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
-  const registry = wakeRegistry(context, memory, policy);
+  const registry = wakeRegistry(
+    resolution.activeTools,
+    { context, configHome },
+    runtime.memoryTools,
+    runtime.policy,
+  );
   const engine = new Engine(provider, registry, {
     journal,
     maxSteps: env.maxSteps,
@@ -208,7 +222,7 @@ async function assemble(
     client,
     engine,
     context,
-    claims: new ClaimStore(home, { journal }),
+    claims: new ClaimStore(home, { journal, isAlive }),
     store: new FileSessionStore(join(home, "sessions"), { journal }),
     memory,
     viewers,
@@ -218,9 +232,12 @@ async function assemble(
         systemPrompt: prompts.systemPrompt,
         initialize: env.onboard ? prompts.initialize : undefined,
         manifest: env.onboard
-          ? manifestPart(registry.names().map((name) => ({ name })))
+          ? manifestPart(resolution.notes.map((n) => ({ name: n.name, note: n.note ?? undefined })))
           : undefined,
-        safety: env.onboard ? safetyPart([]) : undefined,
+        defects: env.onboard ? defectsPart(resolution.defects) : undefined,
+        safety: env.onboard
+          ? safetyPart([...resolution.safetyNotices, ...(runtime.sandbox?.notices ?? [])])
+          : undefined,
       })),
     messages: [],
     brief: { composed: false },

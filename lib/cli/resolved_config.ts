@@ -1,0 +1,158 @@
+/**
+ * `harness resolved-config` (and `harness wake --resolved-config`): what this agent will actually
+ * run, as JSON (contracts §1.2), computed by the same `resolveRuntime` a wake uses — so it is the
+ * ground truth, not a declared list. Read-only: no reconcile, no model client, no key needed, no
+ * platform call. The process narrows its permissions first, exactly as a wake does, so `sandbox`
+ * reports the state a wake would run under.
+ *
+ * Errors (bad env, malformed `model_params.json`, unbindable memory provider) are one stderr
+ * line and exit 1, with nothing on stdout.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type Command, type Io, processIo } from "./command.ts";
+import { sdkVersion } from "./version.ts";
+import { parseEnv } from "../config/env.ts";
+import { MODEL_PARAMS_FILE, type Params } from "../config/params.ts";
+import { resolveRuntime, type Runtime } from "../config/runtime.ts";
+import { type SandboxReport, sandboxReport } from "../config/sandbox.ts";
+import {
+  carryNumberSpellings,
+  dumpsIndented,
+  parsePythonJson,
+  pythonFloatRepr,
+} from "../core/python_json.ts";
+import { closeMemoryProvider } from "../memory/hooks.ts";
+import { VERSION } from "../version.ts";
+
+/** How {@link runResolvedConfig} runs. */
+export interface ResolvedConfigOptions {
+  /** The environment (default: the process's). */
+  readonly env?: Record<string, string>;
+  /** Output sinks (default: the process's streams). */
+  readonly io?: Io;
+  /** The stderr prefix: `harness resolved-config` or `harness wake`. */
+  readonly prefix?: string;
+  /** Narrow this process as a wake would (default true; irreversible, so tests in-process pass false). */
+  readonly narrow?: boolean;
+}
+
+/** Prints the document and resolves to the exit code (0, or 1 with one stderr line). */
+export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Promise<number> {
+  const io = options.io ?? processIo;
+  const prefix = options.prefix ?? "harness resolved-config";
+  const raw = options.env ?? Deno.env.toObject();
+  let text: string;
+  try {
+    const env = parseEnv(raw);
+    const runtime = await resolveRuntime(env, {
+      reconcile: false,
+      narrow: options.narrow ?? true,
+      vars: raw,
+    });
+    try {
+      const document = resolvedConfigDocument(runtime, {
+        modelParams: await verbatimModelParams(runtime),
+        sandbox: await sandboxReport(),
+      });
+      text = `${dumpsIndented(sortedCopy(document))}\n`;
+    } finally {
+      await closeMemoryProvider(runtime.memory.provider);
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`${prefix}: ${message.replace(/\s+/g, " ").trim()}\n`);
+    return 1;
+  }
+  io.stdout(text);
+  return 0;
+}
+
+/** The §1.2 fields plus the additive `runtime` and `sandbox`. */
+export function resolvedConfigDocument(
+  runtime: Runtime,
+  extra: { readonly modelParams: Params; readonly sandbox: SandboxReport },
+): Record<string, unknown> {
+  const { env, tools } = runtime;
+  // Python writes the timeout as a float (`20.0`); a parsed holder carries that spelling.
+  const document = parsePythonJson(
+    `{"mcp_request_timeout": ${pythonFloatRepr(env.mcpTimeoutSeconds)}}`,
+  ) as Record<string, unknown>;
+  Object.assign(document, {
+    harness_version: VERSION,
+    ai_provider: env.aiProvider,
+    ai_sdk: env.aiSdk,
+    ai_sdk_surface: env.aiSdkSurface,
+    ai_sdk_version: sdkVersion(env.aiSdk),
+    // The platform client ships inside this harness, so its version is the harness's: never null.
+    platform_sdk_version: VERSION,
+    ai_model: env.aiModel ?? null,
+    active_profile: env.profile,
+    max_context_tokens: env.maxContextTokens ?? null,
+    memory_provider: runtime.memory.name,
+    memory_provider_version: null,
+    tools: [...tools.tools].sort(),
+    builtins: [...tools.builtins].sort(),
+    skipped: tools.skipped.map((item) => item.name).sort(),
+    opt_in_tools: [...tools.optInTools].sort(),
+    overlay_tool_stems: tools.overlayToolStems === null ? null : [...tools.overlayToolStems].sort(),
+    mcp_servers: [...runtime.mcpServers].sort(),
+    model_params: extra.modelParams,
+    model_params_stripped: [...runtime.modelParams.stripped].sort(),
+    runtime: `deno ${Deno.version.deno}`,
+    sandbox: extra.sandbox,
+  });
+  return document;
+}
+
+/**
+ * `model_params.json` with Python's number spellings kept (`1.0` stays `1.0`): the params loader
+ * already validated the file, so this re-read only recovers spelling, falling back to its value.
+ */
+async function verbatimModelParams(runtime: Runtime): Promise<Params> {
+  const raw = runtime.modelParams.raw;
+  if (Object.keys(raw).length === 0) return raw;
+  try {
+    const text = await readFile(join(runtime.configHome, MODEL_PARAMS_FILE), "utf8");
+    const parsed = parsePythonJson(text);
+    return isRecord(parsed) ? parsed : raw;
+  } catch {
+    return raw;
+  }
+}
+
+/** Keys sorted at every level (`sort_keys=True`), recorded number spellings carried over. */
+function sortedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const out = value.map(sortedCopy);
+    carryNumberSpellings(value, out);
+    return out;
+  }
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedCopy(value[key]);
+  carryNumberSpellings(value, out);
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `harness resolved-config`. */
+export const resolvedConfigCommand: Command<Record<string, never>> = {
+  name: "resolved-config",
+  usage: `Usage: harness resolved-config
+
+Print, as JSON (sorted keys, indent 2), what this agent will actually run: provider, SDK,
+model, profile, memory backend, the active tool set and built-ins, what was skipped and why
+not, model_params.json, and the live permission sandbox. Computed by the same resolution a
+wake uses; builds no model client, needs no API key, calls no platform, writes nothing.
+Also: harness wake --resolved-config.
+
+Exit codes: 0 printed; 1 a configuration error (one line on stderr, nothing on stdout);
+2 a usage error.
+`,
+  options: {},
+  run: () => runResolvedConfig(),
+};
