@@ -5,10 +5,10 @@
  * 256 KiB body cap. HTML is reduced to readable text; other text passes through; anything else
  * is described, not dumped. Contracts §5.4.
  *
- * Refusals and failures throw an Error whose message is the reference's wording
- * (`Couldn't fetch '<url>': <why>` / `Couldn't reach '<url>': <why>`); the engine hands it to
- * the model as `Error running 'web_fetch': …`. An HTTP error status is an answer, not a
- * failure, and is returned as text.
+ * Refusals and failures are returned as the reference's wording (`Couldn't fetch '<url>': <why>`
+ * / `Couldn't reach '<url>': <why>`), as every platform tool relays its refusals, so a persona
+ * written for the Python harness reads the same text. Only a call with no `url` (the model's own
+ * mistake) throws. An HTTP error status is an answer, not a failure, and is returned as text.
  */
 import { z } from "zod";
 import { type JsonSchema, Tool, type ToolContext } from "../core/tool.ts";
@@ -105,7 +105,7 @@ export class WebFetchTool extends Tool {
     this.#transport = options.transport ?? pinnedTransport({ caCerts: options.caCerts });
   }
 
-  /** Fetches `args.url`; throws an Error the model can read when it refuses or fails. */
+  /** Fetches `args.url`; a refusal or failure comes back as one sentence the model can read. */
   async run(args: unknown, context?: ToolContext): Promise<string> {
     const parsed = ArgsSchema.safeParse(args ?? {});
     const url = parsed.success ? parsed.data.url?.trim() : undefined;
@@ -119,7 +119,7 @@ export class WebFetchTool extends Tool {
       response = fetched.response;
       return await this.#render(fetched.url, fetched.response);
     } catch (error) {
-      throw new Error(this.#failure(url, error, deadline, signal));
+      return this.#failure(url, error, deadline, signal);
     } finally {
       response?.close();
     }

@@ -209,10 +209,10 @@ async function failure(
   url: string,
   context?: { signal: AbortSignal },
 ): Promise<string> {
-  return await tool.run({ url }, context ? { callId: "t", ...context } : undefined).then(
-    (text) => assert.fail(`expected a failure, got: ${text}`),
-    (e: unknown) => (e as Error).message,
-  );
+  // Refusals are answers the model reads, not thrown errors, so they arrive as the result text.
+  const text = await tool.run({ url }, context ? { callId: "t", ...context } : undefined);
+  assert.match(text, /^Couldn't (fetch|reach) '/, `expected a failure, got: ${text}`);
+  return text;
 }
 
 // --- pinning ------------------------------------------------------------------------------
