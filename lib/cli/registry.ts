@@ -45,6 +45,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./cleanup.ts")).cleanupCommand,
   },
   {
+    name: "records",
+    summary: "verify the chained turn records, or print per-timeline stats (verify | stats)",
+    load: async () => (await import("./records.ts")).recordsCommand,
+  },
+  {
     name: "sandbox",
     summary: "run a local BaseCradle-compatible platform (offline, for tests and demos)",
     load: async () => (await import("./sandbox.ts")).sandboxCommand,

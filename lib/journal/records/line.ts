@@ -1,0 +1,71 @@
+/**
+ * Reading one stored line back: JSON, then its own hash, then the schema — in that order, so a
+ * line whose content was changed is called `edited` even when the change also broke the schema.
+ * The writer, the verifier and the stats all judge a line with this one function.
+ */
+import { recordHash } from "./canonical.ts";
+import { RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
+
+/** Why a single line is not a usable record. */
+export type LineFault = "invalid" | "edited";
+
+/** One line, judged on its own (the chain is judged by the caller). */
+export type LineVerdict =
+  | { readonly ok: true; readonly record: TurnRecord }
+  | { readonly ok: false; readonly fault: LineFault; readonly detail: string };
+
+/** Judges one complete line (without its newline). */
+export function judgeLine(line: string): LineVerdict {
+  if (line.trim() === "") return bad("invalid", "blank line");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return bad("invalid", "not JSON (garbage, or a torn line that was later terminated)");
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return bad("invalid", "not a JSON object");
+  }
+  const fields = raw as Record<string, unknown>;
+  if (typeof fields.record_hash !== "string") return bad("invalid", "no record_hash");
+  let computed: string;
+  try {
+    computed = recordHash(fields);
+  } catch (error) {
+    return bad("invalid", error instanceof Error ? error.message : String(error));
+  }
+  if (computed !== fields.record_hash) {
+    return bad("edited", "record_hash does not match the record's content (changed after writing)");
+  }
+  if (fields.version !== RECORD_VERSION) {
+    return bad(
+      "invalid",
+      `record version ${JSON.stringify(fields.version)} is not ${RECORD_VERSION}`,
+    );
+  }
+  const parsed = TurnRecordSchema.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return bad("invalid", `not a turn record: ${where}${issue?.message ?? "schema mismatch"}`);
+  }
+  return { ok: true, record: parsed.data };
+}
+
+function bad(fault: LineFault, detail: string): LineVerdict {
+  return { ok: false, fault, detail };
+}
+
+/** A file's bytes cut into lines; `torn` is the trailing bytes after the last newline, if any. */
+export interface SplitLines {
+  readonly lines: string[];
+  readonly torn?: string;
+}
+
+/** Splits a chain file's text on `\n`; a final segment without a newline is a torn append. */
+export function splitLines(text: string): SplitLines {
+  if (text === "") return { lines: [] };
+  const parts = text.split("\n");
+  const last = parts.pop() as string;
+  return last === "" ? { lines: parts } : { lines: parts, torn: last };
+}

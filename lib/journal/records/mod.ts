@@ -1,0 +1,29 @@
+/**
+ * Turn records: one chained JSON line per engaged turn under `$HARNESS_HOME/records/`, one chain
+ * per timeline. The wake calls {@link appendTurnRecord} after each turn; `harness records verify`
+ * and `harness records stats` read them back.
+ * @module
+ */
+export { canonicalHash, canonicalJson, GENESIS_HASH, recordHash, sha256Hex } from "./canonical.ts";
+export { chainPath, headPath, recordedTimelines, RECORDS_DIR, recordsDir } from "./files.ts";
+export { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
+export {
+  type AppendOptions,
+  appendTurnRecord,
+  type CallingTurn,
+  type LatencyInput,
+  StageTimer,
+  type ToolCallInput,
+  type TurnRecordInput,
+  type UsageInput,
+  withActions,
+} from "./writer.ts";
+export {
+  type BadReason,
+  type BadRecord,
+  type ChainReport,
+  verifyChain,
+  verifyRecords,
+  type VerifyReport,
+} from "./verify.ts";
+export { percentile, statsOfChain, statsRecords, type TimelineStats } from "./stats.ts";

@@ -1,0 +1,97 @@
+/**
+ * The drift numbers per timeline, from the records: turns, posts, tokens, cache-hit ratio and
+ * p95 latency. Stats read leniently — a line that is not a valid record is counted as
+ * `unreadable` and skipped — because they answer "how is it going", not "is it intact" (that is
+ * `verify`'s job).
+ */
+import { chainPath, recordedTimelines } from "./files.ts";
+import { judgeLine, splitLines } from "./line.ts";
+import type { TurnRecord } from "./schema.ts";
+
+/** One timeline's numbers. */
+export interface TimelineStats {
+  readonly timeline: string;
+  /** Valid records (one per engaged turn). */
+  readonly turns: number;
+  /** Successful `messages` creates: tool calls named `messages`, action `create`, outcome ok. */
+  readonly posts: number;
+  readonly tokens_in: number;
+  readonly tokens_out: number;
+  readonly cached_tokens: number;
+  /** `cached_tokens / tokens_in`; null when no input tokens were reported. */
+  readonly cache_hit_ratio: number | null;
+  /** Nearest-rank 95th percentile of `latency_ms.total`; null with no turns. */
+  readonly p95_latency_ms: number | null;
+  /** Summed `cost_usd`; null when no record reported a cost. */
+  readonly cost_usd: number | null;
+  /** Lines (and a torn tail) that are not valid records. */
+  readonly unreadable: number;
+}
+
+/** The numbers for every recorded timeline (or just `timeline`), in timeline order. */
+export async function statsRecords(
+  home: string,
+  options: { readonly timeline?: string } = {},
+): Promise<TimelineStats[]> {
+  const timelines = options.timeline === undefined
+    ? await recordedTimelines(home)
+    : [options.timeline];
+  const out: TimelineStats[] = [];
+  for (const timeline of timelines) {
+    let text = "";
+    try {
+      text = await Deno.readTextFile(chainPath(home, timeline));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    out.push(statsOfChain(timeline, text));
+  }
+  return out;
+}
+
+/** The numbers for one chain's text. Pure. */
+export function statsOfChain(timeline: string, text: string): TimelineStats {
+  const { lines, torn } = splitLines(text);
+  const records: TurnRecord[] = [];
+  let unreadable = torn === undefined ? 0 : 1;
+  for (const line of lines) {
+    const verdict = judgeLine(line);
+    if (verdict.ok) records.push(verdict.record);
+    else unreadable++;
+  }
+  const sum = (pick: (record: TurnRecord) => number) =>
+    records.reduce((total, record) => total + pick(record), 0);
+  const tokensIn = sum((r) => r.usage.tokens_in);
+  const cached = sum((r) => r.usage.cached_tokens);
+  const costs = records.flatMap((r) => r.usage.cost_usd === null ? [] : [r.usage.cost_usd]);
+  return {
+    timeline,
+    turns: records.length,
+    posts: sum((r) => r.tool_calls.filter(isPost).length),
+    tokens_in: tokensIn,
+    tokens_out: sum((r) => r.usage.tokens_out),
+    cached_tokens: cached,
+    cache_hit_ratio: tokensIn === 0 ? null : cached / tokensIn,
+    p95_latency_ms: percentile(records.map((r) => r.latency_ms.total), 95),
+    // Rounded to a nano-dollar so float noise (0.019000000000000003) never reaches a report.
+    cost_usd: costs.length === 0 ? null : Math.round(costs.reduce((a, b) => a + b, 0) * 1e9) / 1e9,
+    unreadable,
+  };
+}
+
+/** A post is a `messages` create that went through. */
+function isPost(call: TurnRecord["tool_calls"][number]): boolean {
+  return call.name === "messages" && call.action === "create" && call.outcome === "ok";
+}
+
+/**
+ * Nearest-rank percentile: the smallest value with at least `p`% of the values at or below it
+ * (sorted ascending, index ⌈p/100·n⌉−1). Always one of the observed values; null for none.
+ * For 20 values, p95 is the 19th smallest.
+ */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
