@@ -13,9 +13,38 @@ if [ -n "${DENORT_BIN:-}" ] && [ ! -x "$DENORT_BIN" ]; then
   exit 1
 fi
 
+# Modules the CLI imports with lazyImport (lib/core/lazy_import.ts): Deno cannot see those
+# imports ahead of time, so `deno compile` embeds them only when named here. Every subcommand of
+# lib/cli/registry.ts and every other lazyImport target must be listed; a test keeps it complete
+# (tests/cli/registry_compile.test.ts).
+LAZY_MODULES="
+lib/cli/wake.ts
+lib/cli/poll.ts
+lib/cli/version.ts
+lib/cli/install.ts
+lib/cli/resolved_config.ts
+lib/cli/resolve.ts
+lib/cli/cleanup.ts
+lib/cli/records.ts
+lib/cli/mcp.ts
+lib/cli/sandbox.ts
+lib/cli/demo.ts
+lib/wake/wake.ts
+lib/wake/engaged.ts
+lib/gate/gate.ts
+lib/gate/guardrails.ts
+lib/config/installer.ts
+lib/tools/shell.ts
+lib/poll/mod.ts
+lib/mcp/client.ts
+"
+includes=""
+for module in $LAZY_MODULES; do includes="$includes --include $module"; done
+
 mkdir -p dist
 log=$(mktemp)
-if deno compile -P=harness --frozen -o dist/harness "$@" main.ts 2>"$log"; then
+# shellcheck disable=SC2086 # $includes is a list of flags
+if deno compile -P=harness --frozen $includes -o dist/harness "$@" main.ts 2>"$log"; then
   rm -f "$log"
   echo "compile: wrote dist/harness"
   exit 0

@@ -4,7 +4,7 @@
  */
 import { type Io, parseCommandArgs, processIo, UsageError } from "./command.ts";
 import { COMMANDS } from "./registry.ts";
-import { versionLine } from "./version.ts";
+import { lazyImport } from "../core/lazy_import.ts";
 
 /** The top-level help, listing only implemented subcommands. */
 export function topUsage(): string {
@@ -34,6 +34,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return first === undefined ? 2 : 0;
   }
   if (first === "--version") {
+    // Loaded only here: the version module reads the lockfile, which no other command needs.
+    const { versionLine } = await lazyImport<typeof import("./version.ts")>(
+      new URL("./version.ts", import.meta.url),
+    );
     io.stdout(versionLine((name) => Deno.env.get(name)) + "\n");
     return 0;
   }

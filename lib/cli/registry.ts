@@ -1,7 +1,13 @@
 /**
  * The subcommands `harness` knows. Each is loaded only when invoked, so `harness wake` never
  * pays for the sandbox's code and `harness --help` pays for none of them.
+ *
+ * The modules are imported with {@link lazyImport}, never a literal `import("./x.ts")`: Deno
+ * reads and parses every literal dynamic import reachable from the entry point at start-up, so a
+ * literal here would make each `harness wake` pay for the sandbox, installer and demo graphs it
+ * never runs. deploy/compile.sh `--include`s each module (a test keeps the two in step).
  */
+import { lazyImport } from "../core/lazy_import.ts";
 import type { Command } from "./command.ts";
 
 /** One registry row: what `harness --help` shows, and how to load the command. */
@@ -17,46 +23,80 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "wake",
     summary: "reconcile one timeline once: what a router runs per platform event",
-    load: async () => (await import("./wake.ts")).wakeCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./wake.ts")>(new URL("./wake.ts", import.meta.url)))
+        .wakeCommand,
+  },
+  {
+    name: "poll",
+    summary: "watch one timeline from a long-lived process (poll mode, for a laptop)",
+    load: async () =>
+      (await lazyImport<typeof import("./poll.ts")>(new URL("./poll.ts", import.meta.url)))
+        .pollCommand,
   },
   {
     name: "version",
     summary: "print the harness version and its model SDK",
-    load: async () => (await import("./version.ts")).versionCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./version.ts")>(new URL("./version.ts", import.meta.url)))
+        .versionCommand,
   },
   {
     name: "install",
     summary: "scaffold or upgrade the config home (conffile-style; --opt-in powerful tools)",
-    load: async () => (await import("./install.ts")).installCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./install.ts")>(new URL("./install.ts", import.meta.url)))
+        .installCommand,
   },
   {
     name: "resolved-config",
     summary: "print, as JSON, what this agent will actually run (tools, params, sandbox)",
-    load: async () => (await import("./resolved_config.ts")).resolvedConfigCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./resolved_config.ts")>(
+        new URL("./resolved_config.ts", import.meta.url),
+      ))
+        .resolvedConfigCommand,
   },
   {
     name: "resolve",
     summary: "print, as JSON, the tools a provider + opt-in set would activate (pure)",
-    load: async () => (await import("./resolve.ts")).resolveCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./resolve.ts")>(new URL("./resolve.ts", import.meta.url)))
+        .resolveCommand,
   },
   {
     name: "cleanup",
     summary: "remove the on-box state of deleted timelines (--sweep, or --timeline UUID)",
-    load: async () => (await import("./cleanup.ts")).cleanupCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./cleanup.ts")>(new URL("./cleanup.ts", import.meta.url)))
+        .cleanupCommand,
   },
   {
     name: "records",
     summary: "verify the chained turn records, or print per-timeline stats (verify | stats)",
-    load: async () => (await import("./records.ts")).recordsCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./records.ts")>(new URL("./records.ts", import.meta.url)))
+        .recordsCommand,
+  },
+  {
+    name: "mcp",
+    summary: "list, approve (pin the tool list of) or revoke MCP server drop-ins",
+    load: async () =>
+      (await lazyImport<typeof import("./mcp.ts")>(new URL("./mcp.ts", import.meta.url)))
+        .mcpCommand,
   },
   {
     name: "sandbox",
     summary: "run a local BaseCradle-compatible platform (offline, for tests and demos)",
-    load: async () => (await import("./sandbox.ts")).sandboxCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./sandbox.ts")>(new URL("./sandbox.ts", import.meta.url)))
+        .sandboxCommand,
   },
   {
     name: "demo",
     summary: "a guided offline tour: two peers, a timeline, a question and its router events",
-    load: async () => (await import("./demo.ts")).demoCommand,
+    load: async () =>
+      (await lazyImport<typeof import("./demo.ts")>(new URL("./demo.ts", import.meta.url)))
+        .demoCommand,
   },
 ];

@@ -2,6 +2,7 @@
  * `harness wake --timeline <uuid>`: what a router execs once per platform event. The flags fall
  * back to the router's BASECRADLE_* variables; a missing or malformed uuid is a usage error (2).
  */
+import { lazyImport } from "../core/lazy_import.ts";
 import { type Command, UsageError } from "./command.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,7 +49,9 @@ failure (one line on stderr); 2 a usage error.
   async run({ values }) {
     if (values["resolved-config"]) {
       // Timeline-free (contracts §1.1): --timeline and its fallback are not even validated.
-      const { runResolvedConfig } = await import("./resolved_config.ts");
+      const { runResolvedConfig } = await lazyImport<typeof import("./resolved_config.ts")>(
+        new URL("./resolved_config.ts", import.meta.url),
+      );
       return await runResolvedConfig({ prefix: "harness wake" });
     }
     const timeline = uuidArg("timeline", values.timeline, "BASECRADLE_TIMELINE");
@@ -59,7 +62,12 @@ failure (one line on stderr); 2 a usage error.
       event: uuidArg("event", values.event, "BASECRADLE_EVENT"),
     };
     // Loaded only now, so `harness wake --help` and usage errors pay for none of the runtime.
-    const { runWake } = await import("../wake/wake.ts");
+    // A process that parses each schema about once is faster without zod's JIT (it compiles a
+    // parser per object schema on first use); the results are the same.
+    (await import("zod")).z.config({ jitless: true });
+    const { runWake } = await lazyImport<typeof import("../wake/wake.ts")>(
+      new URL("../wake/wake.ts", import.meta.url),
+    );
     return await runWake({ timeline, triggers });
   },
 };

@@ -11,18 +11,16 @@
  * the new `.json` (`kept-legacy`, named in the summary). A `.py` recorded but deleted counts as
  * the stem deleted, so the `.json` is not resurrected either.
  */
+import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { Journal } from "../journal/journal.ts";
-import { PRODUCT, VERSION } from "../version.ts";
+import { VERSION } from "../version.ts";
 import { ALL_SHIPPED_DEFAULTS } from "./defaults.ts";
 import { InstallReport } from "./install_report.ts";
 import {
   type Manifest,
   readDeclaredOptIn,
   readManifest,
-  readVersionStamp,
-  sha256Hex,
   writeDeclared,
   writeManifest,
   writeVersionStamp,
@@ -31,6 +29,7 @@ import { pluginOptsIn, pluginRelevantTo, stemOf } from "./plugins.ts";
 import { normalizeStems } from "./resolve.ts";
 
 export { InstallReport } from "./install_report.ts";
+export { autoReconcile } from "./reconcile.ts";
 export type { InstallAction } from "./install_report.ts";
 
 /** What {@link install} reconciles. */
@@ -162,38 +161,6 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
   });
   await writeVersionStamp(home, options.version ?? VERSION);
   return report;
-}
-
-/**
- * On the first wake after an upgrade (§4.4): reconcile an installed home whose `.version`
- * differs from `version`, log the summary at INFO, and never fail the wake. A home that was
- * never installed (empty manifest) is left alone. Returns the report, or `null` when nothing ran.
- */
-export async function autoReconcile(
-  configHome: string,
-  provider: string,
-  journal: Journal,
-  version: string = VERSION,
-): Promise<InstallReport | null> {
-  try {
-    if (Object.keys(await readManifest(configHome)).length === 0) return null;
-    if (await readVersionStamp(configHome) === version) return null;
-    const report = await install({ configHome, provider, version });
-    for (const line of report.warnings) journal.text("WARNING", line);
-    journal.text(
-      "INFO",
-      `Config home ${configHome} reconciled to ${PRODUCT} ${version} after an ` +
-        `upgrade: ${report.summary().replaceAll("\n", " | ")}`,
-    );
-    return report;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    journal.text(
-      "WARNING",
-      `Config-home upgrade reconcile failed; continuing with the existing overlay. ${reason}`,
-    );
-    return null;
-  }
 }
 
 interface MigrationState {
@@ -354,4 +321,9 @@ async function readBytes(path: string): Promise<Uint8Array | undefined> {
 async function writeText(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text, "utf8");
+}
+
+/** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */
+export function sha256Hex(text: string | Uint8Array): string {
+  return createHash("sha256").update(text).digest("hex");
 }

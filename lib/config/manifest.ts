@@ -4,10 +4,9 @@
  * declaration) and `.version`. Written as Python's `json.dumps(indent=2, sort_keys=True)` plus
  * a newline, so a box moving between the Python harness and this runtime reads the same bytes.
  */
-import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { dumpsIndented } from "../core/python_json.ts";
+import { join } from "../core/paths.ts";
+import { readText } from "../core/read_files.ts";
 
 /** The manifest, relative to the config home. */
 export const MANIFEST_NAME = ".manifest.json";
@@ -33,11 +32,6 @@ export interface Declared {
   readonly provider: string | null;
 }
 
-/** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */
-export function sha256Hex(text: string | Uint8Array): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
 /** Python `json.dumps(value, indent=2, sort_keys=True)` + `\n`. */
 export function pythonJsonFile(value: unknown): string {
   return `${dumpsIndented(sortKeys(value))}\n`;
@@ -56,7 +50,7 @@ export async function readManifest(home: string): Promise<Manifest> {
 
 /** Writes the manifest. */
 export async function writeManifest(home: string, manifest: Manifest): Promise<void> {
-  await writeFile(join(home, MANIFEST_NAME), pythonJsonFile(manifest), "utf8");
+  await writeFile(join(home, MANIFEST_NAME), pythonJsonFile(manifest));
 }
 
 /** The declared opt-in stems of `home` (an unreadable or malformed declaration ⇒ none). */
@@ -68,13 +62,13 @@ export async function readDeclaredOptIn(home: string): Promise<string[]> {
 
 /** Writes `.declared.json`. */
 export async function writeDeclared(home: string, declared: Declared): Promise<void> {
-  await writeFile(join(home, DECLARED_NAME), pythonJsonFile(declared), "utf8");
+  await writeFile(join(home, DECLARED_NAME), pythonJsonFile(declared));
 }
 
 /** The `.version` stamp, trimmed; `undefined` when missing or unreadable. */
 export async function readVersionStamp(home: string): Promise<string | undefined> {
   try {
-    return (await readFile(join(home, VERSION_NAME), "utf8")).trim();
+    return (await readText(join(home, VERSION_NAME))).trim();
   } catch {
     return undefined;
   }
@@ -82,15 +76,21 @@ export async function readVersionStamp(home: string): Promise<string | undefined
 
 /** Writes `.version` as `<version>\n`. */
 export async function writeVersionStamp(home: string, version: string): Promise<void> {
-  await writeFile(join(home, VERSION_NAME), `${version}\n`, "utf8");
+  await writeFile(join(home, VERSION_NAME), `${version}\n`);
 }
 
 async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, "utf8"));
+    return JSON.parse(await readText(path));
   } catch {
     return undefined;
   }
+}
+
+/** `writeFile(path, text, "utf8")` of node:fs/promises, imported only by the writers. */
+async function writeFile(path: string, text: string): Promise<void> {
+  const fs = await import("node:fs/promises");
+  await fs.writeFile(path, text, "utf8");
 }
 
 function sortKeys(value: unknown): unknown {

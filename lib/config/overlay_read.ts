@@ -4,8 +4,8 @@
  * `tools/` is authoritative, a missing directory meaning zero plugin files. Otherwise the wake
  * resolves the embedded defaults (`null`).
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
+import { readDirNames, readText } from "../core/read_files.ts";
 import { readManifest } from "./manifest.ts";
 import { isPluginFileName } from "./overlay.ts";
 import type { Overlay } from "./resolve.ts";
@@ -17,7 +17,7 @@ export async function readOverlay(configHome: string): Promise<Overlay | null> {
   const dir = join(configHome, "tools");
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = await readDirNames(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { files: {} };
     throw error;
@@ -26,7 +26,7 @@ export async function readOverlay(configHome: string): Promise<Overlay | null> {
   const unreadable: Record<string, string> = {};
   for (const name of names.filter(isPluginFileName).sort()) {
     try {
-      files[name] = await readFile(join(dir, name), "utf8");
+      files[name] = await readText(join(dir, name));
     } catch (error) {
       // An unreadable file is a broken plugin, reported by the resolver, not a failed wake.
       if ((error as NodeJS.ErrnoException).code === "EISDIR") continue;

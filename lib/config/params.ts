@@ -5,8 +5,8 @@
  * JSON, or not an object refuses to load with a sentence naming the file — a box must never run
  * silently untuned. The installer never writes either file.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
+import { readBytes } from "../core/read_files.ts";
 import type { Journal } from "../journal/journal.ts";
 import { OPENAI_OWNED_KEYS, OPENROUTER_OWNED_KEYS, stripOwned } from "../providers/params.ts";
 import { ConfigError } from "./errors.ts";
@@ -95,7 +95,7 @@ export function loadSearchParams(configHome: string): Promise<Params> {
 async function readParamsFile(path: string, what: string): Promise<Params> {
   let text: string;
   try {
-    const bytes = await readFile(path);
+    const bytes = await readBytes(path);
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};

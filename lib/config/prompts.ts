@@ -4,8 +4,8 @@
  * the embedded defaults before that, and the legacy `HARNESS_SYSTEM_PROMPT` only for a home that
  * was never installed. HTML comments are operator notes and never reach the model.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
+import { readBytes, readText } from "../core/read_files.ts";
 import { DEFAULT_INITIALIZE, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
 import { ConfigError } from "./errors.ts";
 
@@ -92,7 +92,7 @@ export interface LoadPromptsOptions {
 export async function promptsInstalled(configHome: string): Promise<boolean> {
   let manifest: unknown;
   try {
-    manifest = JSON.parse(await readFile(join(configHome, MANIFEST_FILE), "utf8"));
+    manifest = JSON.parse(await readText(join(configHome, MANIFEST_FILE)));
   } catch {
     return false;
   }
@@ -151,7 +151,7 @@ export async function loadCharter(options: LoadPromptsOptions): Promise<string |
 async function readPrompt(path: string): Promise<string | undefined> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = await readBytes(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw unreadable(path, error);

@@ -13,9 +13,10 @@ import { Policy } from "../core/policy.ts";
 import type { Tool } from "../core/tool.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
-import { ShellTool } from "../tools/shell.ts";
+import { lazyImport } from "../core/lazy_import.ts";
 import type { HarnessEnv } from "./env.ts";
-import { autoReconcile, type InstallReport } from "./installer.ts";
+import type { InstallReport } from "./install_report.ts";
+import { autoReconcile } from "./reconcile.ts";
 import { readOverlay } from "./overlay_read.ts";
 import { loadModelParams, loadSearchParams, type ModelParams, type Params } from "./params.ts";
 import { loadPrompts, type Prompts, resolveConfigHome } from "./prompts.ts";
@@ -90,16 +91,28 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const memory = await loadMemoryProvider(env.memoryProvider, { home: env.harnessHome, journal });
   const memoryTools = memory.provider.tools?.() ?? [];
   const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
-  const tools = resolveTools({
-    provider: env.aiProvider,
-    sdk: env.aiSdk,
-    surface: env.aiSdkSurface,
-    env: options.vars ?? {},
-    profile: env.profile,
-    overlay: await readOverlay(configHome),
-    memoryTools: memoryTools.map((tool) => tool.name),
-    loadRefusals: loadRefusals(),
+  const overlay = await readOverlay(configHome);
+  const resolve = (loadRefusals: Readonly<Record<string, string>>) =>
+    resolveTools({
+      provider: env.aiProvider,
+      sdk: env.aiSdk,
+      surface: env.aiSdkSurface,
+      env: options.vars ?? {},
+      profile: env.profile,
+      overlay,
+      memoryTools: memoryTools.map((tool) => tool.name),
+      loadRefusals,
+    });
+  // The shell's veto (it refuses to load as root) needs the shell tool's module; resolution is
+  // pure, so it is resolved without it first and again with it only if a plugin asked for it.
+  let askedForShell = false;
+  let tools = resolve({
+    get shell() {
+      askedForShell = true;
+      return undefined as unknown as string;
+    },
   });
+  if (askedForShell) tools = resolve(await loadRefusals());
   for (const line of tools.errors) journal.text("ERROR", line);
   for (const line of tools.warnings) journal.text("WARNING", line);
   for (const line of tools.inactive) journal.text("INFO", line);
@@ -125,7 +138,10 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
 }
 
 /** The runtime vetoes resolution applies: `shell` refuses to load as root (§5.2). */
-function loadRefusals(): Record<string, string> {
+async function loadRefusals(): Promise<Record<string, string>> {
+  const { ShellTool } = await lazyImport<typeof import("../tools/shell.ts")>(
+    new URL("../tools/shell.ts", import.meta.url),
+  );
   const shell = new ShellTool().loadRefusal();
   return shell ? { shell } : {};
 }

@@ -3,7 +3,7 @@
  * leaves either the previous file intact or the new one complete, never a torn mix — a torn
  * transcript would be unparseable and brick every later wake on that timeline.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "./paths.ts";
 
 /** The filesystem steps an atomic write takes; replaceable so tests can fail any one of them. */
 export interface AtomicWriteOps {

@@ -4,7 +4,7 @@
  * a conversation. Loading re-caps tool results and heals interrupted calls; saving applies both caps
  * and writes atomically. The live list handed to `save` is never modified.
  */
-import { join } from "node:path";
+import { join } from "./paths.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { atomicWrite, type AtomicWriteOps, denoAtomicWriteOps } from "./atomic_write.ts";
 import { capForPersistence, capToolResults } from "./caps.ts";

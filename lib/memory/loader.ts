@@ -14,8 +14,6 @@
  * provider object. Dynamic import of code from disk works only when running from source
  * (`deno run`); a compiled binary cannot import it.
  */
-import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type MemoryProvider, SqliteMemoryProvider } from "./provider.ts";
 
@@ -104,7 +102,10 @@ async function importProvider(
 ): Promise<MemoryProvider> {
   const exportMatch = EXPORT_SUFFIX.exec(spec);
   const exportName = exportMatch?.[1] ?? "default";
-  const specifier = toSpecifier(exportMatch ? spec.slice(0, exportMatch.index) : spec, options);
+  const specifier = await toSpecifier(
+    exportMatch ? spec.slice(0, exportMatch.index) : spec,
+    options,
+  );
   let module: Record<string, unknown>;
   try {
     module = await import(specifier);
@@ -130,9 +131,16 @@ async function importProvider(
   return provider;
 }
 
-/** A path or URL as an import specifier; relative paths are resolved against `cwd`. */
-function toSpecifier(path: string, options: LoadMemoryProviderOptions): string {
+/**
+ * A path or URL as an import specifier; relative paths are resolved against `cwd`. node:path and
+ * node:url load only here, for a custom provider: the default sqlite binding never needs them.
+ */
+async function toSpecifier(path: string, options: LoadMemoryProviderOptions): Promise<string> {
   if (/^(file|https?|npm|jsr):/.test(path)) return path;
+  const [{ isAbsolute, resolve }, { pathToFileURL }] = await Promise.all([
+    import("node:path"),
+    import("node:url"),
+  ]);
   const absolute = isAbsolute(path) ? path : resolve(options.cwd ?? Deno.cwd(), path);
   return pathToFileURL(absolute).href;
 }

@@ -4,7 +4,7 @@
  * one the Python reference writes, so an agent keeps its memory across the switch.
  */
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join } from "../core/paths.ts";
 import { DatabaseSync } from "node:sqlite";
 import { ftsMatchExpression } from "./fts_query.ts";
 import { ensureSchema } from "./schema.ts";

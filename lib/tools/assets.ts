@@ -146,7 +146,7 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
       case "create": {
         // Asked for before validating: the key is a pure function of the call, and a create
         // the tool rejects still holds its ordinal in the turn.
-        const key = call ? context.idempotencyKey("asset", call.callId) : undefined;
+        const key = call ? await context.idempotencyKey("asset", call.callId) : undefined;
         if (args.content === undefined || !present(args.filename)) {
           return "Error: 'create' needs both 'content' and a 'filename'.";
         }

@@ -150,7 +150,7 @@ export class MessagesTool extends Tool {
     // The key is asked for before the body is validated: the recovery counts this call's
     // ordinal from the transcript whether or not it carried a body, so every create-shaped
     // call takes its place in the count.
-    const idempotencyKey = call ? context.idempotencyKey("message", call.callId) : undefined;
+    const idempotencyKey = call ? await context.idempotencyKey("message", call.callId) : undefined;
     if (!body) return "Error: 'create' needs a 'body' — the text of the message to post.";
     try {
       const message = await context.gate.post({ timeline, body, kind: "tool", idempotencyKey });

@@ -58,9 +58,10 @@ export interface PlatformContext {
   /**
    * The Idempotency-Key for the create that the call `callId` makes, derived from the turn's
    * anchor item and the ordinal of this create among the turn's creates of that kind; undefined
-   * when the turn has no anchor (then the create is sent without a key).
+   * when the turn has no anchor (then the create is sent without a key). The ordinal is taken
+   * when the call is made (synchronously); only the hashing is awaited.
    */
-  idempotencyKey(kind: CreateKind, callId: string): string | undefined;
+  idempotencyKey(kind: CreateKind, callId: string): Promise<string | undefined>;
   /** Records a visible act for the nudge (speech, a shared file, a scheduled task). */
   recordAct(act: VisibleAct): void;
 }

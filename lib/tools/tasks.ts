@@ -102,7 +102,7 @@ export class TasksTool extends PlatformTool<TasksArgs> {
     const target = targetTimeline(context, args.timeline);
     switch (args.action) {
       case "create": {
-        const key = call ? context.idempotencyKey("task", call.callId) : undefined;
+        const key = call ? await context.idempotencyKey("task", call.callId) : undefined;
         if (!present(args.instructions) || !present(args.activate_at)) {
           return "Error: 'create' needs both 'instructions' and 'activate_at'.";
         }

@@ -85,7 +85,9 @@ export class WebhookEndpointsTool extends PlatformTool<EndpointArgs> {
     const target = targetTimeline(context, args.timeline);
     switch (args.action) {
       case "create": {
-        const key = call ? context.idempotencyKey("webhook_endpoint", call.callId) : undefined;
+        const key = call
+          ? await context.idempotencyKey("webhook_endpoint", call.callId)
+          : undefined;
         if (!present(args.description)) {
           return "Error: 'create' needs a 'description' for the endpoint.";
         }

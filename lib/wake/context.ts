@@ -73,8 +73,11 @@ export class WakeContext implements PlatformContext {
     this.#pinned.set(callId, key);
   }
 
-  idempotencyKey(kind: CreateKind, callId: string): string | undefined {
-    return this.#pinned.get(callId) ?? keyForCall(this.timeline, this.#turn, kind, callId);
+  idempotencyKey(kind: CreateKind, callId: string): Promise<string | undefined> {
+    const pinned = this.#pinned.get(callId);
+    return pinned !== undefined
+      ? Promise.resolve(pinned)
+      : keyForCall(this.timeline, this.#turn, kind, callId);
   }
 
   recordAct(act: VisibleAct): void {

@@ -25,7 +25,9 @@ import type { ReportedItem } from "./reports.ts";
 import type { ClaimKind } from "./state/claims.ts";
 import { readMark, writeMark } from "./state/marks.ts";
 import { addSeen, readSeen } from "./state/seen.ts";
-import { engage, postAs, type TurnSpec } from "./turn.ts";
+import { postAs } from "./post.ts";
+import type { TurnSpec } from "./turn.ts";
+import { engaged } from "./load_engaged.ts";
 import type { Wake } from "./wake_state.ts";
 
 /** How one kind reads to the shared per-item loop. */
@@ -215,7 +217,11 @@ async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<Ledg
       continue;
     }
     const spec = specOf(item);
-    const outcome = await engage(wake, spec, Message.user(spec.text, { items: [uuid] }));
+    const outcome = await (await engaged()).engage(
+      wake,
+      spec,
+      Message.user(spec.text, { items: [uuid] }),
+    );
     if (outcome === "billing") {
       ledger.push({ uuid, disposition: "pending" });
       continue;

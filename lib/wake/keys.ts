@@ -5,31 +5,10 @@
  * same kind earlier in call order within the turn's work that already have a result — results are
  * paired with calls only inside their own assistant run, never by a global id lookup.
  */
-import { createHash } from "node:crypto";
 import { createKind } from "../core/create_calls.ts";
 import type { Message } from "../core/message.ts";
 import { runResults } from "../core/runs.ts";
-import { IDEMPOTENCY_NAMESPACE, idempotencyName, type KeyedKind } from "../platform/mod.ts";
-
-/**
- * The key for `timeline:anchor:kind:ordinal`, synchronously (a tool asks for it mid-call). Same
- * bytes as the platform module's async `idempotencyKey`; a unit test pins the two together.
- */
-export function idempotencyKeySync(
-  parts: { timeline: string; anchor: string; kind: KeyedKind; ordinal: number },
-): string {
-  const ns = IDEMPOTENCY_NAMESPACE.replace(/-/g, "");
-  const hash = createHash("sha1");
-  hash.update(Uint8Array.from(ns.match(/../g)!.map((h) => parseInt(h, 16))));
-  hash.update(new TextEncoder().encode(idempotencyName(parts)));
-  const bytes = new Uint8Array(hash.digest()).slice(0, 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x50;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${
-    hex.slice(20)
-  }`;
-}
+import { idempotencyKey, type KeyedKind } from "../platform/idempotency.ts";
 
 /** Where a recorded call sits: its assistant turn's index and its position among that turn's calls. */
 export interface CallPosition {
@@ -89,15 +68,18 @@ export interface KeyedTurn {
   readonly messages: readonly Message[];
 }
 
-/** The key for the create `callId` makes in `turn`, or undefined when the turn has no anchor. */
+/**
+ * The key for the create `callId` makes in `turn`, or undefined when the turn has no anchor. The
+ * ordinal is counted now, from the transcript as it stands; only the hashing is awaited.
+ */
 export function keyForCall(
   timeline: string,
   turn: KeyedTurn | undefined,
   kind: KeyedKind,
   callId: string,
-): string | undefined {
-  if (!turn?.anchor) return undefined;
+): Promise<string | undefined> {
+  if (!turn?.anchor) return Promise.resolve(undefined);
   const position = findCall(turn.messages, turn.turnStart, callId);
   const ordinal = position ? createOrdinal(turn.messages, turn.turnStart, position, kind) : 1;
-  return idempotencyKeySync({ timeline, anchor: turn.anchor, kind, ordinal });
+  return idempotencyKey({ timeline, anchor: turn.anchor, kind, ordinal });
 }

@@ -19,7 +19,9 @@ import { probeAck, verifiedProbe } from "./probe.ts";
 import { recoverItems } from "./recovery.ts";
 import { messageLine, renderBatch } from "./render.ts";
 import { readMark, writeMark } from "./state/marks.ts";
-import { engage, postAs, type TurnSpec } from "./turn.ts";
+import { postAs } from "./post.ts";
+import type { TurnSpec } from "./turn.ts";
+import { engaged } from "./load_engaged.ts";
 import type { Wake } from "./wake_state.ts";
 
 const KIND = "messages";
@@ -101,7 +103,7 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
   if (batch.length && wake.billingWall) {
     for (const entry of ledger) if (entry.disposition === "ours") entry.disposition = "pending";
   } else if (batch.length) {
-    const outcome = await engage(
+    const outcome = await (await engaged()).engage(
       wake,
       batchSpec(wake, batch),
       Message.user(renderBatch(batch), { items: batch.map((m) => m.content.uuid) }),

@@ -26,10 +26,11 @@ import {
   reIssued,
   resuming,
 } from "../journal/catalogue_recovery.ts";
-import type { KeyedKind } from "../platform/mod.ts";
-import { createOrdinal, idempotencyKeySync } from "./keys.ts";
+import { idempotencyKey, type KeyedKind } from "../platform/idempotency.ts";
+import { createOrdinal } from "./keys.ts";
 import type { ClaimKind } from "./state/claims.ts";
-import { drive, type TurnOutcome, type TurnSpec } from "./turn.ts";
+import type { TurnOutcome, TurnSpec } from "./turn.ts";
+import { engaged } from "./load_engaged.ts";
 import { persist, type Wake } from "./wake_state.ts";
 
 /** What recovery decided for one item. */
@@ -185,6 +186,7 @@ async function resume(
     await persist(wake);
   };
   try {
+    const { drive } = await engaged();
     const outcome = await drive(wake, spec, head, span.start, save);
     wake.messages = [...head, ...tail];
     await persist(wake);
@@ -212,14 +214,12 @@ async function reissueCreates(wake: Wake, span: TurnSpan, anchor: string | undef
       if (!kind) continue; // a non-idempotent effect is never re-run
       const resultIndex = resultAt(messages, i, call.id);
       if (resultIndex < 0 || !isInterrupted(messages[resultIndex])) continue;
-      const tool = wake.engine.registry.get(call.name);
+      const tool = (await wake.engine.get()).registry.get(call.name);
       if (!tool || !anchor) continue;
       const ordinal = createOrdinal(messages, span.start, { assistant: i, call: c }, kind);
       wake.context.beginTurn(anchor, messages, span.start);
-      wake.context.pin(
-        call.id,
-        idempotencyKeySync({ timeline: wake.settings.timeline, anchor, kind, ordinal }),
-      );
+      const key = await idempotencyKey({ timeline: wake.settings.timeline, anchor, kind, ordinal });
+      wake.context.pin(call.id, key);
       let text: string;
       try {
         const out = await tool.run(call.arguments, { callId: call.id });

@@ -19,13 +19,11 @@ import {
   degraded,
   permanentFailure,
   type PermanentReason,
-  postFailed,
 } from "../journal/catalogue_wake.ts";
 import { observeMemory, recallMemory } from "../memory/hooks.ts";
-import { PlatformError } from "../platform/mod.ts";
-import { GateRefusal } from "../gate/mod.ts";
 import { briefView, composeVolatile } from "./brief.ts";
 import { nudgeHook, type NudgeReason } from "./nudge.ts";
+import { postReport } from "./post.ts";
 import { billingReport, permanentReport, type ReportedItem, verbatim } from "./reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "./state/billing.ts";
 import { persist, type Wake } from "./wake_state.ts";
@@ -81,12 +79,13 @@ export async function drive(
   turnStart: number,
   save: () => Promise<void>,
 ): Promise<TurnOutcome> {
+  const engine = await wake.engine.get(); // built by the first turn: an idle wake never does
   const view = await ensureBrief(wake, spec.recallQuery);
   wake.context.beginTurn(spec.anchor, live, turnStart);
   const hook = nudgeHook(spec.nudge, () => wake.context.acts.length > 0);
   let result: EngineResult;
   try {
-    result = await wake.engine.run(live, { persist: save, view, hooks: [hook] });
+    result = await engine.run(live, { persist: save, view, hooks: [hook] });
   } catch (error) {
     if (error instanceof EngineError) {
       degraded(wake.journal, { timeline: wake.settings.timeline, reason: error.message });
@@ -222,28 +221,4 @@ async function reportBilling(wake: Wake, error: ProviderBillingError): Promise<v
   }
 }
 
-/** Posts a report through the gate (unkeyed). True when it went out. */
-export async function postReport(wake: Wake, body: string): Promise<boolean> {
-  return await postAs(wake, body, "failure-report");
-}
-
-/** Posts the wake's own message (ack or report) through the gate; failures are logged plainly. */
-export async function postAs(
-  wake: Wake,
-  body: string,
-  kind: "failure-report" | "probe-ack",
-): Promise<boolean> {
-  try {
-    await wake.context.gate.post({ timeline: wake.settings.timeline, body, kind });
-    wake.posts++;
-    return true;
-  } catch (error) {
-    if (!(error instanceof PlatformError) && !(error instanceof GateRefusal)) throw error;
-    postFailed(wake.journal, {
-      timeline: wake.settings.timeline,
-      kind,
-      error: error instanceof Error ? error.message : String(error),
-    });
-    return false;
-  }
-}
+export { postAs, postReport } from "./post.ts";

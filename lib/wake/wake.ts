@@ -8,28 +8,30 @@
  * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
  * failure, with ONE stderr line `harness wake: <error>` and never a stack trace.
  */
-import { join } from "node:path";
-import { Engine } from "../core/engine.ts";
+import { join } from "../core/paths.ts";
+import { lazyImport } from "../core/lazy_import.ts";
 import { FileSessionStore } from "../core/session.ts";
 import { parseEnv } from "../config/env.ts";
 import { resolveRuntime } from "../config/runtime.ts";
-import { Gate, loadGuardrails } from "../gate/mod.ts";
+import type { Guardrails } from "../gate/guardrails.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { NotFoundError, PlatformClient } from "../platform/mod.ts";
-import { buildProvider } from "../providers/factory.ts";
-import { composeCharter, defectsPart, manifestPart, safetyPart } from "./brief.ts";
 import { WakeContext } from "./context.ts";
+import { DeferredGate } from "./deferred_gate.ts";
+import { engaged } from "./load_engaged.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
 import { recordAndCheck } from "./state/breaker.ts";
 import { ClaimStore } from "./state/claims.ts";
 import { livenessSnapshot } from "./state/liveness.ts";
-import { wakeRegistry } from "./tools.ts";
-import { sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
+import { EngineSlot, sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
+
+/** The operator's guardrails file in the config home (`GUARDRAILS_FILE` of lib/gate). */
+export const GUARDRAILS_FILE = "guardrails.json";
 
 /** A configuration problem the wake itself detects (exit 1, one line). */
 export class WakeConfigError extends Error {
@@ -83,7 +85,7 @@ async function run(wake: Wake): Promise<void> {
     timeline,
     trigger: wake.triggers,
     provider: wake.settings.provider,
-    model: wake.engine.provider.model ?? "unknown",
+    model: wake.settings.model,
     delivery,
   });
   let outcome: "ok" | "error" | "declined" = "error";
@@ -121,8 +123,9 @@ async function run(wake: Wake): Promise<void> {
 /**
  * Builds everything a wake needs, in the reference's observable order: env → HARNESS_HOME →
  * model axes → claim liveness → the shared runtime resolution (reconcile → prompts → the outer
- * sandbox narrows → memory → tools → params) → provider → platform client → timeline (404 ⇒
- * skip) → identity → tool registry. Returns `"skip"` when the timeline no longer exists.
+ * sandbox narrows → memory → tools → params) → platform client → timeline (404 ⇒ skip) →
+ * identity → guardrails. Returns `"skip"` when the timeline no longer exists. The provider, the
+ * tool registry and the gate are built by the first engaged turn (an idle wake loads none).
  */
 async function assemble(
   timeline: string,
@@ -138,10 +141,12 @@ async function assemble(
         "transcripts, marks and claims.",
     );
   }
-  if (!env.aiModel) {
+  const model = env.aiModel;
+  if (!model) {
     throw new WakeConfigError("AI_MODEL is required — set it to the model id this agent runs on.");
   }
-  if (!env.aiApiKey) {
+  const apiKey = env.aiApiKey;
+  if (!apiKey) {
     throw new WakeConfigError(
       "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
     );
@@ -156,17 +161,6 @@ async function assemble(
   });
   const { configHome, prompts, tools: resolution } = runtime;
   const memory = runtime.memory.provider;
-  const provider = buildProvider({
-    provider: env.aiProvider,
-    sdk: env.aiSdk,
-    surface: env.aiSdkSurface,
-    model: env.aiModel,
-    apiKey: env.aiApiKey,
-    baseURL: env.aiBaseUrl,
-    params: runtime.modelParams.params,
-    searchParams: runtime.searchParams,
-    builtins: resolution.builtinNames,
-  });
   registerSecret(env.aiApiKey);
   const client = PlatformClient.fromEnv({}, (name) => rawEnv[name]);
   registerSecret(env.token);
@@ -180,8 +174,13 @@ async function assemble(
     throw error;
   }
   const { identity } = await client.users.dashboard();
-  const guardrails = await loadGuardrails(configHome);
-  const gate = new Gate({ client, guardrails, journal, secrets: [env.token, env.aiApiKey] });
+  const guardrails = await readGuardrails(configHome);
+  const gate = new DeferredGate(async () => {
+    const { Gate } = await lazyImport<typeof import("../gate/gate.ts")>(
+      new URL("../gate/gate.ts", import.meta.url),
+    );
+    return new Gate({ client, guardrails, journal, secrets: [env.token, env.aiApiKey] });
+  });
   const context = new WakeContext({
     client,
     gate,
@@ -190,16 +189,31 @@ async function assemble(
     journal,
     model: env.aiModel,
   });
-  const registry = wakeRegistry(
-    resolution.activeTools,
-    { context, configHome },
-    runtime.memoryTools,
-    runtime.policy,
-  );
-  const engine = new Engine(provider, registry, {
-    journal,
-    maxSteps: env.maxSteps,
-    responseRetries: env.responseRetries,
+  // The provider and the tools are built by the first engaged turn (the model axes and the API
+  // key were validated above, so building them cannot fail on configuration any more).
+  const engine = new EngineSlot(async () => {
+    const { buildEngine } = await engaged();
+    await gate.ready();
+    return buildEngine({
+      provider: {
+        provider: env.aiProvider,
+        sdk: env.aiSdk,
+        surface: env.aiSdkSurface,
+        model,
+        apiKey,
+        baseURL: env.aiBaseUrl,
+        params: runtime.modelParams.params,
+        searchParams: runtime.searchParams,
+        builtins: resolution.builtinNames,
+      },
+      active: resolution.activeTools,
+      bindings: { context, configHome },
+      memoryTools: runtime.memoryTools,
+      policy: runtime.policy,
+      journal,
+      maxSteps: env.maxSteps,
+      responseRetries: env.responseRetries,
+    });
   });
   return {
     settings: {
@@ -211,6 +225,7 @@ async function assemble(
       probeSecret: env.nocProbeSecret,
       delivery: env.deliveryId,
       provider: env.aiProvider,
+      model,
     },
     breaker: {
       max: env.wakeBreakerMax,
@@ -227,8 +242,9 @@ async function assemble(
     memory,
     viewers,
     // Stable: config files and the registry only, so it is byte-identical while nothing changed.
-    charter: () =>
-      Promise.resolve(composeCharter({
+    charter: async () => {
+      const { composeCharter, defectsPart, manifestPart, safetyPart } = await engaged();
+      return composeCharter({
         systemPrompt: prompts.systemPrompt,
         initialize: env.onboard ? prompts.initialize : undefined,
         manifest: env.onboard
@@ -238,12 +254,30 @@ async function assemble(
         safety: env.onboard
           ? safetyPart([...resolution.safetyNotices, ...(runtime.sandbox?.notices ?? [])])
           : undefined,
-      })),
+      });
+    },
     messages: [],
     brief: { composed: false },
     posts: 0,
     billingWall: false,
   };
+}
+
+/**
+ * `loadGuardrails(configHome)`, without loading the gate module when there is no file (the
+ * common case, where the defaults apply): a missing file is the only case skipped, so a present
+ * but unreadable or malformed one still stops the wake here, as before.
+ */
+async function readGuardrails(configHome: string): Promise<Guardrails | undefined> {
+  try {
+    await Deno.stat(join(configHome, GUARDRAILS_FILE));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined; // the gate's defaults
+  }
+  const { loadGuardrails } = await lazyImport<typeof import("../gate/guardrails.ts")>(
+    new URL("../gate/guardrails.ts", import.meta.url),
+  );
+  return await loadGuardrails(configHome);
 }
 
 /** Exit 1: the ERROR `wake failed` line, and one stderr line (never a stack trace). */

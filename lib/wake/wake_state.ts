@@ -31,6 +31,38 @@ export interface WakeSettings {
   readonly delivery?: string;
   /** The endpoint vendor, for reports and billing lines. */
   readonly provider: string;
+  /** `AI_MODEL`: the model the provider is built for (the `wake start` line names it). */
+  readonly model: string;
+}
+
+/**
+ * The wake's engine — the provider, the tool registry and the step loop — built the first time a
+ * turn needs it, so a wake with nothing to answer never loads model or tool code.
+ */
+export class EngineSlot {
+  #engine: Engine | undefined;
+  #pending: Promise<Engine> | undefined;
+  readonly #build: () => Promise<Engine>;
+
+  constructor(build: () => Promise<Engine>) {
+    this.#build = build;
+  }
+
+  /** The engine, built on the first call (a failed build fails every call the same way). */
+  get(): Promise<Engine> {
+    this.#pending ??= this.#build().then((engine) => this.#engine = engine);
+    return this.#pending;
+  }
+
+  /** Engaged turns so far (0 while the engine was never built). */
+  get turns(): number {
+    return this.#engine?.turns ?? 0;
+  }
+
+  /** Model steps so far (0 while the engine was never built). */
+  get steps(): number {
+    return this.#engine?.steps ?? 0;
+  }
 }
 
 /** The composed-once brief halves (never persisted). */
@@ -53,7 +85,8 @@ export interface Wake {
   };
   readonly journal: Journal;
   readonly client: PlatformClient;
-  readonly engine: Engine;
+  /** The engine, built on first use. */
+  readonly engine: EngineSlot;
   readonly context: WakeContext;
   readonly claims: ClaimStore;
   readonly store: FileSessionStore;

@@ -20,7 +20,7 @@
  */
 import assert from "node:assert/strict";
 import { ClaimStore } from "../../lib/wake/state/claims.ts";
-import { idempotencyKeySync } from "../../lib/wake/keys.ts";
+import { idempotencyKey } from "../../lib/platform/mod.ts";
 import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
 import {
   activatedTask,
@@ -78,7 +78,7 @@ function agentMessageEvents(w: World): number {
 }
 
 function key(w: World, anchor: string, kind: "message" | "task" | "asset", ordinal = 1) {
-  return idempotencyKeySync({ timeline: w.timeline, anchor, kind, ordinal });
+  return idempotencyKey({ timeline: w.timeline, anchor, kind, ordinal });
 }
 
 /** Runs the recovery wake and a follow-up idle wake; returns the recovery's stderr. */
@@ -120,7 +120,7 @@ Deno.test("crash (a) messages: killed while the model call is pending ⇒ re-dri
   );
   assert.deepEqual(await agentPosts(w), ["pong"]);
   assert.equal(agentMessageEvents(w), 1);
-  assert.deepEqual(messageCreateKeys(w).slice(1), [key(w, m.content.uuid, "message")]);
+  assert.deepEqual(messageCreateKeys(w).slice(1), [await key(w, m.content.uuid, "message")]);
   assert.equal(await mark(w, "messages"), await newest(w));
   assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "done");
   // The dead turn was excised: exactly one user turn carries the item.
@@ -160,7 +160,7 @@ Deno.test("crash (b) messages: killed after the tool-call turn was saved, before
   assert.match(log, /WARNING re-issued tool=messages kind=message ordinal=1 timeline=/);
   assert.deepEqual(await agentPosts(w), ["Just us two."]);
   assert.equal(agentMessageEvents(w), 1);
-  assert.deepEqual(messageCreateKeys(w).slice(1), [key(w, m.content.uuid, "message")]);
+  assert.deepEqual(messageCreateKeys(w).slice(1), [await key(w, m.content.uuid, "message")]);
   // The non-create call is never re-run: the model is shown the interrupted sentinel instead.
   assert.equal(w.sandbox.requests.filter((r) => r.path === "/users").length, 0);
   const resumed = chatMessages(w.model, 1);
@@ -186,7 +186,7 @@ Deno.test("crash (c) messages: killed while the create is in flight ⇒ re-issue
   assert.match(log, /WARNING re-issued tool=messages kind=message ordinal=1 timeline=/);
   // The held create lands later with the SAME key and gets the original back: one message.
   await waitFor("the held create to finish", () => messageCreateKeys(w).length === 3, 5000);
-  const expected = key(w, m.content.uuid, "message");
+  const expected = await key(w, m.content.uuid, "message");
   assert.deepEqual(messageCreateKeys(w).slice(1), [expected, expected]);
   assert.deepEqual(await agentPosts(w), ["pong"]);
   assert.equal(agentMessageEvents(w), 1);
@@ -221,7 +221,7 @@ Deno.test("crash (c′) messages: the create committed but its response was lost
   assert.match(log, /WARNING re-issued tool=messages kind=message ordinal=1/);
   assert.deepEqual(await agentPosts(w), ["pong"]);
   assert.equal(agentMessageEvents(w), 1);
-  const expected = key(w, m.content.uuid, "message");
+  const expected = await key(w, m.content.uuid, "message");
   assert.deepEqual(messageCreateKeys(w).slice(1), [expected, expected]);
   // The model's continuation sees the real result (the original record), not the sentinel.
   const tool = chatMessages(w.model, 1).filter((x) => x.role === "tool").at(-1)!;
@@ -307,7 +307,7 @@ Deno.test("crash (a) assets: killed in the model call ⇒ re-driven once", async
   const log = await recover(w, w.model);
   assert.match(log, new RegExp(`WARNING re-driving item=${a.content.uuid} kind=asset`));
   assert.deepEqual(await agentPosts(w), ["Got the file."]);
-  assert.deepEqual(messageCreateKeys(w), [key(w, a.content.uuid, "message")]);
+  assert.deepEqual(messageCreateKeys(w), [await key(w, a.content.uuid, "message")]);
   assert.equal(await mark(w, "assets"), a.content.uuid);
 });
 
@@ -333,7 +333,7 @@ Deno.test("crash (c) assets: killed while the reply's create is in flight ⇒ on
   assert.match(log, new RegExp(`WARNING resuming item=${a.content.uuid} kind=asset`));
   assert.match(log, /WARNING re-issued tool=messages kind=message ordinal=1/);
   await waitFor("the held create to finish", () => messageCreateKeys(w).length === 2, 5000);
-  const expected = key(w, a.content.uuid, "message");
+  const expected = await key(w, a.content.uuid, "message");
   assert.deepEqual(messageCreateKeys(w), [expected, expected]);
   assert.deepEqual(await agentPosts(w), ["Got the file."]);
   assert.equal(await mark(w, "assets"), a.content.uuid);
@@ -436,7 +436,7 @@ Deno.test("crash (c) tasks: killed while the follow-up task create is in flight 
   assert.match(log, new RegExp(`WARNING resuming item=${t.content.uuid} kind=task`));
   assert.match(log, /WARNING re-issued tool=tasks kind=task ordinal=1 timeline=/);
   await waitFor("the held create to finish", () => taskCreateKeys(w).length === 3, 5000);
-  const expected = key(w, t.content.uuid, "task");
+  const expected = await key(w, t.content.uuid, "task");
   // [the test's own schedule (unkeyed), the dead wake's, the re-issue] — one key, one task.
   assert.deepEqual(taskCreateKeys(w).slice(1).sort(), [expected, expected]);
   assert.equal(await pendingTasks(w, "check again"), 1);
@@ -503,7 +503,7 @@ Deno.test("crash (a)+(d) webhook events: re-driven from the model call, resumed 
   const log = await recover(w, w.model);
   assert.match(log, new RegExp(`WARNING resuming item=${e1.content.uuid} kind=event`));
   assert.deepEqual(await agentPosts(w), ["Build is red."]);
-  assert.deepEqual(messageCreateKeys(w), [key(w, e1.content.uuid, "message")]);
+  assert.deepEqual(messageCreateKeys(w), [await key(w, e1.content.uuid, "message")]);
   assert.equal(await mark(w, "webhook_events"), e1.content.uuid);
 });
 

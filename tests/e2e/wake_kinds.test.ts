@@ -23,7 +23,7 @@
  *   interrupted `users list` in wake_crash.test.ts (b).
  */
 import assert from "node:assert/strict";
-import { idempotencyKeySync } from "../../lib/wake/keys.ts";
+import { idempotencyKey } from "../../lib/platform/mod.ts";
 import { signProbe } from "../../lib/wake/probe.ts";
 import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
 import {
@@ -75,7 +75,7 @@ Deno.test("§11.1/.2: three unseen messages are one batched turn, oldest first; 
   // The key is anchored on the batch's OLDEST message, ordinal 1.
   assert.deepEqual(
     messageCreateKeys(w).at(-1),
-    idempotencyKeySync({
+    await idempotencyKey({
       timeline: w.timeline,
       anchor: a.content.uuid,
       kind: "message",

@@ -55,7 +55,7 @@ export function withWorld(
         keyRequests,
         idempotencyKey(kind: CreateKind, callId: string) {
           keyRequests.push({ kind, callId });
-          return options.keys?.[callId];
+          return Promise.resolve(options.keys?.[callId]);
         },
         recordAct(act: VisibleAct) {
           acts.push(act);

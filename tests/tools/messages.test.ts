@@ -120,7 +120,7 @@ Deno.test("messages: the post failed head is red when colour is on", () =>
       timeline: tl,
       self: { uuid: vega.uuid, handle: vega.handle },
       journal,
-      idempotencyKey: () => undefined,
+      idempotencyKey: () => Promise.resolve(undefined),
       recordAct: () => {},
     });
     await tool.run({ action: "create", body: "hello" }, CALL);

@@ -92,12 +92,12 @@ Deno.test("SimpleContext records acts, has no gate, and derives keys only when t
   await withRoom(async ({ context, agent }) => {
     context.recordAct("asset");
     assert.deepEqual(context.acts, ["asset"]);
-    assert.equal(context.idempotencyKey("asset", "call-1"), undefined);
+    assert.equal(await context.idempotencyKey("asset", "call-1"), undefined);
     await assert.rejects(
       context.gate.post({ timeline: context.timeline, body: "hi", kind: "tool" }),
       /no outbound gate/,
     );
     const keyed = contextFor(agent, context.timeline, { idempotencyKey: (k, id) => `${k}:${id}` });
-    assert.equal(keyed.context.idempotencyKey("task", "x"), "task:x");
+    assert.equal(await keyed.context.idempotencyKey("task", "x"), "task:x");
   });
 });

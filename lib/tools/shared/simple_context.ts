@@ -28,7 +28,10 @@ export interface SimpleContextInit {
   /** The outbound gate (default: one that refuses every post). */
   readonly gate?: OutboundGate;
   /** Derives Idempotency-Keys (default: none, so creates are sent without a key). */
-  readonly idempotencyKey?: (kind: CreateKind, callId: string) => string | undefined;
+  readonly idempotencyKey?: (
+    kind: CreateKind,
+    callId: string,
+  ) => string | undefined | Promise<string | undefined>;
 }
 
 const noGate: OutboundGate = {
@@ -64,8 +67,8 @@ export class SimpleContext implements PlatformContext {
   }
 
   /** The key from the init function, if one was given. */
-  idempotencyKey(kind: CreateKind, callId: string): string | undefined {
-    return this.#key?.(kind, callId);
+  async idempotencyKey(kind: CreateKind, callId: string): Promise<string | undefined> {
+    return await this.#key?.(kind, callId);
   }
 
   /** Records `act`. */

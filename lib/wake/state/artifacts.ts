@@ -4,7 +4,7 @@
  * Only these places are ever enumerated, so `memory.db` (and its `-wal`/`-shm`) and the palace
  * can never be reached.
  */
-import { join } from "node:path";
+import { join } from "../../core/paths.ts";
 import { unquote } from "../../core/quote.ts";
 
 /** The session source a wake runs under is `timeline:<uuid>`; other sources are not ours. */

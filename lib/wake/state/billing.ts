@@ -3,7 +3,7 @@
  * been posted for the current outage on a timeline, so the notice is posted once per outage, not
  * once per wake. It holds the onset time as a Python float repr.
  */
-import { dirname } from "node:path";
+import { dirname } from "../../core/paths.ts";
 import { pythonFloatRepr } from "../../core/python_json.ts";
 import { billingPath } from "./paths.ts";
 

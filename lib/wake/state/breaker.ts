@@ -3,7 +3,7 @@
  * loop (the agent's act fires an event that wakes it again) burns at most `max` wakes per window
  * before the timeline self-declines. It only logs; it never posts.
  */
-import { dirname } from "node:path";
+import { dirname } from "../../core/paths.ts";
 import { pythonFloatRepr } from "../../core/python_json.ts";
 import type { Journal } from "../../journal/journal.ts";
 import { breakerPaths } from "./paths.ts";

@@ -5,7 +5,7 @@
  * over by hard-linking a token that names the owner judged dead (a compare-and-swap: only one
  * wake can take an item *from that owner*); commit and abandon rewrite by temp + rename.
  */
-import { join } from "node:path";
+import { join } from "../../core/paths.ts";
 import { quote, unquote } from "../../core/quote.ts";
 import { type Journal, silentJournal } from "../../journal/journal.ts";
 import {

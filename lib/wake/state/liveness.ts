@@ -8,8 +8,7 @@
  * whose run permission is revoked (the locked policy) cannot tell — {@link processAlive} then
  * answers "alive", and {@link livenessSnapshot} exists to ask the question before revoking.
  */
-import { join } from "node:path";
-import process from "node:process";
+import { join } from "../../core/paths.ts";
 import { silentJournal } from "../../journal/journal.ts";
 import { parseClaimRecord } from "./claim_record.ts";
 import { CLAIM_KINDS, claimsDir } from "./paths.ts";
@@ -23,12 +22,15 @@ export function processAlive(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return true;
   if (pid > PID_CEILING) return false;
   try {
-    process.kill(pid, 0);
+    // Signal 0 checks existence and permission and delivers nothing (what node:process's
+    // `kill(pid, 0)` does, without loading it). Deno types signals as names; the number is the
+    // kill(2) contract itself.
+    Deno.kill(pid, 0 as unknown as Deno.Signal);
     return true;
   } catch (error) {
-    // ESRCH: no such process. EPERM (another user's process) and NotCapable (no run
-    // permission) both leave it alive.
-    return (error as { code?: unknown }).code !== "ESRCH";
+    // ESRCH (Deno's NotFound): no such process. EPERM (another user's process) and NotCapable
+    // (no run permission) both leave it alive.
+    return !(error instanceof Deno.errors.NotFound);
   }
 }
 

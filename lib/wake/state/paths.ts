@@ -3,7 +3,7 @@
  * `quote(x, safe='')` of the timeline or item uuid, exactly as the Python reference spells it, so
  * a box can switch runtimes and both find the same files.
  */
-import { join } from "node:path";
+import { join } from "../../core/paths.ts";
 import { quote } from "../../core/quote.ts";
 
 /** Item kinds a wake claims (note `webhook_events`, not `events`). */

@@ -3,7 +3,7 @@
  * scheduled earlier can activate later), so they are remembered as a set, one uuid per line,
  * appended as each is handled so a crash mid-batch keeps what was already done.
  */
-import { dirname } from "node:path";
+import { dirname } from "../../core/paths.ts";
 import { seenPath } from "./paths.ts";
 
 /** The task uuids already handled on `timeline` (stripped, non-empty lines). */

@@ -1,0 +1,118 @@
+/**
+ * `TimelineAgent.fromEnv`: the same resolution a wake makes (contracts §1.1) — env, the runtime
+ * (prompts, the outer sandbox, memory, tools, params), the provider, the platform client and the
+ * gate — turned into {@link TimelineAgentOptions}. What poll mode leaves out is deliberate
+ * (§6.17b): no upgrade reconcile (no writes to the config home from a laptop loop), no claims,
+ * marks, breaker, brief or memory hooks. The charter is the seeded one a brief-less wake uses.
+ */
+import { parseEnv } from "../config/env.ts";
+import { loadCharter } from "../config/prompts.ts";
+import { resolveRuntime } from "../config/runtime.ts";
+import { Gate, loadGuardrails } from "../gate/mod.ts";
+import type { Journal } from "../journal/journal.ts";
+import { registerSecret } from "../journal/scrub.ts";
+import { journalFromEnv } from "../journal/stream_journal.ts";
+import { closeMemoryProvider } from "../memory/hooks.ts";
+import { PlatformClient } from "../platform/mod.ts";
+import { buildProvider } from "../providers/factory.ts";
+import { buildTools } from "../wake/tools.ts";
+import type { TimelineAgentOptions } from "./timeline_agent.ts";
+
+/** How {@link pollOptionsFromEnv} builds. */
+export interface FromEnvOptions {
+  /** Where lines go (default: stderr at `HARNESS_LOG_LEVEL`). */
+  readonly journal?: Journal;
+  /**
+   * Narrow this process's permissions as a wake does (default true): under the locked profile
+   * `run` is revoked, irreversibly. In-process tests and hosts that need subprocesses pass false.
+   */
+  readonly narrow?: boolean;
+}
+
+/** A configuration problem poll mode itself detects. */
+export class PollConfigError extends Error {
+  override name = "PollConfigError";
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves everything a {@link TimelineAgent} needs from `raw`.
+ * @throws {PollConfigError} for a missing or malformed timeline, model or key; `ConfigError`,
+ * `ProviderConfigError` or `MemoryProviderError` for what the shared resolution refuses.
+ */
+export async function pollOptionsFromEnv(
+  timeline: string | undefined,
+  raw: Readonly<Record<string, string | undefined>>,
+  options: FromEnvOptions = {},
+): Promise<TimelineAgentOptions> {
+  const read = (name: string) => raw[name];
+  const journal = options.journal ?? journalFromEnv(read);
+  const env = parseEnv(raw);
+  const target = (timeline ?? env.timeline ?? "").trim();
+  if (!target) {
+    throw new PollConfigError(
+      "No timeline to watch — pass one (harness poll --timeline <uuid>) or set BASECRADLE_TIMELINE.",
+    );
+  }
+  if (!UUID.test(target)) {
+    throw new PollConfigError(`The timeline must be a uuid, got '${target}'.`);
+  }
+  if (!env.aiModel) {
+    throw new PollConfigError("AI_MODEL is required — set it to the model id this agent runs on.");
+  }
+  if (!env.aiApiKey) {
+    throw new PollConfigError(
+      "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
+    );
+  }
+  const runtime = await resolveRuntime(env, {
+    journal,
+    reconcile: false,
+    narrow: options.narrow ?? true,
+    vars: raw,
+  });
+  const memory = runtime.memory.provider;
+  try {
+    const { configHome, tools: resolution } = runtime;
+    const provider = buildProvider({
+      provider: env.aiProvider,
+      sdk: env.aiSdk,
+      surface: env.aiSdkSurface,
+      model: env.aiModel,
+      apiKey: env.aiApiKey,
+      baseURL: env.aiBaseUrl,
+      params: runtime.modelParams.params,
+      searchParams: runtime.searchParams,
+      builtins: resolution.builtinNames,
+    });
+    for (const secret of [env.aiApiKey, env.token, env.password]) registerSecret(secret);
+    const client = PlatformClient.fromEnv({}, read);
+    const gate = new Gate({
+      client,
+      guardrails: await loadGuardrails(configHome),
+      journal,
+      secrets: [env.token, env.aiApiKey],
+    });
+    return {
+      client,
+      timeline: target.toLowerCase(),
+      provider,
+      // The wake's own constructors and plugin renames, bound to the poll loop's context.
+      tools: (context) =>
+        buildTools(resolution.activeTools, { context, configHome }, runtime.memoryTools),
+      policy: runtime.policy,
+      charter: await loadCharter({ configHome, env }),
+      onboard: env.onboard,
+      contextMessages: env.contextMessages,
+      gate,
+      journal,
+      maxSteps: env.maxSteps,
+      responseRetries: env.responseRetries,
+      memory,
+    };
+  } catch (error) {
+    await closeMemoryProvider(memory, journal);
+    throw error;
+  }
+}

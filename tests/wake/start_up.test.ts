@@ -1,0 +1,114 @@
+/**
+ * What a wake loads before it knows whether there is anything to answer. An idle wake must stay
+ * cheap (bench/wake_bench.ts), so the engine, the tools, the gate's checks and the costly node:
+ * built-ins stay off the start-up module graph; these tests pin that down, and the seams that
+ * make it so.
+ */
+import assert from "node:assert/strict";
+import { GUARDRAILS_FILE as GATE_FILE } from "../../lib/gate/guardrails.ts";
+import type { Engine } from "../../lib/core/engine.ts";
+import { DeferredGate } from "../../lib/wake/deferred_gate.ts";
+import { GUARDRAILS_FILE } from "../../lib/wake/wake.ts";
+import { EngineSlot } from "../../lib/wake/wake_state.ts";
+import type { Message } from "../../lib/platform/mod.ts";
+import { REPO_ROOT } from "../support/run_cli.ts";
+
+/** The modules `deno run` loads statically from `entry` (dynamic imports not followed). */
+async function staticGraph(entry: string): Promise<Set<string>> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(output.success, `deno info ${entry} failed`);
+  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    roots: string[];
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const stack = [...info.roots];
+  while (stack.length) {
+    const specifier = stack.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code?.specifier) stack.push(dep.code.specifier);
+    }
+  }
+  const root = `file://${REPO_ROOT.replace(/\/?$/, "/")}`;
+  return new Set([...seen].map((s) => s.replace(root, "")));
+}
+
+Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly node: module", async () => {
+  const graph = await staticGraph("lib/wake/wake.ts");
+  assert.ok(graph.has("lib/platform/client.ts"), "the scan must see the platform client");
+  assert.ok(graph.has("lib/core/session.ts"), "the scan must see the transcript store");
+  for (
+    const module of [
+      "lib/core/engine.ts",
+      "lib/wake/engaged.ts",
+      "lib/wake/turn.ts",
+      "lib/wake/tools.ts",
+      "lib/wake/brief.ts",
+      "lib/gate/gate.ts",
+      "lib/gate/guardrails.ts",
+      "lib/config/installer.ts",
+      "lib/tools/shell.ts",
+      "lib/tools/messages.ts",
+      "node:fs/promises",
+      "node:crypto",
+      "node:process",
+      "node:path",
+      "node:url",
+    ]
+  ) {
+    assert.ok(!graph.has(module), `${module} is on the idle wake's start-up graph`);
+  }
+});
+
+Deno.test("the CLI's start-up graph holds no subcommand", async () => {
+  const graph = await staticGraph("main.ts");
+  const commands = [...graph].filter((m) => /^lib\/cli\/(?!main|command|registry)/.test(m));
+  assert.deepEqual(commands, []);
+});
+
+Deno.test("the wake's guardrails file name is the gate's", () => {
+  assert.equal(GUARDRAILS_FILE, GATE_FILE);
+});
+
+Deno.test("EngineSlot builds once, and tallies nothing before it is built", async () => {
+  let builds = 0;
+  const engine = { turns: 2, steps: 5 } as unknown as Engine;
+  const slot = new EngineSlot(() => {
+    builds++;
+    return Promise.resolve(engine);
+  });
+  assert.deepEqual([slot.turns, slot.steps, builds], [0, 0, 0]);
+  const [a, b] = await Promise.all([slot.get(), slot.get()]);
+  assert.equal(a, engine);
+  assert.equal(b, engine);
+  assert.deepEqual([slot.turns, slot.steps, builds], [2, 5, 1]);
+});
+
+Deno.test("DeferredGate builds the real gate on the first post, once", async () => {
+  let builds = 0;
+  const posted: string[] = [];
+  const gate = new DeferredGate(() => {
+    builds++;
+    return Promise.resolve({
+      post: (request) => {
+        posted.push(request.body);
+        return Promise.resolve({ content: { uuid: request.body } } as unknown as Message);
+      },
+    });
+  });
+  assert.equal(builds, 0);
+  await gate.post({ timeline: "t", body: "one", kind: "tool" });
+  await gate.post({ timeline: "t", body: "two", kind: "tool" });
+  assert.deepEqual([builds, posted], [1, ["one", "two"]]);
+});
