@@ -5,21 +5,9 @@
 import assert from "node:assert/strict";
 import { VERSION } from "../../lib/version.ts";
 import { runCli } from "../support/run_cli.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-const BENIGN = [
-  "assets",
-  "delete",
-  "lock",
-  "memory",
-  "messages",
-  "tasks",
-  "timelines",
-  "trust",
-  "users",
-  "web_fetch",
-  "webhook_endpoints",
-  "webhook_events",
-];
+const BENIGN = BENIGN_TOOLS;
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);

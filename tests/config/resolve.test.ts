@@ -11,21 +11,9 @@ import {
   type ResolveToolsInput,
   UnknownStemError,
 } from "../../lib/config/resolve.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-const BENIGN_SET = [
-  "assets",
-  "delete",
-  "lock",
-  "memory",
-  "messages",
-  "tasks",
-  "timelines",
-  "trust",
-  "users",
-  "web_fetch",
-  "webhook_endpoints",
-  "webhook_events",
-];
+const BENIGN_SET = BENIGN_TOOLS;
 
 /** Every tool implemented, every built-in wired: the §5.1 mapping without this runtime's gaps. */
 const FULL: Catalogue = {

@@ -13,21 +13,9 @@ import { resolveRuntime } from "../../lib/config/runtime.ts";
 import type { Journal } from "../../lib/journal/journal.ts";
 import { VERSION } from "../../lib/version.ts";
 import { read, tempHome, write } from "./install_support.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-const BENIGN = [
-  "assets",
-  "delete",
-  "lock",
-  "memory",
-  "messages",
-  "tasks",
-  "timelines",
-  "trust",
-  "users",
-  "web_fetch",
-  "webhook_endpoints",
-  "webhook_events",
-];
+const BENIGN = BENIGN_TOOLS;
 
 /** A journal that keeps `<LEVEL> <text>` lines. */
 function recording(): Journal & { lines: string[] } {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { DENO_DIR, REPO_ROOT } from "../support/run_cli.ts";
 import { runCli } from "../support/run_cli.ts";
 import { say, scriptReply, world } from "./wake_support.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
 const SANDBOX_MODULE = new URL("../../lib/config/sandbox.ts", import.meta.url).href;
 
@@ -129,20 +130,7 @@ Deno.test("an unlocked wake audits the profile in the journal and the brief", as
   assert.match(seen.charter, /- The 'unlocked' profile is active/);
   assert.deepEqual(
     seen.tools,
-    [
-      "assets",
-      "delete",
-      "lock",
-      "memory",
-      "messages",
-      "tasks",
-      "timelines",
-      "trust",
-      "users",
-      "web_fetch",
-      "webhook_endpoints",
-      "webhook_events",
-    ],
+    [...BENIGN_TOOLS],
   );
 });
 

@@ -10,22 +10,10 @@ import assert from "node:assert/strict";
 import { PlatformError } from "../../lib/platform/mod.ts";
 import { chatCompletion, type RecordedRequest } from "../support/model_mock.ts";
 import { agentPosts, say, type World, world } from "./wake_support.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
 /** Contracts §5.1: the benign default set on any provider, sorted. */
-const BENIGN = [
-  "assets",
-  "delete",
-  "lock",
-  "memory",
-  "messages",
-  "tasks",
-  "timelines",
-  "trust",
-  "users",
-  "web_fetch",
-  "webhook_endpoints",
-  "webhook_events",
-];
+const BENIGN = BENIGN_TOOLS;
 
 /** An OpenAI-style key shape the gate's secret guard must refuse (`sk-` + 40 alphanumerics). */
 const API_KEY = "sk-" + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5kL7n";
