@@ -23,6 +23,8 @@ import {
   pythonFloatRepr,
 } from "../core/python_json.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
+import { loadMcp, type McpLoad } from "../mcp/mod.ts";
+import { SECRET_VARIABLES } from "../config/env.ts";
 import { VERSION } from "../version.ts";
 
 /** How {@link runResolvedConfig} runs. */
@@ -50,13 +52,26 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
       narrow: options.narrow ?? true,
       vars: raw,
     });
+    let mcp: McpLoad | undefined;
     try {
+      // Ground truth, as a wake would see it: the approved servers are connected and listed.
+      const read = runtime.mcpRead;
+      if (read.configs.length) {
+        mcp = await loadMcp({
+          configHome: runtime.configHome,
+          timeoutSeconds: env.mcpTimeoutSeconds,
+          configs: read,
+          withheldEnv: SECRET_VARIABLES,
+        });
+      }
       const document = resolvedConfigDocument(runtime, {
         modelParams: await verbatimModelParams(runtime),
         sandbox: await sandboxReport(),
+        mcp,
       });
       text = `${dumpsIndented(sortedCopy(document))}\n`;
     } finally {
+      await mcp?.close();
       await closeMemoryProvider(runtime.memory.provider);
     }
   } catch (error) {
@@ -71,9 +86,16 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
 /** The §1.2 fields plus the additive `runtime` and `sandbox`. */
 export function resolvedConfigDocument(
   runtime: Runtime,
-  extra: { readonly modelParams: Params; readonly sandbox: SandboxReport },
+  extra: {
+    readonly modelParams: Params;
+    readonly sandbox: SandboxReport;
+    /** The connected MCP servers: their tools join `tools`, what did not load joins `skipped`. */
+    readonly mcp?: Pick<McpLoad, "tools" | "skipped">;
+  },
 ): Record<string, unknown> {
   const { env, tools } = runtime;
+  const mcpTools = extra.mcp?.tools.map((tool) => tool.name) ?? [];
+  const mcpSkipped = extra.mcp?.skipped.map((item) => item.name) ?? [];
   // Python writes the timeout as a float (`20.0`); a parsed holder carries that spelling.
   const document = parsePythonJson(
     `{"mcp_request_timeout": ${pythonFloatRepr(env.mcpTimeoutSeconds)}}`,
@@ -91,9 +113,9 @@ export function resolvedConfigDocument(
     max_context_tokens: env.maxContextTokens ?? null,
     memory_provider: runtime.memory.name,
     memory_provider_version: null,
-    tools: [...tools.tools].sort(),
+    tools: [...tools.tools, ...mcpTools].sort(),
     builtins: [...tools.builtins].sort(),
-    skipped: tools.skipped.map((item) => item.name).sort(),
+    skipped: [...tools.skipped.map((item) => item.name), ...mcpSkipped].sort(),
     opt_in_tools: [...tools.optInTools].sort(),
     overlay_tool_stems: tools.overlayToolStems === null ? null : [...tools.overlayToolStems].sort(),
     mcp_servers: [...runtime.mcpServers].sort(),

@@ -16,6 +16,7 @@ import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.t
 import { lazyImport } from "../core/lazy_import.ts";
 import type { HarnessEnv } from "./env.ts";
 import type { InstallReport } from "./install_report.ts";
+import { type McpConfigRead, readMcpConfigs } from "../mcp/config.ts";
 import { autoReconcile } from "./reconcile.ts";
 import { readOverlay } from "./overlay_read.ts";
 import { loadModelParams, loadSearchParams, type ModelParams, type Params } from "./params.ts";
@@ -48,8 +49,13 @@ export interface Runtime {
   readonly reconciled: InstallReport | null;
   /** The brief's prompt parts. */
   readonly prompts: Prompts;
-  /** Sorted names of the configured MCP servers (MCP is not in this build yet: always `[]`). */
+  /** Sorted names of the configured MCP servers (every parseable `mcp/*.json`, loaded or not). */
   readonly mcpServers: readonly string[];
+  /**
+   * The MCP config read made before the sandbox narrowed (no spawn): hand it to `loadMcp` as
+   * `configs`. Its warnings are not logged here — `loadMcp` logs them.
+   */
+  readonly mcpRead: McpConfigRead;
   /** What the outer sandbox did; `null` when `narrow` was off. */
   readonly sandbox: SandboxOutcome | null;
   /** The bound memory provider and its reported name. */
@@ -82,10 +88,10 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     : null;
   const prompts = await loadPrompts({ configHome, env });
   // MCP configs are read (never spawned) before narrowing, so a stdio server can keep `run`.
-  const mcpServers: string[] = [];
-  const mcpStdioServers: string[] = [];
+  const mcpRead = await readMcpConfigs(configHome);
+  const mcpServers = mcpRead.servers;
   const sandbox = options.narrow
-    ? await narrowSandbox({ profile: env.profile, mcpStdioServers }, journal)
+    ? await narrowSandbox({ profile: env.profile, mcpStdioServers: mcpRead.stdioServers }, journal)
     : null;
   // From here on, code from outside the harness may run (a custom memory module).
   const memory = await loadMemoryProvider(env.memoryProvider, { home: env.harnessHome, journal });
@@ -127,6 +133,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     reconciled,
     prompts,
     mcpServers,
+    mcpRead,
     sandbox,
     memory,
     memoryTools,

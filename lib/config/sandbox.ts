@@ -20,7 +20,7 @@ export interface SandboxPlan {
   /**
    * Names of the configured MCP servers that run as local subprocesses (stdio transport). Such a
    * server must be spawned, so under the locked profile it keeps `run` — an audited opt-out.
-   * Empty until MCP lands; the MCP loader's config read (no spawn) fills it.
+   * The MCP config read (`readMcpConfigs`, no spawn) fills it with the approved stdio servers.
    */
   readonly mcpStdioServers: readonly string[];
 }

@@ -107,12 +107,18 @@ export interface VolatileInput {
 
 /** The volatile text: time anchor, budget, dashboard, memory — non-blank parts in that order. */
 export function composeVolatile(input: VolatileInput): string {
-  return join([
-    nowPart(input.now),
-    budgetPart(input.maxSteps),
-    input.dashboard?.trim(),
-    input.memory?.trim(),
-  ]) ?? "";
+  return join(volatileParts(input).map(([, text]) => text)) ?? "";
+}
+
+/** The volatile half's non-blank parts, named (`now`, `budget`, `dashboard`, `memory`), in order. */
+export function volatileParts(input: VolatileInput): [name: string, text: string][] {
+  const parts: [string, string | undefined][] = [
+    ["now", nowPart(input.now)],
+    ["budget", budgetPart(input.maxSteps)],
+    ["dashboard", input.dashboard?.trim()],
+    ["memory", input.memory?.trim()],
+  ];
+  return parts.filter((p): p is [string, string] => typeof p[1] === "string" && p[1].trim() !== "");
 }
 
 /**

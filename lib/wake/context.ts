@@ -62,6 +62,14 @@ export class WakeContext implements PlatformContext {
     this.acts = [];
   }
 
+  /**
+   * Re-aims the current turn at `turnStart` after a compaction moved its messages (the anchor,
+   * the pins and the acts so far stay).
+   */
+  moveTurn(turnStart: number): void {
+    if (this.#turn) this.#turn = { ...this.#turn, turnStart };
+  }
+
   /** Ends the turn: creates made outside a turn carry no key. */
   endTurn(): void {
     this.#turn = undefined;

@@ -10,6 +10,7 @@ import type { Policy } from "../core/policy.ts";
 import type { Tool } from "../core/tool.ts";
 import type { ActiveTool } from "../config/resolve.ts";
 import type { Journal } from "../journal/journal.ts";
+import { loadMcp, type McpConfigRead, type McpLoad } from "../mcp/mod.ts";
 import { buildProvider, type BuildProviderOptions } from "../providers/factory.ts";
 import { type ToolBindings, wakeRegistry } from "./tools.ts";
 
@@ -26,15 +27,45 @@ export interface EngineParts {
   readonly journal: Journal;
   readonly maxSteps: number;
   readonly responseRetries: number;
+  /** Tools beyond the resolution (the MCP proxies), registered after it under the same policy. */
+  readonly extraTools?: readonly Tool[];
 }
 
 /** The provider adapter, the wake's tool registry and the engine over both. */
 export function buildEngine(parts: EngineParts): Engine {
   const provider = buildProvider(parts.provider);
   const registry = wakeRegistry(parts.active, parts.bindings, parts.memoryTools, parts.policy);
+  for (const tool of parts.extraTools ?? []) registry.register(tool);
   return new Engine(provider, registry, {
     journal: parts.journal,
     maxSteps: parts.maxSteps,
     responseRetries: parts.responseRetries,
+  });
+}
+
+/** What the wake's MCP step needs. */
+export interface WakeMcpOptions {
+  readonly configHome: string;
+  readonly timeoutSeconds: number;
+  readonly journal: Journal;
+  /** The config read made before the sandbox narrowed (`runtime.mcpRead`). */
+  readonly configs: McpConfigRead;
+  /** Inherited variables withheld from stdio servers (the harness's secrets). */
+  readonly withheldEnv: readonly string[];
+}
+
+/**
+ * The MCP step of an engaged wake: `undefined` (and nothing loaded, no SDK) when `mcp/` holds
+ * nothing at all; otherwise `loadMcp` over the pre-narrowing read, which never fails the wake.
+ */
+export async function loadWakeMcp(options: WakeMcpOptions): Promise<McpLoad | undefined> {
+  const { configs } = options;
+  if (!configs.configs.length && !configs.warnings.length) return undefined;
+  return await loadMcp({
+    configHome: options.configHome,
+    timeoutSeconds: options.timeoutSeconds,
+    journal: options.journal,
+    configs,
+    withheldEnv: options.withheldEnv,
   });
 }

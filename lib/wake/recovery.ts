@@ -32,6 +32,7 @@ import type { ClaimKind } from "./state/claims.ts";
 import type { TurnOutcome, TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
 import { persist, type Wake } from "./wake_state.ts";
+import { SUMMARY_MARKER } from "../core/compaction_cut.ts";
 
 /** What recovery decided for one item. */
 export type Recovery =
@@ -44,8 +45,8 @@ export type Recovery =
   /** Resumed into a billing wall: pending, and no more model calls this wake. */
   | "billing";
 
-/** The compaction-summary marker a dropped turn is recorded under. */
-export const SUMMARY_MARKER = "[Earlier conversation compacted";
+/** The compaction-summary marker a dropped turn is recorded under (the compactor's own). */
+export { SUMMARY_MARKER };
 
 /** Where a turn sits in the transcript: the user message and the end of its work (exclusive). */
 export interface TurnSpan {

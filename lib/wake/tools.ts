@@ -10,6 +10,7 @@ import { type Capability, type JsonSchema, Tool, type ToolContext } from "../cor
 import type { ActiveTool } from "../config/resolve.ts";
 import { promptsInstalled } from "../config/prompts.ts";
 import { AssetsTool } from "../tools/assets.ts";
+import type { ImageStash } from "../tools/shared/image_stash.ts";
 import { DeleteTool } from "../tools/delete.ts";
 import { LockTool } from "../tools/lock.ts";
 import { MessagesTool } from "../tools/messages.ts";
@@ -30,6 +31,8 @@ export interface ToolBindings {
   readonly context: PlatformContext;
   /** The config home (the self-authorship tools edit its `prompts/system-prompt.md`). */
   readonly configHome: string;
+  /** This wake's image stash (MCP image results), for the assets tool's `post_image`. */
+  readonly images?: ImageStash;
 }
 
 /** Builds one catalogue tool. */
@@ -42,7 +45,7 @@ type ToolFactory = (bindings: ToolBindings) => Tool;
  */
 export const TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
   messages: ({ context }) => new MessagesTool(context),
-  assets: ({ context }) => new AssetsTool(context),
+  assets: ({ context, images }) => new AssetsTool(context, { images }),
   tasks: ({ context }) => new TasksTool(context),
   timelines: ({ context }) => new TimelinesTool(context),
   trust: ({ context }) => new TrustTool(context),

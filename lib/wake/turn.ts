@@ -4,14 +4,20 @@
  * as `unspoken` and observed by memory, and the provider faults a wake reports are turned into a
  * report and a disposition instead of a crash.
  */
-import { EngineError, type EngineResult } from "../core/engine.ts";
+import { ContextBudget } from "../core/context_budget.ts";
+import { COMPACTION_OBSERVE_TEXT, compactionMemoryKey, Compactor } from "../core/compaction.ts";
+import { withOverflowHeal } from "../core/compaction_heal.ts";
+import { codePointLength } from "../core/code_points.ts";
+import { type Engine, EngineError, type EngineResult } from "../core/engine.ts";
 import {
   ProviderBillingError,
   ProviderContextLengthError,
   ProviderPayloadTooLargeError,
 } from "../core/faults.ts";
 import { Message } from "../core/message.ts";
+import { contextAttribution } from "../journal/catalogue_context.ts";
 import { unspoken } from "../journal/catalogue_engine.ts";
+import { appendTurnRecord, StageTimer, withActions } from "../journal/records/mod.ts";
 import {
   billingBlocked,
   billingOnset,
@@ -21,12 +27,13 @@ import {
   type PermanentReason,
 } from "../journal/catalogue_wake.ts";
 import { observeMemory, recallMemory } from "../memory/hooks.ts";
-import { briefView, composeVolatile } from "./brief.ts";
+import { attribute } from "./attribution.ts";
+import { briefView, composeVolatile, volatileParts } from "./brief.ts";
 import { nudgeHook, type NudgeReason } from "./nudge.ts";
 import { postReport } from "./post.ts";
 import { billingReport, permanentReport, type ReportedItem, verbatim } from "./reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "./state/billing.ts";
-import { persist, type Wake } from "./wake_state.ts";
+import { persist, sourceOf, type Wake } from "./wake_state.ts";
 
 /** The narration substituted when the reserve summary failed: nothing is posted. */
 export const STUCK_NOTE = "I got stuck working through that and stopped before reaching an answer.";
@@ -79,25 +86,85 @@ export async function drive(
   turnStart: number,
   save: () => Promise<void>,
 ): Promise<TurnOutcome> {
+  const facts: TurnFacts = { timer: new StageTimer() };
+  let outcome: TurnOutcome | undefined;
+  try {
+    outcome = await driveTurn(wake, spec, live, turnStart, save, facts);
+    return outcome;
+  } catch (error) {
+    facts.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw error;
+  } finally {
+    await recordTurn(wake, spec, live, outcome, facts);
+  }
+}
+
+/** What the turn record is made of, gathered while the turn runs. */
+interface TurnFacts {
+  readonly timer: StageTimer;
+  engine?: Engine;
+  result?: EngineResult;
+  /** `narration`, `reserve`, `stuck`, `billing` or a permanent reason. */
+  kind?: string;
+  error?: string;
+}
+
+async function driveTurn(
+  wake: Wake,
+  spec: TurnSpec,
+  live: Message[],
+  turnStart: number,
+  save: () => Promise<void>,
+  facts: TurnFacts,
+): Promise<TurnOutcome> {
   const engine = await wake.engine.get(); // built by the first turn: an idle wake never does
+  facts.engine = engine;
+  facts.timer.lap("engine");
   const view = await ensureBrief(wake, spec.recallQuery);
+  facts.timer.lap("brief");
   wake.context.beginTurn(spec.anchor, live, turnStart);
   const hook = nudgeHook(spec.nudge, () => wake.context.acts.length > 0);
+  const compactor = compactorOf(wake, engine);
+  const turnMessage = live[turnStart];
+  // What the first request of this turn carries, measured from the request itself.
+  contextAttribution(
+    wake.journal,
+    attribute({
+      source: sourceOf(wake.settings.timeline),
+      sent: await view(live),
+      transcript: live,
+      briefParts: [["charter", wake.brief.charter ?? ""], ...(wake.brief.parts ?? [])],
+      tools: engine.registry.specs(),
+    }),
+  );
   let result: EngineResult;
   try {
-    result = await engine.run(live, { persist: save, view, hooks: [hook] });
+    result = await withOverflowHeal((attempt) => {
+      if (attempt > 1) {
+        // The emergency compaction moved the turn: find its start again by identity.
+        const at = live.indexOf(turnMessage);
+        wake.context.moveTurn(at < 0 ? 0 : at);
+      }
+      return engine.run(live, { persist: save, view, hooks: [hook] });
+    }, { compactor, messages: live, save, journal: wake.journal });
+    facts.timer.lap("model");
   } catch (error) {
+    facts.timer.lap("model");
     if (error instanceof EngineError) {
+      facts.kind = "stuck";
       degraded(wake.journal, { timeline: wake.settings.timeline, reason: error.message });
+      await compactor.afterTurn(live, save);
       await settleNarration(wake, spec, STUCK_NOTE, "stuck");
       return "done";
     }
     if (error instanceof ProviderBillingError) {
+      facts.kind = "billing";
       await reportBilling(wake, error);
       return "billing";
     }
     const permanent = permanentReason(error);
     if (permanent) {
+      facts.kind = permanent;
       await markFailed(wake, live, error, save);
       await reportPermanent(wake, spec, permanent, error);
       return "permanent";
@@ -107,6 +174,11 @@ export async function drive(
   } finally {
     wake.context.endTurn();
   }
+  facts.result = result;
+  facts.kind = result.kind;
+  // The turn settled: compact now, while the provider's last usage is this transcript's own.
+  await compactor.afterTurn(live, save);
+  facts.timer.lap("compact");
   if (await isBillingBlocked(wake.settings.home, wake.settings.timeline)) {
     await clearBillingBlocked(wake.settings.home, wake.settings.timeline);
     billingRecovered(wake.journal, {
@@ -116,6 +188,101 @@ export async function drive(
   }
   await settleNarration(wake, spec, result.text, result.kind);
   return "done";
+}
+
+/**
+ * Appends the turn's record (contracts: turn records) — the chain `harness records verify` checks.
+ * A record that cannot be written is a WARNING: a lost record never fails the turn it describes.
+ */
+async function recordTurn(
+  wake: Wake,
+  spec: TurnSpec,
+  live: readonly Message[],
+  outcome: TurnOutcome | undefined,
+  facts: TurnFacts,
+): Promise<void> {
+  const { settings } = wake;
+  try {
+    const result = facts.result;
+    await appendTurnRecord(settings.home, {
+      timeline: settings.timeline,
+      wakeId: settings.wakeId ?? "unknown",
+      deliveryId: settings.delivery,
+      triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
+        uuid,
+        kind: spec.report.kind,
+      })),
+      provider: settings.provider,
+      model: settings.model,
+      prompt: wake.brief.charter,
+      config: {
+        provider: settings.provider,
+        sdk: settings.sdk ?? null,
+        surface: settings.surface ?? null,
+        model: settings.model,
+        tools: facts.engine?.registry.names() ?? [],
+      },
+      toolCalls: result ? withActions(result.toolCalls, live) : [],
+      outcome: outcome === undefined ? "error" : outcome === "done" ? "ok" : "reported",
+      outcomeKind: facts.kind,
+      error: outcome === undefined ? facts.error : undefined,
+      steps: result?.steps ?? 0,
+      latencyMs: facts.timer.latency(),
+      usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
+    });
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    wake.journal.text("WARNING", `Could not append the turn record; continuing. (${why})`);
+  }
+}
+
+/**
+ * The process's one compactor (built with the engine's provider on the first engaged turn): the
+ * budget resolves the ceiling at most once, and each summary is written to memory.
+ */
+function compactorOf(wake: Wake, engine: Engine): Compactor {
+  const journal = wake.journal;
+  wake.loaded.compactor ??= new Compactor(
+    engine.provider,
+    new ContextBudget(engine.provider, {
+      override: wake.settings.maxContextTokens,
+      maxSteps: wake.settings.maxSteps,
+      journal,
+    }),
+    { journal, onSummary: (summary) => rememberSummary(wake, summary) },
+  );
+  return wake.loaded.compactor;
+}
+
+/**
+ * A compaction summary, kept in memory (contracts §6.12): a store-backed provider gets it under
+ * `compaction/<source>/<UTC>`; any other is handed it through `observe`. A failure throws to the
+ * compactor, which logs a WARNING and keeps the compaction.
+ */
+export async function rememberSummary(
+  wake: Wake,
+  summary: string,
+  now: Date = new Date(),
+): Promise<void> {
+  const store = wake.memory.store;
+  if (store) {
+    const key = compactionMemoryKey(sourceOf(wake.settings.timeline), now);
+    store.write(key, summary);
+    wake.journal.event("INFO", "memory", { op: "write", key, chars: codePointLength(summary) });
+    return;
+  }
+  if (!wake.memory.observe) return;
+  // Called directly (not through observeMemory) so a failure reaches the compactor's WARNING.
+  await wake.memory.observe({
+    user: COMPACTION_OBSERVE_TEXT,
+    assistant: summary,
+    scope: { agent: wake.context.self.uuid, timeline: wake.settings.timeline },
+  });
+  wake.journal.event("INFO", "memory", {
+    op: "observe",
+    source: "compaction",
+    chars: codePointLength(summary),
+  });
 }
 
 /** Logs the turn's final text as unspoken and hands the exchange to memory. */
@@ -152,12 +319,14 @@ async function ensureBrief(wake: Wake, query: string) {
           query,
         }, wake.journal),
       ]);
-      brief.volatile = composeVolatile({
+      const input = {
         now: new Date(),
         maxSteps: wake.settings.maxSteps,
         dashboard,
         memory: memory ?? undefined,
-      });
+      };
+      brief.volatile = composeVolatile(input);
+      brief.parts = volatileParts(input);
     }
   }
   return briefView(brief.charter, brief.volatile);

@@ -11,7 +11,7 @@
 import { join } from "../core/paths.ts";
 import { lazyImport } from "../core/lazy_import.ts";
 import { FileSessionStore } from "../core/session.ts";
-import { parseEnv } from "../config/env.ts";
+import { parseEnv, SECRET_VARIABLES } from "../config/env.ts";
 import { resolveRuntime } from "../config/runtime.ts";
 import type { Guardrails } from "../gate/guardrails.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
@@ -73,6 +73,7 @@ export async function runWake(request: WakeRequest): Promise<number> {
   } catch (error) {
     return fail(journal, stderr, timeline, delivery, error);
   } finally {
+    await wake.loaded.mcp?.close(); // never throws; ends every server process group
     await closeMemoryProvider(wake.memory, journal);
   }
 }
@@ -191,9 +192,19 @@ async function assemble(
   });
   // The provider and the tools are built by the first engaged turn (the model axes and the API
   // key were validated above, so building them cannot fail on configuration any more).
+  const loaded: Wake["loaded"] = {};
   const engine = new EngineSlot(async () => {
-    const { buildEngine } = await engaged();
+    const { buildEngine, loadWakeMcp } = await engaged();
     await gate.ready();
+    // MCP only here, on the engaged path: an idle wake (or an empty `mcp/`) never loads the SDK.
+    const mcp = await loadWakeMcp({
+      configHome,
+      timeoutSeconds: env.mcpTimeoutSeconds,
+      journal,
+      configs: runtime.mcpRead,
+      withheldEnv: SECRET_VARIABLES,
+    });
+    loaded.mcp = mcp;
     return buildEngine({
       provider: {
         provider: env.aiProvider,
@@ -207,12 +218,13 @@ async function assemble(
         builtins: resolution.builtinNames,
       },
       active: resolution.activeTools,
-      bindings: { context, configHome },
+      bindings: { context, configHome, images: mcp?.images },
       memoryTools: runtime.memoryTools,
       policy: runtime.policy,
       journal,
       maxSteps: env.maxSteps,
       responseRetries: env.responseRetries,
+      extraTools: mcp?.tools,
     });
   });
   return {
@@ -226,6 +238,10 @@ async function assemble(
       delivery: env.deliveryId,
       provider: env.aiProvider,
       model,
+      maxContextTokens: env.maxContextTokens,
+      wakeId: crypto.randomUUID(),
+      sdk: env.aiSdk,
+      surface: env.aiSdkSurface,
     },
     breaker: {
       max: env.wakeBreakerMax,
@@ -248,11 +264,18 @@ async function assemble(
         systemPrompt: prompts.systemPrompt,
         initialize: env.onboard ? prompts.initialize : undefined,
         manifest: env.onboard
-          ? manifestPart(resolution.notes.map((n) => ({ name: n.name, note: n.note ?? undefined })))
+          ? manifestPart([
+            ...resolution.notes.map((n) => ({ name: n.name, note: n.note ?? undefined })),
+            ...(loaded.mcp?.notes ?? []),
+          ])
           : undefined,
         defects: env.onboard ? defectsPart(resolution.defects) : undefined,
         safety: env.onboard
-          ? safetyPart([...resolution.safetyNotices, ...(runtime.sandbox?.notices ?? [])])
+          ? safetyPart([
+            ...resolution.safetyNotices,
+            ...(runtime.sandbox?.notices ?? []),
+            ...(loaded.mcp?.notices ?? []),
+          ])
           : undefined,
       });
     },
@@ -260,6 +283,7 @@ async function assemble(
     brief: { composed: false },
     posts: 0,
     billingWall: false,
+    loaded,
   };
 }
 

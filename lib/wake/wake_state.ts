@@ -3,10 +3,12 @@
  * transcript being extended, the claim store, the bound platform context and the lazily composed
  * brief. Reconcilers and the turn runner all take this one object.
  */
+import type { Compactor } from "../core/compaction.ts";
 import type { Engine } from "../core/engine.ts";
 import type { Message } from "../core/message.ts";
 import type { FileSessionStore } from "../core/session.ts";
 import type { Journal } from "../journal/journal.ts";
+import type { McpLoad } from "../mcp/load.ts";
 import type { MemoryProvider } from "../memory/provider.ts";
 import type { PlatformClient } from "../platform/mod.ts";
 import type { ClaimStore } from "./state/claims.ts";
@@ -33,6 +35,13 @@ export interface WakeSettings {
   readonly provider: string;
   /** `AI_MODEL`: the model the provider is built for (the `wake start` line names it). */
   readonly model: string;
+  /** One id per wake process, shared by the turn records of its turns. */
+  readonly wakeId?: string;
+  /** `AI_SDK` and `AI_SDK_SURFACE`, for the turn record's config hash. */
+  readonly sdk?: string;
+  readonly surface?: string;
+  /** `HARNESS_MAX_CONTEXT_TOKENS`: the operator's ceiling (`0` switches compaction off). */
+  readonly maxContextTokens?: number;
 }
 
 /**
@@ -71,6 +80,8 @@ export interface BriefState {
   composed: boolean;
   charter?: string;
   volatile?: string;
+  /** The volatile half's named parts (for the `context attribution` line). */
+  parts?: readonly (readonly [name: string, text: string])[];
 }
 
 /** One assembled wake. */
@@ -102,6 +113,8 @@ export interface Wake {
   posts: number;
   /** Set once billing failed this wake: later items are left pending without a model call. */
   billingWall: boolean;
+  /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
+  readonly loaded: { mcp?: McpLoad; compactor?: Compactor };
 }
 
 /** The transcript key of a timeline. */

@@ -213,3 +213,17 @@ Deno.test("shell opted in: skipped under locked, and under unlocked only its roo
   assert.equal(unlocked.doc.tools.includes("shell"), !root);
   assert.equal(unlocked.doc.skipped.includes("shell"), root);
 });
+
+Deno.test("an MCP drop-in is listed; unapproved, it is skipped, spawns nothing and keeps no run", async () => {
+  await using b = await box();
+  await Deno.mkdir(`${b.dir}/config/mcp`, { recursive: true });
+  await Deno.writeTextFile(
+    `${b.dir}/config/mcp/notes.json`,
+    JSON.stringify({ command: "node", args: ["does-not-exist.js"] }),
+  );
+  const { doc } = await resolved({ ...b.env, HARNESS_PROFILE: "locked" });
+  assert.deepEqual(doc.mcp_servers, ["notes"]);
+  assert.ok(doc.skipped.includes("notes"), JSON.stringify(doc.skipped));
+  assert.deepEqual(doc.tools, BENIGN);
+  assert.equal(doc.sandbox.run, "denied");
+});

@@ -1,0 +1,51 @@
+/**
+ * Turn records from a real wake: one chained record per engaged turn, which `harness records
+ * verify` accepts and `harness records stats` counts (a `messages` create is a post).
+ */
+import assert from "node:assert/strict";
+import { runCli } from "../support/run_cli.ts";
+import { say, scriptReply, world } from "./wake_support.ts";
+
+Deno.test("a one-reply wake leaves one verified turn record with one post", async () => {
+  await using w = await world();
+  const ask = await say(w, "@ada hello");
+  scriptReply(w.model, "Hello, Bob.");
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  assert.doesNotMatch(result.stderr, /Could not append the turn record/);
+  // One attribution line, immediately before the model runs, whose total adds up.
+  const lines = result.stderr.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("INFO context attribution "));
+  assert.ok(at >= 0, result.stderr);
+  assert.equal(lines.filter((l) => l.startsWith("INFO context attribution ")).length, 1);
+  assert.ok(lines.findIndex((l) => l.startsWith("INFO llm ")) > at, result.stderr);
+  const field = (name: string) => Number(new RegExp(` ${name}=(\\d+)`).exec(lines[at])?.[1]);
+  assert.match(lines[at], new RegExp(`unit=chars source=timeline:${w.timeline} `));
+  assert.ok(field("tools_count") > 0 && field("brief_now") > 0 && field("history_user") > 0);
+  assert.equal(
+    field("total"),
+    field("tools") + field("brief") + field("history") + field("images"),
+  );
+
+  const verify = await runCli(["records", "verify"], { env: w.env });
+  assert.equal(verify.code, 0, verify.stderr);
+  assert.match(verify.stdout, /^records ok: 1 record in 1 /);
+
+  const stats = await runCli(["records", "stats", "--json"], { env: w.env });
+  assert.equal(stats.code, 0, stats.stderr);
+  const [row] = JSON.parse(stats.stdout).timelines;
+  assert.equal(row.timeline, w.timeline);
+  assert.equal(row.turns, 1);
+  assert.equal(row.posts, 1);
+
+  const [line] = (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim()
+    .split("\n");
+  const record = JSON.parse(line);
+  assert.deepEqual(record.trigger_items, [{ uuid: ask.content.uuid, kind: "message" }]);
+  assert.equal(record.outcome, "ok");
+  assert.equal(record.outcome_kind, "narration");
+  assert.deepEqual(record.tool_calls, [{ name: "messages", outcome: "ok", action: "create" }]);
+  assert.equal(record.steps, 2);
+  assert.match(record.prompt_hash, /^[0-9a-f]{64}$/);
+  assert.equal(typeof record.latency_ms.total, "number");
+});
