@@ -94,7 +94,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "demo",
-    summary: "a guided offline tour: two peers, a timeline, a question and its router events",
+    summary: "one complete wake, offline: the sandbox, two peers, a question and the reply",
     load: async () =>
       (await lazyImport<typeof import("./demo.ts")>(new URL("./demo.ts", import.meta.url)))
         .demoCommand,
