@@ -103,14 +103,14 @@ export class OpenAIProvider implements Provider {
       reply = this.surface === "responses"
         ? await client.responses.create(
           this.#body({
-            input: toResponsesInput(messages),
             tools: this.#responsesTools(tools),
+            input: toResponsesInput(messages),
           }) as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
         )
         : await client.chat.completions.create(
           this.#body({
-            messages: toChatMessages(messages),
             tools: toChatTools(tools),
+            messages: toChatMessages(messages),
           }) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
         );
     } catch (error) {
@@ -148,7 +148,11 @@ export class OpenAIProvider implements Provider {
     return toResponsesTools(tools, builtins);
   }
 
-  /** The request body: params first, then what the harness owns on top. */
+  /**
+   * The request body: params first, then what the harness owns on top — tools BEFORE the
+   * conversation, so the serialised request starts with everything that is stable across wakes
+   * (params, model, the sorted tool list) and the provider's prompt cache can reuse it.
+   */
   #body(wire: { tools: unknown[] } & Record<string, unknown>): Record<string, unknown> {
     const { kept } = stripOwned(this.#options.params, OPENAI_OWNED_KEYS);
     const { extra_body: extraBody, extra_headers: _headers, ...rest } = kept;

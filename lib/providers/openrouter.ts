@@ -100,8 +100,9 @@ export class OpenRouterProvider implements Provider {
         chatRequest: {
           ...params,
           model: this.model,
-          messages: toOpenRouterMessages(messages),
+          // tools before the conversation: the stable part of the request comes first
           ...(wireTools.length ? { tools: wireTools } : {}),
+          messages: toOpenRouterMessages(messages),
           stream: false,
         },
       });

@@ -9,7 +9,6 @@
  * it cannot have. `create` is replay-protected (Idempotency-Key kind `asset`); `post_image`
  * is not, because its bytes live only in this wake's memory and can never be re-sent.
  */
-import type { ImageContent } from "../core/message.ts";
 import type { z } from "zod";
 import type { JsonSchema, ToolContext, ToolOutput } from "../core/tool.ts";
 import { imageWithheld } from "../journal/catalogue_engine.ts";
@@ -26,6 +25,7 @@ import {
   MAX_INLINE_BYTES,
   viewRefusal,
 } from "./shared/asset_format.ts";
+import { downloadImage } from "./shared/asset_image.ts";
 import type { ImageStash } from "./shared/image_stash.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
@@ -227,12 +227,8 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
     if (refusal) return `${meta}\n(${refusal})`;
     const { vision, model } = this.#extras(context);
     if (vision === false) return this.#withheld(context, asset, meta, model);
-    const { bytes } = await context.client.assets.download(asset);
-    const image: ImageContent = {
-      alt: file.filename,
-      mimeType: mediaType(file.content_type),
-      data: bytes.toBase64(),
-    };
+    const image = await downloadImage(context.client.assets, asset);
+    if (typeof image === "string") return `${meta}\n(${image})`;
     return { text: meta, images: [image] };
   }
 

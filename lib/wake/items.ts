@@ -4,7 +4,7 @@
  * tasks. A self-authored asset is never engaged but its mark still advances (the self-filter that
  * stops an agent answering its own generated images forever).
  */
-import { Message } from "../core/message.ts";
+import { type ImageContent, Message } from "../core/message.ts";
 import type { Asset, Task, WebhookEvent } from "../platform/mod.ts";
 import {
   bootstrapMark,
@@ -17,6 +17,7 @@ import {
   unhandledTasks,
   withFetchedTrigger,
 } from "./inference.ts";
+import { perceiveAsset } from "./asset_view.ts";
 import { armedReason } from "./nudge.ts";
 import { probeAck, verifiedProbe } from "./probe.ts";
 import { recoverItems } from "./recovery.ts";
@@ -38,6 +39,11 @@ interface ItemKind<T> {
   /** The text a probe marker may ride in. */
   carrier(item: T): string | null | undefined;
   render(item: T): string;
+  /**
+   * What an engaged turn shows, when it may differ from {@link render} (assets: a viewable image
+   * rides the turn on a vision model). Called only for the turn actually engaged.
+   */
+  perceive?(wake: Wake, item: T): Promise<{ text: string; images?: ImageContent[] }>;
   report(item: T): ReportedItem;
   /** Whether the agent's own items are skipped (assets only). */
   readonly selfFilter: boolean;
@@ -49,6 +55,20 @@ const ASSETS: ItemKind<Asset> = {
   author: (a) => a.user.uuid,
   carrier: (a) => a.content.description,
   render: renderAsset,
+  perceive: (wake, a) =>
+    perceiveAsset({
+      assets: wake.client.assets,
+      journal: wake.journal,
+      timeline: wake.settings.timeline,
+      model: wake.settings.model,
+      provider: async () => {
+        try {
+          return (await wake.engine.get()).provider;
+        } catch {
+          return undefined; // the turn itself reports the failed build
+        }
+      },
+    }, a),
   report: (a) => ({ kind: "asset", filename: a.content.file?.filename }),
   selfFilter: true,
 };
@@ -170,8 +190,7 @@ async function reconcileMarked<T>(
 async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<LedgerEntry[]> {
   const { timeline } = wake.settings;
   const self = wake.context.self;
-  const specOf = (item: T): TurnSpec => {
-    const text = kind.render(item);
+  const specOf = (item: T, text: string = kind.render(item)): TurnSpec => {
     return {
       text,
       anchor: kind.uuid(item),
@@ -216,12 +235,16 @@ async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<Ledg
       ledger.push({ uuid, disposition: settled ? "final" : "pending" });
       continue;
     }
-    const spec = specOf(item);
-    const outcome = await (await engaged()).engage(
-      wake,
-      spec,
-      Message.user(spec.text, { items: [uuid] }),
-    );
+    const shown = kind.perceive ? await kind.perceive(wake, item) : undefined;
+    const spec = specOf(item, shown?.text);
+    const turn = Message.user(spec.text, { items: [uuid] });
+    if (shown?.images?.length) turn.images = shown.images;
+    let outcome;
+    try {
+      outcome = await (await engaged()).engage(wake, spec, turn);
+    } finally {
+      delete turn.images; // pixels are seen by the turn that showed them, never again
+    }
     if (outcome === "billing") {
       ledger.push({ uuid, disposition: "pending" });
       continue;

@@ -317,3 +317,61 @@ export function spawnWake(w: World, args: string[] = [], extra: Record<string, s
   };
   return live;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The model requests exactly as they went over the wire.
+
+/** One model request as raw text, byte for byte what the SDK sent. */
+export interface RawRequest {
+  readonly method: string;
+  /** Path without the query, e.g. `/v1/chat/completions`. */
+  readonly path: string;
+  /** The request body, undecoded JSON text exactly as serialised by the SDK. */
+  readonly text: string;
+}
+
+/** A pass-through proxy in front of the model mock that keeps every request body verbatim. */
+export interface ModelTap extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>/v1`: point AI_BASE_URL here. */
+  readonly baseURL: string;
+  /** Every request, in arrival order. */
+  readonly requests: RawRequest[];
+  close(): Promise<void>;
+}
+
+/** Starts a {@link ModelTap} forwarding to the world's model mock. */
+export function modelTap(w: World): ModelTap {
+  const requests: RawRequest[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const text = await req.text();
+    requests.push({ method: req.method, path: url.pathname, text });
+    const headers = new Headers(req.headers);
+    headers.delete("host");
+    headers.delete("content-length");
+    const upstream = await fetch(`${w.model.origin}${url.pathname}${url.search}`, {
+      method: req.method,
+      headers,
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : text,
+    });
+    return new Response(await upstream.arrayBuffer(), {
+      status: upstream.status,
+      headers: upstream.headers,
+    });
+  });
+  const close = () => server.shutdown();
+  return {
+    baseURL: `http://127.0.0.1:${server.addr.port}/v1`,
+    requests,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** Length of the longest common prefix of two strings, in UTF-16 code units. */
+export function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}

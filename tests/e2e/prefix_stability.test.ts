@@ -1,0 +1,38 @@
+/**
+ * Request prefix stability, a short run of `bench/prefix_bench.ts`: six real wakes of one
+ * conversation against a scripted model, each wake's first chat request compared with the
+ * previous wake's as the bytes went over the wire (issue target: ≥ 85% common prefix from the
+ * 5th wake on).
+ */
+import assert from "node:assert/strict";
+import { FROM, measure, type Row, TARGET } from "../../bench/prefix_bench.ts";
+
+let measured: Promise<Row[]> | undefined;
+/** One six-wake conversation, shared by the tests below. */
+const rows = () => measured ??= measure(6);
+
+const table = (rs: Row[], pick: (r: Row) => { ratio: number }) =>
+  rs.map((r) => `wake ${r.wake}: ${pick(r).ratio.toFixed(3)}`).join(", ");
+
+Deno.test("prefix: the charter and the frozen transcript lead each wake's first request", async () => {
+  const all = await rows();
+  for (const r of all.slice(1)) {
+    // The prefix runs through the previous wake's transcript up to where its volatile note sat:
+    // it stops at the previous wake's user turn, never inside the charter or older turns.
+    assert.match(r.diverges, /"role\\":\\"user\\",\\"content\\":\\"\[/, `wake ${r.wake}`);
+    // …so it grows wake after wake with the frozen transcript.
+    if (r.wake > 2) assert.ok(r.wire.prefix > all[r.wake - 2].wire.prefix, `wake ${r.wake}`);
+  }
+  // With `tools` serialised before `messages` the same bodies meet the target.
+  const judged = all.filter((r) => r.wake >= FROM);
+  assert.ok(judged.every((r) => r.toolsFirst.ratio >= TARGET), table(judged, (r) => r.toolsFirst));
+});
+
+Deno.test("prefix: from wake 5 on, ≥ 85% of the first request is the previous one's prefix, on the wire", async () => {
+  const judged = (await rows()).filter((r) => r.wake >= FROM);
+  const parts = judged[0].parts.map(([key, size]) => `${key}=${size}`).join(" ");
+  assert.ok(
+    judged.every((r) => r.wire.ratio >= TARGET),
+    `${table(judged, (r) => r.wire)} (body keys in wire order, code points: ${parts})`,
+  );
+});

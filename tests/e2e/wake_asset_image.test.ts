@@ -1,0 +1,131 @@
+/**
+ * Asset perception end to end (contracts §6.3, §3.1): a peer's viewable image is shown to the
+ * model on the turn that announces it (`… Looking at it now.` + an `image_url` data URL on the
+ * chat surface); the pixels never reach the transcript on disk and are gone from the next turn's
+ * request; a non-image file, or an image whose download fails, reads as the text form — still
+ * exactly one turn.
+ */
+import assert from "node:assert/strict";
+import type { Asset } from "../../lib/platform/mod.ts";
+import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
+import { claimOf, mark, session, sessionPath, upload, type World, world } from "./wake_support.ts";
+
+/** A valid 1×1 PNG. */
+const PNG_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+const PNG = Uint8Array.fromBase64(PNG_BASE64);
+
+/** The peer uploads the PNG above. */
+async function uploadPng(w: World, filename = "pixel.png"): Promise<Asset> {
+  return await w.peer.client.assets.create(w.timeline, {
+    file: PNG,
+    filename,
+    contentType: "image/png",
+    description: "a tiny dot",
+  });
+}
+
+type Part = { type: string; text?: string; image_url?: { url: string } };
+type WireMessage = { role: string; content: string | Part[] | null };
+
+/** The user turns of the `i`th chat request, content as sent (a string or parts). */
+function userTurns(model: ModelMock, i: number): WireMessage[] {
+  return (model.requestsTo("chat")[i].body as { messages: WireMessage[] }).messages
+    .filter((m) => m.role === "user");
+}
+
+/** `n` silent (text-only) turns. */
+function silent(model: ModelMock, n = 1): void {
+  for (let i = 0; i < n; i++) model.reply("chat", { json: chatCompletion({ content: "Noted." }) });
+}
+
+/** Sets the assets mark with a first wake over a seed file, so later uploads are all acted on. */
+async function seedMark(w: World): Promise<void> {
+  await upload(w, "seed.txt");
+  silent(w.model);
+  const first = await w.wake();
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(w.model.hits("chat"), 1);
+}
+
+Deno.test("§6.3: a peer's PNG is shown on its turn as an image_url data URL, never persisted, evicted after", async () => {
+  await using w = await world();
+  await seedMark(w);
+  const png = await uploadPng(w);
+  const note = await upload(w, "notes.txt");
+  silent(w.model, 2);
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(w.model.hits("chat"), 3); // seed + one turn per new file
+
+  // The image turn: text part with "Looking at it now." plus the pixels as a data URL.
+  const shown = userTurns(w.model, 1).at(-1)!;
+  assert.ok(Array.isArray(shown.content), JSON.stringify(shown));
+  const parts = shown.content as Part[];
+  assert.equal(parts.length, 2);
+  assert.equal(parts[0].type, "text");
+  assert.match(
+    parts[0].text!,
+    /^\[\S+\] bob posted a file to this timeline: uuid=\S+ · filename='pixel\.png' · \d+ bytes · image\/png — a tiny dot\. Looking at it now\.$/,
+  );
+  assert.ok(parts[0].text!.includes(png.content.uuid));
+  assert.equal(parts[1].type, "image_url");
+  assert.equal(parts[1].image_url?.url, `data:image/png;base64,${PNG_BASE64}`);
+
+  // The next turn (same wake) re-sends the image turn as text only: the pixels were evicted.
+  const next = userTurns(w.model, 2);
+  const replayed = next.find((m) => JSON.stringify(m.content).includes(png.content.uuid));
+  assert.equal(typeof replayed?.content, "string");
+  assert.match(String(replayed?.content), /Looking at it now\.$/);
+  assert.doesNotMatch(JSON.stringify(w.model.requestsTo("chat")[2].body), /image_url|base64,/);
+  assert.match(String(next.at(-1)?.content), /notes\.txt.*Use the assets tool to 'read' it/);
+
+  // The transcript on disk holds the text only.
+  const raw = await Deno.readTextFile(sessionPath(w));
+  assert.ok(!raw.includes(PNG_BASE64), "pixels reached the transcript");
+  assert.doesNotMatch(raw, /"images"|image_url|data:image/);
+  const turn = (await session(w)).find((m) =>
+    m.role === "user" && String(m.content).includes(png.content.uuid)
+  );
+  assert.match(String(turn?.content), /Looking at it now\.$/);
+
+  assert.equal((await claimOf(w, "assets", png.content.uuid))?.phase, "done");
+  assert.equal(await mark(w, "assets"), note.content.uuid);
+});
+
+Deno.test("§6.3: a text file reads as the text form, a plain string turn", async () => {
+  await using w = await world();
+  await upload(w, "report.txt", { description: "Q3 numbers" });
+  silent(w.model);
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(w.model.hits("chat"), 1);
+  const turn = userTurns(w.model, 0).at(-1)!;
+  assert.equal(typeof turn.content, "string");
+  assert.match(
+    turn.content as string,
+    /^\[\S+\] bob posted a file to this timeline: .*report\.txt.* — Q3 numbers\. Use the assets tool to 'read' it \(or 'view' an image \/ 'listen' to audio\) if you want to engage with it\.$/,
+  );
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /image_url/);
+});
+
+Deno.test("§6.3: an image whose download fails reads as the text form, still one turn", async () => {
+  await using w = await world();
+  const png = await uploadPng(w);
+  w.sandbox.addFault({ path: "^/blobs/", status: 403, count: 10 });
+  silent(w.model);
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(w.model.hits("chat"), 1);
+  assert.ok(
+    w.sandbox.requests.some((r) => r.path.startsWith("/blobs/") && r.status === 403),
+    "the blob download was attempted",
+  );
+  const turn = userTurns(w.model, 0).at(-1)!;
+  assert.equal(typeof turn.content, "string");
+  assert.match(turn.content as string, /pixel\.png.*Use the assets tool to 'read' it/);
+  assert.doesNotMatch(turn.content as string, /Looking at it now/);
+  assert.match(result.stderr, /Could not download asset \S+ \(pixel\.png\)/);
+  assert.equal((await claimOf(w, "assets", png.content.uuid))?.phase, "done");
+  assert.equal(await mark(w, "assets"), png.content.uuid);
+});
