@@ -20,7 +20,8 @@ import { recoverItems } from "./recovery.ts";
 import { messageLine, renderBatch } from "./render.ts";
 import { readMark, writeMark } from "./state/marks.ts";
 import { postAs } from "./post.ts";
-import type { TurnSpec } from "./turn.ts";
+import { PACING_FAILED, settleRead } from "./pacing.ts";
+import type { Rebuild, TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
 import type { Wake } from "./wake_state.ts";
 
@@ -71,42 +72,89 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
   );
   const ledger: LedgerEntry[] = [];
   const batch: PlatformMessage[] = [];
-  for (const message of items) {
+  let probeSeen = false;
+  const absorb = async (message: PlatformMessage): Promise<void> => {
     const uuid = message.content.uuid;
     if (message.user.uuid === self) {
       ledger.push({ uuid, disposition: "final" });
-      continue;
+      return;
     }
     const nonce = await verifiedProbe(message.content.body, wake.settings.probeSecret);
     if (nonce !== undefined) {
+      probeSeen = true;
       const acked = await postAs(wake, probeAck(nonce), "probe-ack");
       ledger.push({ uuid, disposition: acked ? "final" : "pending" });
-      continue;
+      return;
     }
     const recovered = recoveries.get(uuid);
     if (recovered === "billing") wake.billingWall = true;
     if (recovered && recovered !== "redrive") {
       ledger.push({ uuid, disposition: recovered === "final" ? "final" : "pending" });
-      continue;
+      return;
     }
     if (recovered === "redrive" || await wake.claims.claim(KIND, timeline, uuid) === "won") {
       ledger.push({ uuid, disposition: "ours" });
       batch.push(message);
-      continue;
+      return;
     }
     const record = await wake.claims.owner(KIND, timeline, uuid);
     ledger.push({
       uuid,
       disposition: record && wake.claims.isSettled(record) ? "final" : "pending",
     });
-  }
+  };
+  for (const message of items) await absorb(message);
+  // Messages newer than the cursor (the newest item read so far), absorbed in order; whether the
+  // batch grew.
+  let cursor = items.at(-1)?.content.uuid;
+  const reread = async (): Promise<boolean> => {
+    if (cursor === undefined) return false;
+    const fresh = await wake.client.messages.list({ timeline, until: cursor }).toArray();
+    const before = batch.length;
+    for (const message of fresh.reverse()) {
+      await absorb(message);
+      cursor = message.content.uuid;
+    }
+    return batch.length > before;
+  };
+  const pace = wake.settings.pace;
   if (batch.length && wake.billingWall) {
     for (const entry of ledger) if (entry.disposition === "ours") entry.disposition = "pending";
   } else if (batch.length) {
+    if (pace?.enabled) {
+      // Loop 1: read the newest peer AI's message at a human's pace, settling on the true newest.
+      await settleRead({
+        config: pace,
+        timeline,
+        warn: (text) => wake.journal.text("WARNING", text),
+        target: () => {
+          const newest = batch.at(-1);
+          if (probeSeen || !newest || newest.user.kind !== "ai") return undefined;
+          return { body: newest.content.body, created_at: newest.created_at };
+        },
+        reread,
+      });
+    }
+    const rebuild: Rebuild | undefined = pace?.enabled
+      ? {
+        maxBuilds: pace.maxBuilds,
+        // Loop 2: a message that landed during a tool-free build is folded in and the turn rebuilt.
+        check: async () => {
+          try {
+            if (!await reread()) return undefined;
+          } catch {
+            wake.journal.text("WARNING", PACING_FAILED);
+            return undefined;
+          }
+          return { spec: batchSpec(wake, batch), turn: batchTurn(batch) };
+        },
+      }
+      : undefined;
     const outcome = await (await engaged()).engage(
       wake,
       batchSpec(wake, batch),
-      Message.user(renderBatch(batch), { items: batch.map((m) => m.content.uuid) }),
+      batchTurn(batch),
+      rebuild,
     );
     if (outcome === "billing") {
       for (const entry of ledger) if (entry.disposition === "ours") entry.disposition = "pending";
@@ -114,6 +162,11 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
   }
   await settle(wake, ledger);
   return ledger;
+}
+
+/** The batch's one user turn: every message a `[created_at] handle: body` line. */
+function batchTurn(batch: PlatformMessage[]): Message {
+  return Message.user(renderBatch(batch), { items: batch.map((m) => m.content.uuid) });
 }
 
 /** Commits every claim this wake holds and moves the mark up to the first pending item. */

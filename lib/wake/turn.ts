@@ -63,21 +63,67 @@ export interface TurnSpec {
   readonly recallQuery: string;
 }
 
-/** Appends the user turn, persists it, and drives it to an outcome. */
+/** A rebuilt turn: the enlarged batch's spec and user turn (same anchor). */
+export interface RebuiltTurn {
+  readonly spec: TurnSpec;
+  readonly turn: Message;
+}
+
+/**
+ * Loop 2 of pacing (contracts §6.10): asked after a build that ran no tool and was not compacted,
+ * while builds remain. Re-reads; new peers ⇒ the enlarged turn to rebuild with, else undefined.
+ */
+export interface Rebuild {
+  /** `HARNESS_PACE_MAX_BUILDS`: the Nth build stands unconditionally. */
+  readonly maxBuilds: number;
+  readonly check: () => Promise<RebuiltTurn | undefined>;
+}
+
+/**
+ * Appends the user turn, persists it, and drives it to an outcome. With `rebuild`, a build that
+ * ran no tool (and was not compacted) is re-checked: when new peers arrived, the transcript is
+ * rolled back to before the build (persisted) and the turn rebuilt with the enlarged batch.
+ */
 export async function engage(
   wake: Wake,
   spec: TurnSpec,
   turn: Message,
+  rebuild?: Rebuild,
 ): Promise<TurnOutcome> {
   const turnStart = wake.messages.length;
-  wake.messages.push(turn);
-  await persist(wake); // the user turn reaches disk before the model sees it
-  return await drive(wake, spec, wake.messages, turnStart, () => persist(wake));
+  for (let builds = 1;; builds++) {
+    wake.messages.push(turn);
+    await persist(wake); // the user turn reaches disk before the model sees it
+    let next: RebuiltTurn | undefined;
+    const built = turn;
+    const standing = rebuild && builds < rebuild.maxBuilds
+      ? async (result: EngineResult) => {
+        if (result.toolCalls.length) return true; // its effects are real: never rebuilt
+        // Compaction moved or shortened the transcript: the build stands.
+        if (wake.messages.length <= turnStart || wake.messages[turnStart] !== built) return true;
+        next = await rebuild.check();
+        return next === undefined;
+      }
+      : undefined;
+    const outcome = await drive(
+      wake,
+      spec,
+      wake.messages,
+      turnStart,
+      () => persist(wake),
+      standing,
+    );
+    if (!next) return outcome;
+    wake.messages.length = turnStart; // back to before the build
+    await persist(wake);
+    ({ spec, turn } = next);
+  }
 }
 
 /**
  * Runs the engine over `live` (the transcript, or a resumed turn's head) from `turnStart`, and
  * turns the ending into an outcome. Unexpected errors leave a failure marker and propagate.
+ * `standing`, when given, is asked once the build settled: false discards it (no narration).
  */
 export async function drive(
   wake: Wake,
@@ -85,11 +131,12 @@ export async function drive(
   live: Message[],
   turnStart: number,
   save: () => Promise<void>,
+  standing?: (result: EngineResult) => Promise<boolean>,
 ): Promise<TurnOutcome> {
   const facts: TurnFacts = { timer: new StageTimer() };
   let outcome: TurnOutcome | undefined;
   try {
-    outcome = await driveTurn(wake, spec, live, turnStart, save, facts);
+    outcome = await driveTurn(wake, spec, live, turnStart, save, facts, standing);
     return outcome;
   } catch (error) {
     facts.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -116,6 +163,7 @@ async function driveTurn(
   turnStart: number,
   save: () => Promise<void>,
   facts: TurnFacts,
+  standing?: (result: EngineResult) => Promise<boolean>,
 ): Promise<TurnOutcome> {
   const engine = await wake.engine.get(); // built by the first turn: an idle wake never does
   facts.engine = engine;
@@ -186,6 +234,8 @@ async function driveTurn(
       delivery: wake.settings.delivery,
     });
   }
+  // A build about to be rebuilt is discarded: its narration is neither logged nor remembered.
+  if (standing && !await standing(result)) return "done";
   await settleNarration(wake, spec, result.text, result.kind);
   return "done";
 }

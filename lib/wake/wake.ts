@@ -242,6 +242,12 @@ async function assemble(
       wakeId: crypto.randomUUID(),
       sdk: env.aiSdk,
       surface: env.aiSdkSurface,
+      pace: {
+        enabled: env.paceEnabled,
+        charsPerSec: env.paceCharsPerSec,
+        floorSeconds: env.paceFloorSeconds,
+        maxBuilds: env.paceMaxBuilds,
+      },
     },
     breaker: {
       max: env.wakeBreakerMax,

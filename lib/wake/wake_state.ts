@@ -13,6 +13,7 @@ import type { MemoryProvider } from "../memory/provider.ts";
 import type { PlatformClient } from "../platform/mod.ts";
 import type { ClaimStore } from "./state/claims.ts";
 import type { WakeContext } from "./context.ts";
+import type { PaceConfig } from "./pacing.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
 export interface WakeTriggers {
@@ -42,6 +43,8 @@ export interface WakeSettings {
   readonly surface?: string;
   /** `HARNESS_MAX_CONTEXT_TOKENS`: the operator's ceiling (`0` switches compaction off). */
   readonly maxContextTokens?: number;
+  /** `HARNESS_PACE_*`: read-speed pacing and batch rebuild (absent ⇒ off). */
+  readonly pace?: PaceConfig;
 }
 
 /**
