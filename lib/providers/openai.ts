@@ -55,14 +55,22 @@ export interface OpenAIProviderOptions {
   readonly extraHeaders?: Readonly<Record<string, string>>;
   /** Per-call timeout in milliseconds (default 60 s). */
   readonly timeoutMs?: number;
+  /**
+   * How prompt caching is reached (contracts §8.1); `automatic` by default, as on OpenAI, xAI
+   * and OpenRouter's automatic vendors. Set `explicit` to opt in for a vendor whose cache needs a
+   * breakpoint: the brief then anchors the last frozen turn (the charter on a first wake) and
+   * the chat surface sends it as a text part with `cache_control: {type: "ephemeral"}`. The
+   * responses surface has no breakpoint and sends no marker. `none` declares no prompt cache.
+   */
+  readonly cacheMode?: CacheMode;
 }
 
 type OpenAIModule = typeof import("openai");
 
 /** A model brain over the openai SDK. See {@link OpenAIProviderOptions}. */
 export class OpenAIProvider implements Provider {
-  /** Reached through automatic prompt caching on every vendor this class serves. */
-  readonly cacheMode: CacheMode = "automatic";
+  /** How prompt caching is reached: `automatic` unless the operator opted in (see options). */
+  readonly cacheMode: CacheMode;
   /** The endpoint vendor label for log lines. */
   readonly provider: string;
   /** The model id. */
@@ -87,6 +95,7 @@ export class OpenAIProvider implements Provider {
     this.provider = options.providerLabel ?? "openai";
     this.model = options.model;
     this.surface = options.surface ?? "responses";
+    this.cacheMode = options.cacheMode ?? "automatic";
     if (this.provider === "openrouter" && this.surface !== "chat") {
       throw new ProviderError(
         "AI_PROVIDER=openrouter over the openai SDK is chat-only: set AI_SDK_SURFACE=chat.",

@@ -114,9 +114,38 @@ export function toChatMessagesIn<S extends ChatSpelling>(
   });
 }
 
-/** Messages in the openai SDK's Chat Completions form (the wire's snake_case). */
+/** The prompt-cache breakpoint marker of an explicit-cache vendor (contracts §8.1). */
+export const CACHE_CONTROL = { type: "ephemeral" } as const;
+
+/**
+ * Messages in the openai SDK's Chat Completions form (the wire's snake_case). A message carrying
+ * `cacheAnchor` (explicit cache mode) has its content sent as text parts, the last text part
+ * marked `cache_control: {type: "ephemeral"}`.
+ */
 export function toChatMessages(messages: readonly Message[]): ChatMessageParam[] {
-  return toChatMessagesIn(messages, SNAKE_CASE);
+  const out = toChatMessagesIn(messages, SNAKE_CASE);
+  return out.map((
+    wire,
+    i,
+  ) => (messages[i].cacheAnchor ? anchored(wire) : wire)) as ChatMessageParam[];
+}
+
+/** A copy of `wire` whose content carries the cache breakpoint; unchanged when it has no text. */
+function anchored(wire: ChatMessageIn<typeof SNAKE_CASE>): unknown {
+  const content: unknown = wire.content;
+  if (typeof content === "string") {
+    if (!content) return wire;
+    return { ...wire, content: [{ type: "text", text: content, cache_control: CACHE_CONTROL }] };
+  }
+  if (!Array.isArray(content)) return wire;
+  const parts = content.map((part) => ({ ...part }));
+  for (let i = parts.length - 1; i >= 0; i--) {
+    if (parts[i].type === "text") {
+      parts[i] = { ...parts[i], cache_control: CACHE_CONTROL };
+      return { ...wire, content: parts };
+    }
+  }
+  return wire;
 }
 
 /** Function tools in Chat Completions form (this surface has no built-ins). */

@@ -7,6 +7,7 @@
  * live transcript and leaves the transcript untouched.
  */
 import type { Message } from "../core/message.ts";
+import type { CacheMode } from "../core/provider.ts";
 
 /** What separates two parts of either half. */
 export const PART_JOINER = "\n\n";
@@ -125,19 +126,46 @@ export function volatileParts(input: VolatileInput): [name: string, text: string
  * The provider's view: the charter as the leading system message, then the transcript with the
  * volatile part spliced just before its newest real (non-injected) user turn — so everything up
  * to that turn is a byte-stable prefix across wakes. With no user turn it goes at the end.
+ *
+ * With `cacheMode === "explicit"` (contracts §8.1) the one prompt-cache breakpoint is set on a
+ * copy of the last non-tool message with content strictly before that stable boundary — the last
+ * frozen turn, or the charter on a first wake — never on the volatile brief or the newest turn.
+ * The live transcript is never mutated and the anchor is never persisted.
  */
 export function briefView(
   charter: string | undefined,
   volatile: string | undefined,
+  cacheMode?: CacheMode,
 ): (messages: readonly Message[]) => Message[] {
   return (messages) => {
     const out: Message[] = charter ? [{ role: "system", content: charter }] : [];
-    if (!volatile) return [...out, ...messages];
     const at = newestUserTurn(messages);
-    const note: Message = { role: "system", content: volatile };
-    if (at < 0) return [...out, ...messages, note];
-    return [...out, ...messages.slice(0, at), note, ...messages.slice(at)];
+    // The stable boundary in `view`: where the volatile part goes (or would go).
+    const frozen = at < 0 ? messages.length : at;
+    let view: Message[];
+    if (!volatile) view = [...out, ...messages];
+    else if (at < 0) view = [...out, ...messages, { role: "system", content: volatile }];
+    else {
+      view = [
+        ...out,
+        ...messages.slice(0, at),
+        { role: "system", content: volatile },
+        ...messages.slice(at),
+      ];
+    }
+    if (cacheMode === "explicit") anchorBefore(view, out.length + frozen);
+    return view;
   };
+}
+
+/** Copy-on-write: the last non-tool message with content before `boundary` gets `cacheAnchor`. */
+function anchorBefore(view: Message[], boundary: number): void {
+  for (let i = Math.min(boundary, view.length) - 1; i >= 0; i--) {
+    const message = view[i];
+    if (message.role === "tool" || !message.content) continue;
+    view[i] = { ...message, cacheAnchor: true };
+    return;
+  }
 }
 
 /** Index of the newest user turn that is not a turn's own injected work; -1 when none. */

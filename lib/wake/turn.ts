@@ -379,7 +379,9 @@ async function ensureBrief(wake: Wake, query: string) {
       brief.parts = volatileParts(input);
     }
   }
-  return briefView(brief.charter, brief.volatile);
+  // An explicit-cache provider gets its one breakpoint on the last frozen turn (brief.ts).
+  const { provider } = await wake.engine.get();
+  return briefView(brief.charter, brief.volatile, provider.cacheMode);
 }
 
 function permanentReason(error: unknown): PermanentReason | undefined {
