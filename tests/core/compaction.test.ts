@@ -8,8 +8,8 @@ import {
 import { isSummary, summaryNote, transcriptChars } from "../../lib/core/compaction_cut.ts";
 import { ContextBudget } from "../../lib/core/context_budget.ts";
 import { Message } from "../../lib/core/message.ts";
-import { RecordingJournal } from "./engine_fixtures.test.ts";
-import { conversation, SplitProvider, type SummaryScript } from "./compaction_fixtures.test.ts";
+import { RecordingJournal } from "./engine_fixtures.ts";
+import { conversation, SplitProvider, type SummaryScript } from "./compaction_fixtures.ts";
 
 function setup(
   options: { override?: number; summaries?: SummaryScript[]; onSummary?: (s: string) => void } = {},

@@ -11,7 +11,7 @@ import {
 } from "../../lib/core/context_budget.ts";
 import type { Provider } from "../../lib/core/provider.ts";
 import { Message } from "../../lib/core/message.ts";
-import { RecordingJournal } from "./engine_fixtures.test.ts";
+import { RecordingJournal } from "./engine_fixtures.ts";
 
 /** A provider whose only interesting surface is `contextLimit`, counting how often it is asked. */
 function limitProvider(answer?: () => number | Promise<number>, extra: object = {}) {

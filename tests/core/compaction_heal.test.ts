@@ -7,8 +7,8 @@ import { Engine } from "../../lib/core/engine.ts";
 import { ProviderAuthError, ProviderContextLengthError } from "../../lib/core/faults.ts";
 import { Message } from "../../lib/core/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { calls, EchoTool, RecordingJournal, type Scripted, text } from "./engine_fixtures.test.ts";
-import { conversation, SplitProvider } from "./compaction_fixtures.test.ts";
+import { calls, EchoTool, RecordingJournal, type Scripted, text } from "./engine_fixtures.ts";
+import { conversation, SplitProvider } from "./compaction_fixtures.ts";
 
 const overflow = () =>
   new ProviderContextLengthError("This model's maximum context length is 8000 tokens", 400);

@@ -22,7 +22,7 @@ import { jsonSize } from "../../lib/core/python_json.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
 import { parseTranscript, serializeTranscript } from "../../lib/core/session_format.ts";
 import { Tool, type ToolOutput, type ToolSpec } from "../../lib/core/tool.ts";
-import { RecordingJournal } from "./engine_fixtures.test.ts";
+import { RecordingJournal } from "./engine_fixtures.ts";
 
 const LIMIT = 8000;
 const TURNS = 300;

@@ -2,13 +2,7 @@ import assert from "node:assert/strict";
 import { Engine, nudgeOnce, type StepContext, type TurnHook } from "../../lib/core/engine.ts";
 import { Message } from "../../lib/core/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import {
-  calls,
-  EchoTool,
-  RecordingJournal,
-  ScriptedProvider,
-  text,
-} from "./engine_fixtures.test.ts";
+import { calls, EchoTool, RecordingJournal, ScriptedProvider, text } from "./engine_fixtures.ts";
 
 const NUDGE = "You were mentioned by name in what you just read, and this turn is about to end.";
 

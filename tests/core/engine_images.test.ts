@@ -11,7 +11,7 @@ import {
   ScriptedProvider,
   text,
   ViewTool,
-} from "./engine_fixtures.test.ts";
+} from "./engine_fixtures.ts";
 
 function registry() {
   return new ToolRegistry().register(new ViewTool([image("cat.png"), image("")]))

@@ -10,7 +10,7 @@ import {
   recordingSleep,
   ScriptedProvider,
   text,
-} from "./engine_fixtures.test.ts";
+} from "./engine_fixtures.ts";
 
 const NUDGE = "You've reached the step limit for this turn. Write an honest progress report: " +
   "what you completed, what remains, and what the next turn should do. This is your last text " +

@@ -10,12 +10,7 @@ import {
 } from "../../lib/core/faults.ts";
 import { Message } from "../../lib/core/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import {
-  RecordingJournal,
-  recordingSleep,
-  ScriptedProvider,
-  text,
-} from "./engine_fixtures.test.ts";
+import { RecordingJournal, recordingSleep, ScriptedProvider, text } from "./engine_fixtures.ts";
 
 function setup(script: ConstructorParameters<typeof ScriptedProvider>[0], retries?: number) {
   const journal = new RecordingJournal();

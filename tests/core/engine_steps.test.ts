@@ -10,7 +10,7 @@ import {
   RecordingJournal,
   ScriptedProvider,
   text,
-} from "./engine_fixtures.test.ts";
+} from "./engine_fixtures.ts";
 
 // Typed out from the contract (§6.7), not imported: a wording drift must fail here.
 const ESCALATION = " Steps are running low. Prioritize the most important remaining actions — " +

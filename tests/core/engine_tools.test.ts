@@ -11,7 +11,7 @@ import {
   RecordingJournal,
   ScriptedProvider,
   text,
-} from "./engine_fixtures.test.ts";
+} from "./engine_fixtures.ts";
 
 Deno.test("engine: parallel calls in one reply run in order, each result appended", async () => {
   const echo = new EchoTool();

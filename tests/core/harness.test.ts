@@ -7,7 +7,7 @@ import { Policy, PolicyError } from "../../lib/core/policy.ts";
 import type { Provider } from "../../lib/core/provider.ts";
 import { InMemorySessionStore } from "../../lib/core/session_store.ts";
 import { SHELL, Tool } from "../../lib/core/tool.ts";
-import { calls, RecordingJournal, ScriptedProvider, text } from "./engine_fixtures.test.ts";
+import { calls, RecordingJournal, ScriptedProvider, text } from "./engine_fixtures.ts";
 
 /** The seed's "Add your own provider" example: one method, nothing to inherit. */
 class EchoProvider implements Provider {

@@ -3,7 +3,7 @@ import { strict as assert } from "node:assert";
 import type { ToolOutput } from "../../lib/core/tool.ts";
 import { AssetsTool } from "../../lib/tools/assets.ts";
 import { ImageRing } from "../../lib/tools/shared/image_stash.ts";
-import { contextFor, since, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, since, withRoom } from "./timelines_fixture.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000a55e";
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6]);

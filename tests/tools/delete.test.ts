@@ -3,7 +3,7 @@ import { strict as assert } from "node:assert";
 import { NotFoundError } from "../../lib/platform/mod.ts";
 import { DeleteTool } from "../../lib/tools/delete.ts";
 import { expectError } from "../contract/helpers.ts";
-import { contextFor, since, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, since, withRoom } from "./timelines_fixture.ts";
 
 const CONSEQUENCE = "Deleting permanently destroys the timeline AND all its content (messages, " +
   "assets, tasks, webhook events) with no undo and no restore; it is NOT how you leave or lock " +

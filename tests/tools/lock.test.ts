@@ -1,7 +1,7 @@
 /** The `lock` tool and the shared confirm gate, against the real sandbox. */
 import { strict as assert } from "node:assert";
 import { LockTool } from "../../lib/tools/lock.ts";
-import { contextFor, since, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, since, withRoom } from "./timelines_fixture.ts";
 
 const CONSEQUENCE = "Locking permanently freezes the timeline's content and there is NO unlock " +
   "(reopening is an operator-only action); it is NOT how you list, leave, or delete a timeline.";

@@ -1,7 +1,7 @@
 /** The `tasks` tool against the real sandbox: create (relative/ISO, keyed), list, read, refusals. */
 import { strict as assert } from "node:assert";
 import { TasksTool } from "../../lib/tools/tasks.ts";
-import { contextFor, since, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, since, withRoom } from "./timelines_fixture.ts";
 
 const NOW = Date.parse("2030-01-01T00:00:00Z");
 const clock = () => NOW;

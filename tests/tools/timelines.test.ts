@@ -1,7 +1,7 @@
 /** The `timelines` tool against the real sandbox: rooms, participants and relayed refusals. */
 import { strict as assert } from "node:assert";
 import { TimelinesTool } from "../../lib/tools/timelines.ts";
-import { contextFor, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, withRoom } from "./timelines_fixture.ts";
 
 Deno.test("timelines: create, read and list rooms", async () => {
   await withRoom(async ({ context, timeline }) => {

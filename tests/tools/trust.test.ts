@@ -1,7 +1,7 @@
 /** The `trust` tool against the real sandbox: grant/revoke and the mutual-trust wording. */
 import { strict as assert } from "node:assert";
 import { TrustTool } from "../../lib/tools/trust.ts";
-import { withRoom } from "./timelines_fixture.test.ts";
+import { withRoom } from "./timelines_fixture.ts";
 
 Deno.test("trust: grant says whether trust is now mutual; revoke withdraws only your edge", async () => {
   await withRoom(async ({ c, agent, context }) => {

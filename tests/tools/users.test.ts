@@ -1,7 +1,7 @@
 /** The `users` tool against the real sandbox: directory, one user, me — and SimpleContext. */
 import { strict as assert } from "node:assert";
 import { UsersTool } from "../../lib/tools/users.ts";
-import { contextFor, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, withRoom } from "./timelines_fixture.ts";
 
 Deno.test("users: list shows every trust state and read shows one user", async () => {
   await withRoom(async ({ c, agent, context }) => {

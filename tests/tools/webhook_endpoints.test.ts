@@ -2,7 +2,7 @@
 import { strict as assert } from "node:assert";
 import { PlatformError } from "../../lib/platform/mod.ts";
 import { WebhookEndpointsTool } from "../../lib/tools/webhook_endpoints.ts";
-import { contextFor, since, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, since, withRoom } from "./timelines_fixture.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000e4d9";
 const keyed = {

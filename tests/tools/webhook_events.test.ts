@@ -1,7 +1,7 @@
 /** The `webhook_events` tool against the real sandbox: list previews, filters and full reads. */
 import { strict as assert } from "node:assert";
 import { WebhookEventsTool } from "../../lib/tools/webhook_events.ts";
-import { contextFor, withRoom } from "./timelines_fixture.test.ts";
+import { contextFor, withRoom } from "./timelines_fixture.ts";
 
 Deno.test("webhook_events: list previews payloads, narrows by endpoint, read shows headers and payload", async () => {
   await withRoom(async ({ c, agent, context, timeline }) => {

@@ -1,7 +1,6 @@
 /**
  * Shared fixture for the platform-tool tests: a real sandbox, a real PlatformClient acting as
- * an AI agent, a room it owns, and a SimpleContext bound to that room. It holds no tests; it
- * is named `*_fixture.test.ts` only so it sits beside the tests it serves.
+ * an AI agent, a room it owns, and a SimpleContext bound to that room. It holds no tests.
  */
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { type CreateKind } from "../../lib/tools/platform_context.ts";

@@ -7,7 +7,7 @@ import { EXCERPT_HEADER, SUMMARIZE_INSTRUCTION } from "../../lib/core/compaction
 import { Message } from "../../lib/core/message.ts";
 import type { Provider } from "../../lib/core/provider.ts";
 import type { ToolSpec } from "../../lib/core/tool.ts";
-import type { Scripted } from "./engine_fixtures.test.ts";
+import type { Scripted } from "./engine_fixtures.ts";
 
 /** What the summarizer answers with: text, a fault, or a function of the excerpt. */
 export type SummaryScript = string | Error | ((excerpt: string) => string);
