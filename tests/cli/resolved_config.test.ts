@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
 /** The §1.2 fields plus the additive ones, sorted. */
 const FIELDS = [
@@ -32,20 +33,7 @@ const FIELDS = [
   "tools",
 ];
 
-const BENIGN = [
-  "assets",
-  "delete",
-  "lock",
-  "memory",
-  "messages",
-  "tasks",
-  "timelines",
-  "trust",
-  "users",
-  "web_fetch",
-  "webhook_endpoints",
-  "webhook_events",
-];
+const BENIGN = BENIGN_TOOLS;
 
 /** A throwaway HOME with its config home beneath; no model key, no platform. */
 async function box(): Promise<{ dir: string; env: Record<string, string> } & AsyncDisposable> {
