@@ -1,6 +1,7 @@
 /**
  * A child process for the cross-process claim races: announces itself ready, waits for the
- * starting gun (a file), then claims or takes over one item and prints the outcome.
+ * starting gun (a file), then claims or takes over one item, reports the outcome in a file and
+ * lives on (as a real wake would) until the parent says every racer has reported.
  * Usage: claim_child.ts <claim|takeover> <home> <timeline> <item> <gate-dir> <index>
  */
 import { join } from "node:path";
@@ -20,4 +21,14 @@ const store = new ClaimStore(home);
 const outcome = mode === "claim"
   ? await store.claim("messages", timeline, item)
   : (await store.takeOver("messages", timeline, item) ? "won" : "lost");
-console.log(`${outcome} ${store.wakeId}`);
+// Report, then stay alive until every racer has reported: a winner that exited at once would be
+// a dead owner, and a later racer would rightly take the claim over from it.
+await Deno.writeTextFile(join(gate, `done-${index}`), `${outcome} ${store.wakeId}`);
+for (;;) {
+  try {
+    await Deno.stat(join(gate, "exit"));
+    break;
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}

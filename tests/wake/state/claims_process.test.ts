@@ -30,18 +30,29 @@ async function race(mode: "claim" | "takeover", home: string): Promise<string[]>
         gate,
         String(i),
       ],
-      stdout: "piped",
+      stdout: "null",
       stderr: "inherit",
     }).spawn());
   const deadline = Date.now() + 60_000;
-  while ((await Array.fromAsync(Deno.readDir(gate))).length < RACERS) {
+  const count = async (prefix: string) =>
+    (await Array.fromAsync(Deno.readDir(gate))).filter((e) => e.name.startsWith(prefix)).length;
+  while (await count("ready-") < RACERS) {
     assert.ok(Date.now() < deadline, "children never became ready");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await Deno.writeTextFile(join(gate, "go"), "");
-  const outputs = await Promise.all(children.map((child) => child.output()));
-  for (const output of outputs) assert.equal(output.code, 0);
-  return outputs.map((output) => new TextDecoder().decode(output.stdout).trim());
+  // Every racer stays alive until all have reported, so no winner is a dead owner yet.
+  while (await count("done-") < RACERS) {
+    assert.ok(Date.now() < deadline, "children never reported");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const lines = await Promise.all(
+    Array.from({ length: RACERS }, (_, i) => Deno.readTextFile(join(gate, `done-${i}`))),
+  );
+  await Deno.writeTextFile(join(gate, "exit"), "");
+  const statuses = await Promise.all(children.map((child) => child.status));
+  for (const status of statuses) assert.equal(status.code, 0);
+  return lines;
 }
 
 Deno.test("8 processes claiming one item: exactly one wins, and the claim names it", () =>
