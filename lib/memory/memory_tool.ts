@@ -4,7 +4,7 @@
  * the model reads (the engine reports it as `Error running 'memory': …`).
  */
 import { type JsonSchema, Tool } from "../core/tool.ts";
-import { pyRepr } from "./py_repr.ts";
+import { pyRepr } from "../core/py_repr.ts";
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite_store.ts";
 import type { MemoryStore } from "./store.ts";
 

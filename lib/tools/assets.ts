@@ -30,7 +30,7 @@ import type { ImageStash } from "./shared/image_stash.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
-import { pyQuote } from "./shared/text.ts";
+import { pyRepr } from "../core/py_repr.ts";
 
 const ACTIONS = ["list", "read", "view", "create", "post_image"] as const;
 
@@ -255,7 +255,7 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
     }, { idempotencyKey, signal: call?.signal });
     context.recordAct("asset");
     const size = asset.content.file?.byte_size ?? 0;
-    return `Uploaded ${pyQuote(filename)} (${size} bytes). ${describeAsset(asset)}`;
+    return `Uploaded ${pyRepr(filename)} (${size} bytes). ${describeAsset(asset)}`;
   }
 
   async #postImage(
@@ -272,7 +272,7 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
     const ref = present(args.image) ? args.image.trim() : "latest";
     const stashed = stash.get(ref);
     if (stashed === undefined) {
-      return `Error: no captured image ${pyQuote(ref)}. Use the reference shown in the tool ` +
+      return `Error: no captured image ${pyRepr(ref)}. Use the reference shown in the tool ` +
         "result (e.g. 'mcp-image-1'), or 'latest' for the most recent capture.";
     }
     const name = present(args.filename) ? args.filename : captureFilename(stashed.mimeType);
@@ -285,7 +285,7 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
     }, { signal: call?.signal });
     context.recordAct("post_image");
     const size = asset.content.file?.byte_size ?? 0;
-    return `Posted ${pyQuote(name)} (${size} bytes) from capture ${pyQuote(ref)}. ${
+    return `Posted ${pyRepr(name)} (${size} bytes) from capture ${pyRepr(ref)}. ${
       describeAsset(asset)
     }`;
   }

@@ -16,7 +16,7 @@ import type { PlatformContext } from "./platform_context.ts";
 import { optionalText, textArgs } from "./shared/args.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { explain, relay } from "./shared/relay.ts";
-import { pyQuote } from "./shared/text.ts";
+import { pyRepr } from "../core/py_repr.ts";
 
 const Args = textArgs({ confirm: optionalText, timeline: optionalText });
 type ConfirmArgs = typeof Args._output;
@@ -84,8 +84,8 @@ export abstract class ConfirmedTimelineAction extends PlatformTool<ConfirmArgs> 
     const { timeline, items } = subject;
     const why = confirm === undefined
       ? "No confirm was passed."
-      : `The confirm you passed (${pyQuote(confirm)}) does not match this timeline's uuid.`;
-    return `Refused to ${this.verb} timeline ${pyQuote(timeline.name)} (uuid=${timeline.uuid}), ` +
+      : `The confirm you passed (${pyRepr(confirm)}) does not match this timeline's uuid.`;
+    return `Refused to ${this.verb} timeline ${pyRepr(timeline.name)} (uuid=${timeline.uuid}), ` +
       `which currently has ${items.length} item(s). ${why} ${this.consequence} If you really ` +
       `mean to ${this.verb} THIS timeline, call ${this.name} again with confirm=${timeline.uuid}.`;
   }

@@ -6,7 +6,7 @@
  */
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { ConfirmedTimelineAction } from "./confirmed_action.ts";
-import { pyQuote } from "./shared/text.ts";
+import { pyRepr } from "../core/py_repr.ts";
 
 /** Permanently delete a timeline, only with `confirm=<its uuid>`. */
 export class DeleteTool extends ConfirmedTimelineAction {
@@ -38,7 +38,7 @@ export class DeleteTool extends ConfirmedTimelineAction {
 
   /** The success sentence. */
   protected succeeded(timeline: Timeline): string {
-    return `Deleted timeline ${pyQuote(timeline.name)} (uuid=${timeline.uuid}). It and all of ` +
+    return `Deleted timeline ${pyRepr(timeline.name)} (uuid=${timeline.uuid}). It and all of ` +
       "its content are gone permanently — this cannot be undone, and everyone who was a " +
       "viewer has been notified.";
   }

@@ -5,7 +5,7 @@
  */
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { ConfirmedTimelineAction } from "./confirmed_action.ts";
-import { pyQuote } from "./shared/text.ts";
+import { pyRepr } from "../core/py_repr.ts";
 
 /** Permanently freeze a timeline, only with `confirm=<its uuid>`. */
 export class LockTool extends ConfirmedTimelineAction {
@@ -35,7 +35,7 @@ export class LockTool extends ConfirmedTimelineAction {
 
   /** The success sentence. */
   protected succeeded(timeline: Timeline): string {
-    return `Locked timeline ${pyQuote(timeline.name)} (uuid=${timeline.uuid}). Its content is ` +
+    return `Locked timeline ${pyRepr(timeline.name)} (uuid=${timeline.uuid}). Its content is ` +
       "now frozen permanently — this is one-way; reopening it is an operator-only action.";
   }
 }

@@ -17,7 +17,7 @@ import { type JsonSchema, Tool, type ToolContext } from "../core/tool.ts";
 import { GateRefusal } from "../gate/refusal.ts";
 import { postFailed } from "../journal/catalogue.ts";
 import { type Message, PlatformError } from "../platform/mod.ts";
-import { pyQuote } from "./net/py_quote.ts";
+import { pyRepr } from "../core/py_repr.ts";
 import type { PlatformContext } from "./platform_context.ts";
 
 /** Most messages one `list` returns; when it bites, the reply says there may be more. */
@@ -126,7 +126,7 @@ export class MessagesTool extends Tool {
     if (action === undefined || action === null || action === "") {
       return `Error: 'action' is required. ${ACTIONS}`;
     }
-    return `Error: unknown action ${pyQuote(action)}. ${ACTIONS}`;
+    return `Error: unknown action ${pyRepr(action)}. ${ACTIONS}`;
   }
 
   async #list(context: PlatformContext, timeline: string): Promise<string> {

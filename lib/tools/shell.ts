@@ -23,7 +23,7 @@ import type { LoadRefusing } from "../core/policy.ts";
 import { headCodePoints } from "../core/code_points.ts";
 import { harnessBinDir, pathPrelude, pathWithBin } from "./shell/path.ts";
 import { type GroupedResult, runGrouped } from "./shell/run.ts";
-import { pyQuote } from "./shared/text.ts";
+import { pyRepr } from "../core/py_repr.ts";
 
 /** Seconds a call may run when it names no timeout. */
 export const DEFAULT_SHELL_TIMEOUT = 120;
@@ -179,7 +179,7 @@ export class ShellTool extends Tool implements LoadRefusing {
       if (!(await Deno.stat(cwd)).isDirectory) throw new Error("not a directory");
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) return `Error: ${error.message}`;
-      return `Error: workdir ${pyQuote(cwd)} is not a directory.`;
+      return `Error: workdir ${pyRepr(cwd)} is not a directory.`;
     }
     const seconds = this.#timeout(args.timeout);
     const binDir = this.#binDir === undefined ? harnessBinDir() : this.#binDir ?? undefined;

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { codePointLength } from "../core/code_points.ts";
 import { type JsonSchema, Tool } from "../core/tool.ts";
-import { pyQuote } from "./shared/text.ts";
+import { pyRepr } from "../core/py_repr.ts";
 
 /** The manifest note the plugin loader shows for the edit tool (contracts §5.1). */
 export const SYSTEM_PROMPT_EDIT_NOTE: string =
@@ -346,7 +346,7 @@ export class SystemPromptEditTool extends Tool {
     const token = editToken(current);
     const why = confirm === undefined
       ? "No confirm was passed."
-      : `The confirm you passed (${pyQuote(confirm)}) does not match the current edit token — ` +
+      : `The confirm you passed (${pyRepr(confirm)}) does not match the current edit token — ` +
         "either you have not confirmed yet, or the prompt changed since you read it.";
     const state = current
       ? `The current system prompt is ${codePointLength(current)} character(s) long. To ` +

@@ -13,7 +13,8 @@ import { optionalText, present, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
-import { pyBool, pyQuote } from "./shared/text.ts";
+import { pyBool } from "./shared/text.ts";
+import { pyRepr } from "../core/py_repr.ts";
 import { resolveUser } from "./shared/users.ts";
 
 const ACTIONS = ["create", "read", "list", "add_participant", "remove_participant"] as const;
@@ -91,14 +92,14 @@ export class TimelinesTool extends PlatformTool<TimelinesArgs> {
         const name = args.name;
         return await relay(PHRASE.create, async () => {
           const { timeline } = await client.timelines.create({ name });
-          return `Created timeline ${pyQuote(timeline.name)} (uuid=${timeline.uuid}). You own it.`;
+          return `Created timeline ${pyRepr(timeline.name)} (uuid=${timeline.uuid}). You own it.`;
         });
       }
       case "read":
         return await relay(PHRASE.read, async () => {
           const { timeline, items } = await client.timelines.get(target);
           const participants = timeline.participants.map(handleOf).join(", ") || "none";
-          return `Timeline ${pyQuote(timeline.name)} (uuid=${timeline.uuid}) · locked=${
+          return `Timeline ${pyRepr(timeline.name)} (uuid=${timeline.uuid}) · locked=${
             pyBool(timeline.locked)
           }\nOwner: @${timeline.owner.handle} (${timeline.owner.name})\n` +
             `Participants: ${participants}\nItems: ${items.length}`;
@@ -121,7 +122,7 @@ export class TimelinesTool extends PlatformTool<TimelinesArgs> {
           const user = await resolveUser(client, context.self, ref);
           // Read first so the reply names the room, as a peer would.
           const { timeline } = await client.timelines.get(target);
-          const where = `timeline ${pyQuote(timeline.name)} (uuid=${timeline.uuid})`;
+          const where = `timeline ${pyRepr(timeline.name)} (uuid=${timeline.uuid})`;
           if (adding) {
             await client.timelines.addParticipant(timeline.uuid, user.uuid);
             return `Added @${user.handle} to ${where}.`;
@@ -136,7 +137,7 @@ export class TimelinesTool extends PlatformTool<TimelinesArgs> {
 
 /** One timeline in a list. */
 function timelineLine(t: Timeline): string {
-  return `uuid=${t.uuid} · ${pyQuote(t.name)} · locked=${
+  return `uuid=${t.uuid} · ${pyRepr(t.name)} · locked=${
     pyBool(t.locked)
   } · owner=@${t.owner.handle}`;
 }

@@ -17,7 +17,7 @@ import { charsetOf, isHtmlType, isTextType, mediaType } from "./net/content_type
 import { htmlToText } from "./net/html_text.ts";
 import { decodeContent } from "./net/http1.ts";
 import { type HttpResponse, pinnedTransport, type Transport } from "./net/pinned_transport.ts";
-import { pyQuote } from "./net/py_quote.ts";
+import { pyRepr } from "../core/py_repr.ts";
 import { readCapped } from "./net/read_capped.ts";
 import { denoResolver, type Resolver } from "./net/resolve.ts";
 import { checkTarget, FetchRefusal, parseTargetUrl } from "./net/target.ts";
@@ -180,13 +180,13 @@ export class WebFetchTool extends Tool {
 
   /** The reference's two error shapes: refused/invalid ⇒ "fetch", transport ⇒ "reach". */
   #failure(url: string, error: unknown, deadline: AbortSignal, signal: AbortSignal): string {
-    if (error instanceof FetchRefusal) return `Couldn't fetch ${pyQuote(url)}: ${error.message}`;
+    if (error instanceof FetchRefusal) return `Couldn't fetch ${pyRepr(url)}: ${error.message}`;
     if (deadline.aborted) {
-      return `Couldn't reach ${pyQuote(url)}: timed out after ${seconds(this.#timeoutMs)}.`;
+      return `Couldn't reach ${pyRepr(url)}: timed out after ${seconds(this.#timeoutMs)}.`;
     }
-    if (signal.aborted) return `Couldn't reach ${pyQuote(url)}: the fetch was cancelled.`;
+    if (signal.aborted) return `Couldn't reach ${pyRepr(url)}: the fetch was cancelled.`;
     const why = error instanceof Error ? error.message : String(error);
-    return `Couldn't reach ${pyQuote(url)}: ${why}`;
+    return `Couldn't reach ${pyRepr(url)}: ${why}`;
   }
 }
 

@@ -14,7 +14,7 @@ import {
   readResponseHead,
   requestHead,
 } from "../../lib/tools/net/http1.ts";
-import { pyQuote } from "../../lib/tools/net/py_quote.ts";
+import { pyRepr } from "../../lib/core/py_repr.ts";
 import { readCapped } from "../../lib/tools/net/read_capped.ts";
 
 // --- HTML to text -------------------------------------------------------------------------
@@ -119,10 +119,10 @@ Deno.test("content types: text, HTML and charset detection", () => {
 });
 
 Deno.test("urls are quoted the way Python's repr quotes them", () => {
-  assert.equal(pyQuote("https://a.example/"), "'https://a.example/'");
-  assert.equal(pyQuote("https://a.example/it's"), `"https://a.example/it's"`);
-  assert.equal(pyQuote(`https://a.example/'"`), `'https://a.example/\\'"'`);
-  assert.equal(pyQuote("a\\b\n\x01"), "'a\\\\b\\n\\x01'");
+  assert.equal(pyRepr("https://a.example/"), "'https://a.example/'");
+  assert.equal(pyRepr("https://a.example/it's"), `"https://a.example/it's"`);
+  assert.equal(pyRepr(`https://a.example/'"`), `'https://a.example/\\'"'`);
+  assert.equal(pyRepr("a\\b\n\x01"), "'a\\\\b\\n\\x01'");
 });
 
 // --- capped reading -----------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * value behind the agent's back.
  */
 import { ToolRefusal } from "./relay.ts";
-import { pyQuote } from "./text.ts";
+import { pyRepr } from "../../core/py_repr.ts";
 
 const RELATIVE = /^\+\s*(\d+)\s*([smhdw])$/i;
 const UNIT_SECONDS: Readonly<Record<string, number>> = {
@@ -79,7 +79,7 @@ export function normalizeActivateAt(value: string, now: Clock): string {
 
 function refusal(value: string): ToolRefusal {
   return new ToolRefusal(
-    `activate_at ${pyQuote(value)} is not a relative offset (like '+2h') or an ISO-8601 ` +
+    `activate_at ${pyRepr(value)} is not a relative offset (like '+2h') or an ISO-8601 ` +
       "timestamp (like '2026-06-10T15:00:00Z').",
   );
 }

@@ -5,7 +5,7 @@
  */
 import type { Asset, AssetFile } from "../../platform/mod.ts";
 import { isTextType, mediaType } from "../net/content_type.ts";
-import { pyQuote } from "./text.ts";
+import { pyRepr } from "../../core/py_repr.ts";
 
 /** Text larger than this is described, not inlined: a huge log must not flood the context. */
 export const MAX_INLINE_BYTES = 256 * 1024;
@@ -36,7 +36,7 @@ export function describeAsset(asset: Asset): string {
   const file = asset.content.file;
   let line = file
     ? `uuid=${asset.content.uuid} · filename=${
-      pyQuote(file.filename)
+      pyRepr(file.filename)
     } · ${file.byte_size} bytes · ${file.content_type}`
     : `uuid=${asset.content.uuid} · (no file attached)`;
   if (asset.content.description) line += ` — ${asset.content.description}`;

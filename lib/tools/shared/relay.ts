@@ -6,7 +6,7 @@
  * engine reports it as `Error running '<tool>': …`.
  */
 import { PlatformError } from "../../platform/mod.ts";
-import { pyQuote } from "../net/py_quote.ts";
+import { pyRepr } from "../../core/py_repr.ts";
 
 /** A model-readable refusal raised inside a tool (an unknown handle, an unreadable time). */
 export class ToolRefusal extends Error {
@@ -42,5 +42,5 @@ export function unknownAction(action: string | undefined, allowed: readonly stri
   if (action === undefined || action === "") {
     return `Error: 'action' is required. Use ${choices(allowed)}.`;
   }
-  return `Error: unknown action ${pyQuote(action)}. Use ${choices(allowed)}.`;
+  return `Error: unknown action ${pyRepr(action)}. Use ${choices(allowed)}.`;
 }

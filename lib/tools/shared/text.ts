@@ -4,8 +4,6 @@
  */
 import { codePointLength, headCodePoints } from "../../core/code_points.ts";
 
-export { pyQuote } from "../net/py_quote.ts";
-
 /** `True` / `False`, as the reference prints a flag (`locked=False`). */
 export function pyBool(value: boolean): string {
   return value ? "True" : "False";

@@ -1,7 +1,8 @@
 /**
- * Python's `repr()` of a string. The reference quotes names in tool replies with `{key!r}`, and
- * the contract keeps those replies byte-identical, so `'home_city'` — and `"it's"` — must come
- * out exactly as Python prints them.
+ * Python's `repr()` of a string. The reference quotes names and URLs in tool replies and
+ * refusals with `{value!r}` (memory keys, filenames, `Couldn't fetch '<url>'`), and the contract
+ * keeps those replies byte-identical, so `'home_city'` — and `"it's"` — must come out exactly as
+ * Python prints them. One implementation for every tool.
  */
 
 /** Code points Python's `str.isprintable()` rejects (besides ASCII, handled separately). */
