@@ -7,6 +7,7 @@
  */
 import type { EventOptions, Fields, FieldValue, HeadColor, Level } from "./journal.ts";
 import { scrubSecrets } from "./scrub.ts";
+import { codePointLength } from "../core/code_points.ts";
 
 /** A field value's bound, in code points (longer values keep 239 and end with `…`). */
 export const MAX_VALUE = 240;
@@ -220,8 +221,4 @@ export function formatCost(cost: unknown): string | undefined {
 }
 
 /** The number of code points in `text` (Python's `len`), for `chars=` fields. */
-export function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
+export const codePoints: (text: string) => number = codePointLength;

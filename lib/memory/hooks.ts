@@ -6,6 +6,7 @@
 import type { Tool } from "../core/tool.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import type { MemoryExchange, MemoryProvider, MemoryScope } from "./provider.ts";
+import { codePointLength } from "../core/code_points.ts";
 
 /** Logged when `observe` throws. */
 export const OBSERVE_FAILED = "Memory provider observe() failed; continuing.";
@@ -35,7 +36,7 @@ export async function observeMemory(
   }
   journal.event("DEBUG", "memory", {
     op: "observe",
-    chars: codePoints(exchange.user) + codePoints(exchange.assistant),
+    chars: codePointLength(exchange.user) + codePointLength(exchange.assistant),
   });
 }
 
@@ -62,7 +63,7 @@ export async function recallMemory(
     return null;
   }
   const text = recalled ?? "";
-  journal.event("DEBUG", "memory", { op: "recall", chars: codePoints(text) });
+  journal.event("DEBUG", "memory", { op: "recall", chars: codePointLength(text) });
   return text.trim() ? text : null;
 }
 
@@ -85,11 +86,4 @@ function logFailure(journal: Journal, message: string, error: unknown): void {
   if (error instanceof Error && error.stack && journal.enabled("DEBUG")) {
     journal.text("DEBUG", error.stack);
   }
-}
-
-/** Length in code points, as the reference's `len()` counts characters. */
-function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
 }
