@@ -17,6 +17,7 @@ import type { Guardrails } from "../gate/guardrails.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
+import { LEVEL_NUMBERS, parseLogLevel } from "../journal/level.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { NotFoundError, PlatformClient } from "../platform/mod.ts";
@@ -332,10 +333,14 @@ function oneLine(error: unknown): string {
   return text.replace(/\s+/g, " ").trim() || (error instanceof Error ? error.name : "error");
 }
 
-/** `HARNESS_LOG_LEVEL` for the journal before the env is validated: unknown ⇒ INFO. */
-function levelOf(raw: string | undefined): "DEBUG" | "INFO" | "WARNING" | "ERROR" | number {
-  const value = raw?.trim().toUpperCase() ?? "";
-  if (/^\d+$/.test(value)) return Number(value);
-  if (value === "WARN") return "WARNING";
-  return (["DEBUG", "INFO", "WARNING", "ERROR"] as const).find((l) => l === value) ?? "INFO";
+/**
+ * `HARNESS_LOG_LEVEL` for the journal before the env is validated. An invalid value logs at INFO
+ * here, so the `wake failed` line that reports it (from the env parse) still reaches the journal.
+ */
+function levelOf(raw: string | undefined): number {
+  try {
+    return parseLogLevel(raw);
+  } catch {
+    return LEVEL_NUMBERS.INFO;
+  }
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
+import { NOW_INSTRUCTION } from "../../lib/wake/brief.ts";
 import { agentPosts, scriptReply, world } from "./wake_support.ts";
 
 Deno.test("a peer message gets exactly one reply, bookends and an unspoken line", async () => {
@@ -29,9 +30,14 @@ Deno.test("a peer message gets exactly one reply, bookends and an unspoken line"
   const user = body.messages.findIndex((m) => m.role === "user");
   assert.ok(body.messages[user - 1].content.startsWith("Current Time: "));
   assert.match(body.messages[user].content, /^\[\S+\] bob: hi @ada, status\?$/);
-  // The brief is never persisted.
+  // Neither half of the brief is persisted: not the volatile part (the step-budget statement,
+  // the UTC instruction) and not the charter (initialize.md's heading). Step notes, which do
+  // persist, also start with "Current Time: ", so that prefix alone proves nothing.
   const session = await Deno.readTextFile(`${w.home}/sessions/timeline%3A${w.timeline}.json`);
-  assert.ok(!session.includes("Current Time: ") || !session.includes("Step budget"));
+  assert.ok(body.messages[0].content.includes("How this runtime works"));
+  for (const brief of ["Step budget:", NOW_INSTRUCTION, "How this runtime works"]) {
+    assert.ok(!session.includes(brief), `persisted: ${brief}`);
+  }
 
   // A second wake with nothing new: no model call, nothing posted, exit 0.
   const calls = w.model.hits("chat");
@@ -86,3 +92,13 @@ function chatCompletionCall(body: string) {
     toolCalls: [{ id: "call_0", name: "messages", arguments: { action: "create", body } }],
   });
 }
+
+Deno.test("HARNESS_LOG_LEVEL=CRITICAL silences the journal; the wake still replies", async () => {
+  await using w = await world();
+  await w.peer.client.messages.create(w.timeline, { body: "hi @ada" });
+  scriptReply(w.model, "Hello.", "Greeted Bob.");
+  const run = await w.wake([], { HARNESS_LOG_LEVEL: "CRITICAL" });
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(await agentPosts(w), ["Hello."]);
+  assert.doesNotMatch(run.stderr, /^(DEBUG|INFO|WARNING|ERROR) /m);
+});
