@@ -2,10 +2,10 @@
  * The shape every subcommand takes, and the one place argv is parsed, so every command shares
  * the same strictness: unknown flags and stray positionals are usage errors (exit 2).
  */
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { ArgvError, type OptionSpecs, type OptionValues, parseArgv } from "./argv.ts";
 
 /** A subcommand: its usage text, its flags, and what it does. */
-export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+export interface Command<O extends OptionSpecs = OptionSpecs> {
   /** The word after `harness`. */
   readonly name: string;
   /** Full help, printed for `harness <name> --help` (stdout) and on usage errors (stderr). */
@@ -18,11 +18,9 @@ export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConf
   run(args: ParsedArgs<O>): Promise<number>;
 }
 
-/** What `parseArgs` produced for a command's options. */
-export type ParsedArgs<O extends ParseArgsOptionsConfig> = {
-  values: ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>[
-    "values"
-  ];
+/** What the parser produced for a command's options. */
+export type ParsedArgs<O extends OptionSpecs> = {
+  values: OptionValues<O>;
   positionals: string[];
 };
 
@@ -47,22 +45,23 @@ export const processIo: Io = {
  * Parses `argv` for `command`, returning `"help"` when `--help`/`-h` was given.
  * @throws {UsageError} on an unknown flag, a missing flag value or an unexpected positional.
  */
-export function parseCommandArgs<O extends ParseArgsOptionsConfig>(
+export function parseCommandArgs<O extends OptionSpecs>(
   command: Command<O>,
   argv: string[],
 ): ParsedArgs<O> | "help" {
   const options = { ...command.options, help: { type: "boolean", short: "h" } } as const;
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    parsed = parseArgv(argv, options);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    if (error instanceof ArgvError) throw new UsageError(error.message);
+    throw error;
   }
-  if ((parsed.values as Record<string, unknown>).help === true) return "help";
+  if (parsed.values.help === true) return "help";
   if (!command.allowPositionals && parsed.positionals.length > 0) {
     throw new UsageError(`unexpected argument '${parsed.positionals[0]}'`);
   }
-  return parsed as unknown as ParsedArgs<O>;
+  return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
 }
 
 /** Reads an integer flag, or throws a UsageError naming the flag. */

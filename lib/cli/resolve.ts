@@ -9,7 +9,7 @@ import { type Command, processIo, UsageError } from "./command.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveTools, splitStems, type ToolResolution } from "../config/resolve.ts";
 import { loadMemoryProvider } from "../memory/loader.ts";
-import { validateModelAxes } from "../providers/factory.ts";
+import { validateModelAxes } from "../providers/axes.ts";
 import { VERSION } from "../version.ts";
 
 const options = {

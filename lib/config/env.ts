@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { LogLevelError, parseLogLevel } from "../journal/level.ts";
-import { type ProviderName, validateModelAxes } from "../providers/factory.ts";
+import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
 import { optionsFromEnv } from "../platform/config.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 

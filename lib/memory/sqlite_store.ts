@@ -3,7 +3,6 @@
  * with a busy timeout, schema versioned and migrated forward-only on open. The file is the same
  * one the Python reference writes, so an agent keeps its memory across the switch.
  */
-import { homedir } from "node:os";
 import { dirname, join } from "../core/paths.ts";
 import { DatabaseSync } from "node:sqlite";
 import { ftsMatchExpression } from "./fts_query.ts";
@@ -37,15 +36,23 @@ export interface SqliteMemoryStoreOptions extends MemoryLocation {
 
 /**
  * The memory file for a location: `path`, else `<home>/memory.db`, else
- * `$HARNESS_HOME/memory.db`, else `~/.basecradle_harness/memory.db`. An empty `HARNESS_HOME`
- * counts as unset, as in the reference.
+ * `$HARNESS_HOME/memory.db`, else `$HOME/.basecradle_harness/memory.db`. An empty `HARNESS_HOME`
+ * or `HOME` counts as unset, as in the reference.
+ * @throws {Error} when none of them is set (config refuses a missing HOME the same way).
  */
 export function resolveMemoryPath(location: MemoryLocation = {}): string {
   if (location.path) return location.path;
   if (location.home) return join(location.home, MEMORY_FILENAME);
   const harnessHome = Deno.env.get("HARNESS_HOME");
   if (harnessHome) return join(harnessHome, MEMORY_FILENAME);
-  const userHome = Deno.env.get("HOME") || homedir();
+  // HOME only, not the passwd entry: node:os would boot Deno's Node layer for every wake.
+  const userHome = Deno.env.get("HOME");
+  if (!userHome) {
+    throw new Error(
+      "Memory has no place to live: HARNESS_HOME and HOME are both unset. Set HARNESS_HOME " +
+        "to the agent's directory (memory.db goes there), or pass `home` or `path`.",
+    );
+  }
   return join(userHome, DEFAULT_MEMORY_DIRNAME, MEMORY_FILENAME);
 }
 

@@ -66,6 +66,11 @@ Deno.test("the file lives at path, else <home>/memory.db, else $HARNESS_HOME, el
     assert.equal(resolveMemoryPath(), "/home/ada/.basecradle_harness/memory.db");
     Deno.env.delete("HARNESS_HOME");
     assert.equal(resolveMemoryPath(), "/home/ada/.basecradle_harness/memory.db");
+    // Neither set: a clear refusal naming both variables, not a guess.
+    Deno.env.set("HOME", "");
+    assert.throws(() => resolveMemoryPath(), /HARNESS_HOME and HOME are both unset/);
+    assert.throws(() => new SqliteMemoryStore(), /HARNESS_HOME and HOME are both unset/);
+    assert.equal(resolveMemoryPath({ home: "/h" }), "/h/memory.db");
   } finally {
     for (const [name, value] of [["HARNESS_HOME", saved.harness], ["HOME", saved.home]] as const) {
       if (value === undefined) Deno.env.delete(name);
