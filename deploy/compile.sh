@@ -13,38 +13,18 @@ if [ -n "${DENORT_BIN:-}" ] && [ ! -x "$DENORT_BIN" ]; then
   exit 1
 fi
 
-# Modules the CLI imports with lazyImport (lib/core/lazy_import.ts): Deno cannot see those
-# imports ahead of time, so `deno compile` embeds them only when named here. Every subcommand of
-# lib/cli/registry.ts and every other lazyImport target must be listed; a test keeps it complete
-# (tests/cli/registry_compile.test.ts).
-LAZY_MODULES="
-lib/cli/wake.ts
-lib/cli/poll.ts
-lib/cli/version.ts
-lib/cli/install.ts
-lib/cli/resolved_config.ts
-lib/cli/resolve.ts
-lib/cli/cleanup.ts
-lib/cli/records.ts
-lib/cli/mcp.ts
-lib/cli/sandbox.ts
-lib/cli/demo.ts
-lib/wake/wake.ts
-lib/wake/engaged.ts
-lib/gate/gate.ts
-lib/gate/guardrails.ts
-lib/config/installer.ts
-lib/tools/shell.ts
-lib/poll/mod.ts
-lib/mcp/client.ts
-"
+# The binary is compiled from the bundle (deploy/bundle.ts): main.js, one entry per lazily
+# imported module and the chunks they share, with npm packages inlined. Deno cannot see the lazy
+# imports ahead of time, so every .js file of the bundle is named with --include.
+deno run -A deploy/bundle.ts --outdir dist/bundle || exit 1
 includes=""
-for module in $LAZY_MODULES; do includes="$includes --include $module"; done
+for module in $(cd dist && find bundle -name '*.js' | sort); do includes="$includes --include dist/$module"; done
 
 mkdir -p dist
 log=$(mktemp)
 # shellcheck disable=SC2086 # $includes is a list of flags
-if deno compile -P=harness --frozen $includes -o dist/harness "$@" main.ts 2>"$log"; then
+if deno compile -P=harness --config dist/bundle/deno.json $includes -o dist/harness "$@" \
+  dist/bundle/main.js 2>"$log"; then
   rm -f "$log"
   echo "compile: wrote dist/harness"
   exit 0

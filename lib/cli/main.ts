@@ -35,9 +35,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   if (first === "--version") {
     // Loaded only here: the version module reads the lockfile, which no other command needs.
-    const { versionLine } = await lazyImport<typeof import("./version.ts")>(
-      new URL("./version.ts", import.meta.url),
-    );
+    const { versionLine } = await lazyImport<typeof import("./version.ts")>("lib/cli/version.ts");
     io.stdout(versionLine((name) => Deno.env.get(name)) + "\n");
     return 0;
   }

@@ -36,9 +36,7 @@ export async function runPoll(request: PollRequest): Promise<number> {
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
   // Loaded only now, so `harness poll --help` and usage errors pay for none of the runtime.
   // (lazyImport keeps the graph off Deno's start-up parse; see lib/core/lazy_import.ts.)
-  const { TimelineAgent } = await lazyImport<typeof import("../poll/mod.ts")>(
-    new URL("../poll/mod.ts", import.meta.url),
-  );
+  const { TimelineAgent } = await lazyImport<typeof import("../poll/mod.ts")>("lib/poll/mod.ts");
   let agent: Awaited<ReturnType<typeof TimelineAgent.fromEnv>> | undefined;
   try {
     agent = await TimelineAgent.fromEnv(request.timeline, env);

@@ -5,7 +5,8 @@
  * The modules are imported with {@link lazyImport}, never a literal `import("./x.ts")`: Deno
  * reads and parses every literal dynamic import reachable from the entry point at start-up, so a
  * literal here would make each `harness wake` pay for the sandbox, installer and demo graphs it
- * never runs. deploy/compile.sh `--include`s each module (a test keeps the two in step).
+ * never runs. Each is listed in lib/core/lazy_modules.ts, which makes it an entry point of the
+ * bundle the binary is compiled from.
  */
 import { lazyImport } from "../core/lazy_import.ts";
 import type { Command } from "./command.ts";
@@ -24,79 +25,77 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "wake",
     summary: "reconcile one timeline once: what a router runs per platform event",
     load: async () =>
-      (await lazyImport<typeof import("./wake.ts")>(new URL("./wake.ts", import.meta.url)))
+      (await lazyImport<typeof import("./wake.ts")>("lib/cli/wake.ts"))
         .wakeCommand,
   },
   {
     name: "poll",
     summary: "watch one timeline from a long-lived process (poll mode, for a laptop)",
     load: async () =>
-      (await lazyImport<typeof import("./poll.ts")>(new URL("./poll.ts", import.meta.url)))
+      (await lazyImport<typeof import("./poll.ts")>("lib/cli/poll.ts"))
         .pollCommand,
   },
   {
     name: "version",
     summary: "print the harness version and its model SDK",
     load: async () =>
-      (await lazyImport<typeof import("./version.ts")>(new URL("./version.ts", import.meta.url)))
+      (await lazyImport<typeof import("./version.ts")>("lib/cli/version.ts"))
         .versionCommand,
   },
   {
     name: "install",
     summary: "scaffold or upgrade the config home (conffile-style; --opt-in powerful tools)",
     load: async () =>
-      (await lazyImport<typeof import("./install.ts")>(new URL("./install.ts", import.meta.url)))
+      (await lazyImport<typeof import("./install.ts")>("lib/cli/install.ts"))
         .installCommand,
   },
   {
     name: "resolved-config",
     summary: "print, as JSON, what this agent will actually run (tools, params, sandbox)",
     load: async () =>
-      (await lazyImport<typeof import("./resolved_config.ts")>(
-        new URL("./resolved_config.ts", import.meta.url),
-      ))
+      (await lazyImport<typeof import("./resolved_config.ts")>("lib/cli/resolved_config.ts"))
         .resolvedConfigCommand,
   },
   {
     name: "resolve",
     summary: "print, as JSON, the tools a provider + opt-in set would activate (pure)",
     load: async () =>
-      (await lazyImport<typeof import("./resolve.ts")>(new URL("./resolve.ts", import.meta.url)))
+      (await lazyImport<typeof import("./resolve.ts")>("lib/cli/resolve.ts"))
         .resolveCommand,
   },
   {
     name: "cleanup",
     summary: "remove the on-box state of deleted timelines (--sweep, or --timeline UUID)",
     load: async () =>
-      (await lazyImport<typeof import("./cleanup.ts")>(new URL("./cleanup.ts", import.meta.url)))
+      (await lazyImport<typeof import("./cleanup.ts")>("lib/cli/cleanup.ts"))
         .cleanupCommand,
   },
   {
     name: "records",
     summary: "verify the chained turn records, or print per-timeline stats (verify | stats)",
     load: async () =>
-      (await lazyImport<typeof import("./records.ts")>(new URL("./records.ts", import.meta.url)))
+      (await lazyImport<typeof import("./records.ts")>("lib/cli/records.ts"))
         .recordsCommand,
   },
   {
     name: "mcp",
     summary: "list, approve (pin the tool list of) or revoke MCP server drop-ins",
     load: async () =>
-      (await lazyImport<typeof import("./mcp.ts")>(new URL("./mcp.ts", import.meta.url)))
+      (await lazyImport<typeof import("./mcp.ts")>("lib/cli/mcp.ts"))
         .mcpCommand,
   },
   {
     name: "sandbox",
     summary: "run a local BaseCradle-compatible platform (offline, for tests and demos)",
     load: async () =>
-      (await lazyImport<typeof import("./sandbox.ts")>(new URL("./sandbox.ts", import.meta.url)))
+      (await lazyImport<typeof import("./sandbox.ts")>("lib/cli/sandbox.ts"))
         .sandboxCommand,
   },
   {
     name: "demo",
     summary: "one complete wake, offline: the sandbox, two peers, a question and the reply",
     load: async () =>
-      (await lazyImport<typeof import("./demo.ts")>(new URL("./demo.ts", import.meta.url)))
+      (await lazyImport<typeof import("./demo.ts")>("lib/cli/demo.ts"))
         .demoCommand,
   },
 ];

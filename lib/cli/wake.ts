@@ -50,7 +50,7 @@ failure (one line on stderr); 2 a usage error.
     if (values["resolved-config"]) {
       // Timeline-free (contracts §1.1): --timeline and its fallback are not even validated.
       const { runResolvedConfig } = await lazyImport<typeof import("./resolved_config.ts")>(
-        new URL("./resolved_config.ts", import.meta.url),
+        "lib/cli/resolved_config.ts",
       );
       return await runResolvedConfig({ prefix: "harness wake" });
     }
@@ -65,9 +65,7 @@ failure (one line on stderr); 2 a usage error.
     // A process that parses each schema about once is faster without zod's JIT (it compiles a
     // parser per object schema on first use); the results are the same.
     (await import("zod")).z.config({ jitless: true });
-    const { runWake } = await lazyImport<typeof import("../wake/wake.ts")>(
-      new URL("../wake/wake.ts", import.meta.url),
-    );
+    const { runWake } = await lazyImport<typeof import("../wake/wake.ts")>("lib/wake/wake.ts");
     return await runWake({ timeline, triggers });
   },
 };

@@ -24,7 +24,7 @@ export async function autoReconcile(
     if (Object.keys(await readManifest(configHome)).length === 0) return null;
     if (await readVersionStamp(configHome) === version) return null;
     const { install } = await lazyImport<typeof import("./installer.ts")>(
-      new URL("./installer.ts", import.meta.url),
+      "lib/config/installer.ts",
     );
     const report = await install({ configHome, provider, version });
     for (const line of report.warnings) journal.text("WARNING", line);

@@ -146,9 +146,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
 
 /** The runtime vetoes resolution applies: `shell` refuses to load as root (§5.2). */
 async function loadRefusals(): Promise<Record<string, string>> {
-  const { ShellTool } = await lazyImport<typeof import("../tools/shell.ts")>(
-    new URL("../tools/shell.ts", import.meta.url),
-  );
+  const { ShellTool } = await lazyImport<typeof import("../tools/shell.ts")>("lib/tools/shell.ts");
   const shell = new ShellTool().loadRefusal();
   return shell ? { shell } : {};
 }

@@ -198,11 +198,10 @@ type Started =
 /**
  * The SDK-backed client, imported only now. Through `lazyImport`, because Deno parses every
  * literal dynamic import reachable from the entry point at start-up: a literal here would make
- * every wake pay for the SDK's module graph, MCP or not (deploy/compile.sh must `--include`
- * lib/mcp/client.ts).
+ * every wake pay for the SDK's module graph, MCP or not.
  */
 function loadClient(): Promise<typeof import("./client.ts")> {
-  return lazyImport<typeof import("./client.ts")>(new URL("./client.ts", import.meta.url));
+  return lazyImport<typeof import("./client.ts")>("lib/mcp/client.ts");
 }
 
 /** Starts every server at once: a wake waits for the slowest, not for their sum. */

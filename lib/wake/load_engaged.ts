@@ -6,5 +6,5 @@ import { lazyImport } from "../core/lazy_import.ts";
 
 /** The engine, the tools, the provider and the brief; loaded by the first engaged turn. */
 export function engaged(): Promise<typeof import("./engaged.ts")> {
-  return lazyImport<typeof import("./engaged.ts")>(new URL("./engaged.ts", import.meta.url));
+  return lazyImport<typeof import("./engaged.ts")>("lib/wake/engaged.ts");
 }

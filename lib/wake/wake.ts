@@ -178,9 +178,7 @@ async function assemble(
   const { identity } = await client.users.dashboard();
   const guardrails = await readGuardrails(configHome);
   const gate = new DeferredGate(async () => {
-    const { Gate } = await lazyImport<typeof import("../gate/gate.ts")>(
-      new URL("../gate/gate.ts", import.meta.url),
-    );
+    const { Gate } = await lazyImport<typeof import("../gate/gate.ts")>("lib/gate/gate.ts");
     return new Gate({ client, guardrails, journal, secrets: [env.token, env.aiApiKey] });
   });
   const context = new WakeContext({
@@ -306,7 +304,7 @@ async function readGuardrails(configHome: string): Promise<Guardrails | undefine
     if (error instanceof Deno.errors.NotFound) return undefined; // the gate's defaults
   }
   const { loadGuardrails } = await lazyImport<typeof import("../gate/guardrails.ts")>(
-    new URL("../gate/guardrails.ts", import.meta.url),
+    "lib/gate/guardrails.ts",
   );
   return await loadGuardrails(configHome);
 }

@@ -25,13 +25,19 @@ const DENO_PERMISSION_NOTICE =
 export const DENO_DIR: string = Deno.env.get("DENO_DIR") ??
   `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache`}/deno`;
 
-/** Runs `harness <args>` to completion. */
+/**
+ * Runs `harness <args>` to completion: from source, or with `bundle` from a directory
+ * deploy/bundle.ts wrote (its main.js under its own deno.json, as the binary is built from it).
+ */
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; stdin?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; stdin?: string; bundle?: string } = {},
 ): Promise<CliResult> {
+  const entry = options.bundle
+    ? ["--config", `${options.bundle}/deno.json`, `${options.bundle}/main.js`]
+    : [`${ROOT}main.ts`];
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-P=harness", "--quiet", `${ROOT}main.ts`, ...args],
+    args: ["run", "-P=harness", "--quiet", ...entry, ...args],
     cwd: options.cwd ?? ROOT,
     env: { NO_COLOR: "1", DENO_DIR, ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",

@@ -8,6 +8,7 @@
  */
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT, packageModuleUrl } from "../../core/lazy_import.ts";
 
 /** A problem the person running the demo can fix; printed as one line. */
 export class DemoError extends Error {
@@ -67,7 +68,7 @@ export function isCompiled(): boolean {
 /** The program and the arguments that run `harness <args>` the way this process was run. */
 export function harnessInvocation(args: readonly string[]): { program: string; args: string[] } {
   if (isCompiled()) return { program: Deno.execPath(), args: [...args] };
-  const root = fileURLToPath(new URL("../../../", import.meta.url));
+  // From source: the repository's deno.json and main.ts; from the bundle: the bundle's own.
   return {
     program: Deno.execPath(),
     args: [
@@ -75,8 +76,8 @@ export function harnessInvocation(args: readonly string[]): { program: string; a
       "-P=harness",
       "--quiet",
       "--config",
-      `${root}deno.json`,
-      `${root}main.ts`,
+      fileURLToPath(new URL("deno.json", PACKAGE_ROOT)),
+      fileURLToPath(packageModuleUrl("main.ts")),
       ...args,
     ],
   };

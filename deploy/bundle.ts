@@ -1,0 +1,124 @@
+/**
+ * Builds the bundle the binary is compiled from: `dist/bundle/` (or `--outdir`), a directory that
+ * runs on its own with `deno run -P=harness --config <dir>/deno.json <dir>/main.js`.
+ *
+ *   deno run -A deploy/bundle.ts [--outdir dist/bundle] [--minify]
+ *
+ * Why bundle: `deno run main.ts` resolves, reads and instantiates every module separately — about
+ * 210 for a wake with nothing new (ours plus zod's) and some 450 more once the model SDK loads —
+ * and that per-module cost is most of a short wake's start-up. The bundle keeps the same module
+ * boundaries where they matter: main.ts and every lazily imported module (lib/core/lazy_modules.ts)
+ * is an entry point of its own, and code shared between them is split into chunks, so each source
+ * module is still evaluated once, and only when its entry point is first imported.
+ *
+ * The directory holds main.js, one `<path>.js` per lazy module, the shared `chunk-*.js` files, and
+ * a deno.json carrying only the production permission set (`harness`) of the repository's. npm
+ * packages are inlined; only Deno's built-in `node:` modules stay imports.
+ */
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { join, relative, resolve } from "node:path";
+import { LAZY_MODULES } from "../lib/core/lazy_modules.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    outdir: { type: "string", default: join(ROOT, "dist", "bundle") },
+    minify: { type: "boolean", default: false },
+  },
+});
+const outdir = resolve(values.outdir);
+
+const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))) as {
+  permissions?: Record<string, unknown>;
+};
+if (!config.permissions?.harness) {
+  console.error("bundle: deno.json has no `harness` permission set to carry into the bundle.");
+  Deno.exit(1);
+}
+
+// deno bundle reports a missing entry point without its name: say which one, and why it is asked for.
+const absent: string[] = [];
+for (const module of LAZY_MODULES) {
+  await Deno.stat(join(ROOT, module)).catch(() => absent.push(module));
+}
+if (absent.length > 0) {
+  console.error(
+    `bundle: lib/core/lazy_modules.ts lists ${absent.join(", ")}, which does not exist; ` +
+      "remove it from the list or restore the module.",
+  );
+  Deno.exit(1);
+}
+
+await Deno.remove(outdir, { recursive: true }).catch((error) => {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
+});
+const args = [
+  "bundle",
+  "--quiet",
+  "--config",
+  join(ROOT, "deno.json"),
+  "--platform",
+  "deno",
+  "--code-splitting",
+  // Class and function names are journal and error output (`error=ProviderTimeoutError`).
+  ...(values.minify ? ["--minify", "--keep-names"] : []),
+  "--outdir",
+  outdir,
+  "main.ts",
+  ...LAZY_MODULES,
+];
+const built = await new Deno.Command(Deno.execPath(), {
+  args,
+  cwd: ROOT,
+  stdout: "inherit",
+  stderr: "piped",
+}).output();
+const stderr = new TextDecoder().decode(built.stderr).replace(/^.*is experimental.*\n/m, "");
+if (!built.success) {
+  console.error(stderr.trimEnd());
+  console.error(`bundle: deno bundle exited ${built.code}; nothing usable was written.`);
+  Deno.exit(1);
+}
+
+// Each entry point must have landed at its package path, or lazyImport would miss it at run time.
+const missing: string[] = [];
+for (const entry of ["main.ts", ...LAZY_MODULES]) {
+  const output = join(outdir, entry.replace(/\.ts$/, ".js"));
+  try {
+    await Deno.stat(output);
+  } catch {
+    missing.push(relative(ROOT, output));
+  }
+}
+if (missing.length > 0) {
+  console.error(`bundle: entry points missing from the bundle: ${missing.join(", ")}`);
+  Deno.exit(1);
+}
+
+await Deno.writeTextFile(
+  join(outdir, "deno.json"),
+  JSON.stringify({ permissions: { harness: config.permissions.harness } }, null, 2) + "\n",
+);
+
+let files = 0;
+let bytes = 0;
+for await (const entry of walk(outdir)) {
+  files++;
+  bytes += (await Deno.stat(entry)).size;
+}
+console.log(
+  `bundle: wrote ${relative(Deno.cwd(), outdir) || "."} (${files} files, ${
+    (bytes / 1024 / 1024).toFixed(1)
+  } MB)`,
+);
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* walk(path);
+    else yield path;
+  }
+}

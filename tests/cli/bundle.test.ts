@@ -1,0 +1,235 @@
+/**
+ * The bundle the binary is compiled from (deploy/bundle.ts), built once for this file into a
+ * temporary directory and run from outside the repository, the way the compiled binary runs: every
+ * lazily imported module is present at its path, the directory carries its own permission set and
+ * points nowhere into the source tree, and the CLI's real paths work from it — every command's
+ * help, a wake that answers and an idle wake after it, an approved MCP server, and the demo.
+ */
+import assert from "node:assert/strict";
+import { COMMANDS } from "../../lib/cli/registry.ts";
+import { LAZY_MODULES } from "../../lib/core/lazy_modules.ts";
+import { chatCompletion } from "../support/model_mock.ts";
+import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
+import { writeServer } from "../mcp/support.ts";
+import { agentPosts, chatMessages, say, scriptReply, world } from "../e2e/wake_support.ts";
+
+const loose = { sanitizeOps: false, sanitizeResources: false };
+const MINI = new URL("../mcp/fixtures/mini_server.mjs", import.meta.url).pathname;
+
+/** One bundle per test file: building takes about two seconds. */
+let built: Promise<{ dir: string; stdout: string }> | undefined;
+function bundle(): Promise<{ dir: string; stdout: string }> {
+  built ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "harness-bundle-" });
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${REPO_ROOT}deploy/bundle.ts`, "--outdir", dir],
+      cwd: REPO_ROOT,
+      env: { DENO_DIR },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    assert.ok(output.success, text(output.stdout) + text(output.stderr));
+    return { dir, stdout: text(output.stdout) };
+  })();
+  return built;
+}
+
+/** A working directory outside the repository, so nothing resolves against the sources. */
+async function elsewhere(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "harness-bundle-cwd-" });
+}
+
+async function* jsFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* jsFiles(path);
+    else if (entry.name.endsWith(".js")) yield path;
+  }
+}
+
+Deno.test("the bundle holds an entry per lazy module, the harness permissions and no source path", async () => {
+  const { dir, stdout } = await bundle();
+  assert.match(stdout, /^bundle: wrote .* \(\d+ files, [\d.]+ MB\)$/m);
+  for (const module of ["main.ts", ...LAZY_MODULES]) {
+    const stat = await Deno.stat(`${dir}/${module.replace(/\.ts$/, ".js")}`);
+    assert.ok(stat.isFile, module);
+  }
+  const own = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}deno.json`));
+  const carried = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`));
+  assert.deepEqual(carried, { permissions: { harness: own.permissions.harness } });
+  let files = 0;
+  for await (const file of jsFiles(dir)) {
+    files++;
+    const text = await Deno.readTextFile(file);
+    assert.ok(!text.includes(REPO_ROOT), `${file} names the source tree`);
+    // Only Deno's node: built-ins and the bundle's own chunks are imported.
+    const bare = [...text.matchAll(/\b(?:from|import)\s*\(?\s*"([^"]+)"/g)]
+      .map((m) => m[1])
+      .filter((s) => !s.startsWith("node:") && !s.startsWith("./") && !s.startsWith("../"));
+    assert.deepEqual(bare, [], `${file} imports outside the bundle`);
+  }
+  assert.ok(files > LAZY_MODULES.length, `only ${files} .js files`);
+});
+
+Deno.test({
+  name: "every command's help and `version` run from the bundle",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    const cwd = await elsewhere();
+    try {
+      for (const entry of COMMANDS) {
+        const result = await runCli([entry.name, "--help"], { bundle: dir, cwd });
+        assert.equal(result.code, 0, `${entry.name}: ${result.stderr}`);
+        assert.match(result.stdout, new RegExp(`harness ${entry.name}\\b`), entry.name);
+      }
+      const version = await runCli(["version"], { bundle: dir, cwd });
+      assert.equal(version.code, 0, version.stderr);
+      assert.match(version.stdout, /^harness \d+\.\d+\.\d+ · openai SDK \d+\.\d+\.\d+\n$/);
+    } finally {
+      await Deno.remove(cwd, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a wake from the bundle answers once; the next wake finds nothing and calls no model",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    await using w = await world();
+    await say(w, "@ada what is new?");
+    scriptReply(w.model, "Nothing much, and you?");
+    const cwd = await elsewhere();
+    try {
+      const wake = () =>
+        runCli(["wake", "--timeline", w.timeline], { bundle: dir, cwd, env: w.env });
+      const first = await wake();
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stderr, /wake end .*outcome=ok turns=1 .*posted=1/);
+      assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
+      const calls = w.model.requestsTo("chat").length;
+      const idle = await wake();
+      assert.equal(idle.code, 0, idle.stderr);
+      assert.match(idle.stderr, /wake end .*outcome=ok turns=0 steps=0\/\d+ posted=0/);
+      assert.equal(w.model.requestsTo("chat").length, calls);
+      assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
+    } finally {
+      await Deno.remove(cwd, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "an MCP server approved and called from the bundle (the SDK runs bundled)",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    await using w = await world();
+    const configHome = `${w.home}/config`;
+    await Deno.mkdir(`${configHome}/mcp`, { recursive: true });
+    await writeServer(configHome, "mini", { command: "node", args: [MINI, "ok"] });
+    const cwd = await elsewhere();
+    try {
+      const approve = await runCli(["mcp", "approve", "--all"], { bundle: dir, cwd, env: w.env });
+      assert.equal(approve.code, 0, approve.stdout + approve.stderr);
+      const resolved = await runCli(["resolved-config"], { bundle: dir, cwd, env: w.env });
+      assert.equal(resolved.code, 0, resolved.stderr);
+      assert.ok(JSON.parse(resolved.stdout).tools.includes("mini__boom"), resolved.stdout);
+
+      await say(w, "@ada try the mini tool");
+      w.model.reply(
+        "chat",
+        {
+          json: chatCompletion({
+            toolCalls: [{ id: "call_boom", name: "mini__boom", arguments: {} }],
+          }),
+        },
+        {
+          json: chatCompletion({
+            toolCalls: [{
+              id: "call_say",
+              name: "messages",
+              arguments: { action: "create", body: "It said ok." },
+            }],
+          }),
+        },
+        { json: chatCompletion({ content: "Done." }) },
+      );
+      const result = await runCli(["wake", "--timeline", w.timeline], {
+        bundle: dir,
+        cwd,
+        env: w.env,
+      });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /MCP server 'mini' active: 1 tool\(s\) loaded/);
+      const answered = chatMessages(w.model, 1).find((m) => m.tool_call_id === "call_boom");
+      assert.equal(answered?.content, "ok");
+      assert.deepEqual(await agentPosts(w), ["It said ok."]);
+    } finally {
+      await Deno.remove(cwd, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "the demo runs from the bundle, its wake too",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    const tmp = await Deno.makeTempDir({ prefix: "bundle-demo-" });
+    try {
+      const result = await runCli(["demo"], {
+        bundle: dir,
+        cwd: tmp,
+        env: { AI_API_KEY: "", TMPDIR: tmp, HARNESS_HOME: "", BASECRADLE_TOKEN: "" },
+      });
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      assert.match(result.stdout, /INFO wake end .*outcome=ok turns=1 .*posted=1/);
+      assert.match(result.stdout, /\] vega: \(sandbox demo model\) @ada /);
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a listed lazy module that does not exist fails the build, naming it; no bundle is left",
+  async fn() {
+    // A copy of the sources whose LAZY_MODULES names a module that does not exist.
+    const copy = await Deno.makeTempDir({ prefix: "harness-bundle-src-" });
+    try {
+      const copied = await new Deno.Command("cp", {
+        args: ["-r", "deno.json", "deno.lock", "main.ts", "lib", "defaults", "deploy", copy],
+        cwd: REPO_ROOT,
+      }).output();
+      assert.ok(copied.success);
+      const list = `${copy}/lib/core/lazy_modules.ts`;
+      await Deno.writeTextFile(
+        list,
+        (await Deno.readTextFile(list)).replace(
+          '"lib/mcp/client.ts",',
+          '"lib/mcp/client.ts",\n  "lib/no_such_module.ts",',
+        ),
+      );
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", `${copy}/deploy/bundle.ts`, "--outdir", `${copy}/out`],
+        cwd: copy,
+        env: { DENO_DIR },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(output.stderr);
+      assert.equal(output.code, 1, stderr);
+      assert.match(stderr, /no_such_module/);
+      assert.match(
+        stderr,
+        /^bundle: lib\/core\/lazy_modules\.ts lists lib\/no_such_module\.ts, which does not exist; remove it from the list or restore the module\.$/m,
+      );
+      await assert.rejects(Deno.stat(`${copy}/out/main.js`), Deno.errors.NotFound);
+    } finally {
+      await Deno.remove(copy, { recursive: true });
+    }
+  },
+});
