@@ -11,7 +11,7 @@
  * the new `.json` (`kept-legacy`, named in the summary). A `.py` recorded but deleted counts as
  * the stem deleted, so the `.json` is not resurrected either.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../core/sha256.ts";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { VERSION } from "../version.ts";
@@ -29,6 +29,8 @@ import { pluginOptsIn, pluginRelevantTo, stemOf } from "./plugins.ts";
 import { normalizeStems } from "./resolve.ts";
 
 export { InstallReport } from "./install_report.ts";
+/** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */
+export { sha256Hex };
 export { autoReconcile } from "./reconcile.ts";
 export type { InstallAction } from "./install_report.ts";
 
@@ -321,9 +323,4 @@ async function readBytes(path: string): Promise<Uint8Array | undefined> {
 async function writeText(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text, "utf8");
-}
-
-/** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */
-export function sha256Hex(text: string | Uint8Array): string {
-  return createHash("sha256").update(text).digest("hex");
 }

@@ -9,7 +9,7 @@ import type { SessionStore } from "./session_store.ts";
 /** Opens the durable session store rooted at `<home>/sessions/`. */
 export async function openHomeStore(home: string, journal: Journal): Promise<SessionStore> {
   const [{ join }, { FileSessionStore }] = await Promise.all([
-    import("node:path"),
+    import("./paths.ts"),
     import("./session.ts"),
   ]);
   return new FileSessionStore(join(home, "sessions"), { journal });

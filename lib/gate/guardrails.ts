@@ -15,7 +15,7 @@
  *
  * Every key is optional; unknown keys are errors.
  */
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { z } from "zod";
 
 /** The file's name inside the config home. */

@@ -19,6 +19,7 @@ import {
   type ContextLimitSource,
 } from "./usage.ts";
 import { isRecord, requireApiKey } from "./wire.ts";
+import { withoutNodeProcess } from "./without_node_process.ts";
 
 /** The two wire surfaces of the openai SDK. */
 export type OpenAISurface = "responses" | "chat";
@@ -178,7 +179,7 @@ export class OpenAIProvider implements Provider {
   }
 
   #load(): Promise<{ module: OpenAIModule; client: OpenAI }> {
-    this.#sdk ??= (async () => {
+    this.#sdk ??= withoutNodeProcess(async () => {
       const module = await import("openai");
       const options = this.#options;
       const client = new module.default({
@@ -189,7 +190,7 @@ export class OpenAIProvider implements Provider {
         defaultHeaders: this.#headers(),
       });
       return { module, client };
-    })();
+    });
     // a failed import must not stick: the next call tries again
     this.#sdk.catch(() => (this.#sdk = undefined));
     return this.#sdk;

@@ -16,8 +16,7 @@
  *
  * @module
  */
-import { join } from "node:path";
-import process from "node:process";
+import { join } from "../core/paths.ts";
 import { type Capability, type JsonSchema, SHELL, Tool, type ToolContext } from "../core/tool.ts";
 import type { LoadRefusing } from "../core/policy.ts";
 import { headCodePoints } from "../core/code_points.ts";
@@ -90,8 +89,13 @@ export interface ShellArgs {
   readonly workdir?: unknown;
 }
 
+/**
+ * The effective uid through Deno's `process` global, which loads the Node layer only when first
+ * touched — here, only once the shell tool is asked for.
+ */
 function realEuid(): number | null {
-  return typeof process.geteuid === "function" ? process.geteuid() : null;
+  const { process } = globalThis as { process?: { geteuid?: () => number } };
+  return typeof process?.geteuid === "function" ? process.geteuid() : null;
 }
 
 /** Run a shell command as the agent's OS user; returns its merged output and exit code. */

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { sha256Hex } from "../core/sha256.ts";
+import { join } from "../core/paths.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { codePointLength } from "../core/code_points.ts";
 import { type JsonSchema, Tool } from "../core/tool.ts";
@@ -33,7 +33,7 @@ const PROMPT_FILE = "system-prompt.md";
  * absent (unset) prompt's token is `editToken("")`.
  */
 export function editToken(content: string): string {
-  return createHash("sha256").update(content, "utf8").digest("hex").slice(0, 16);
+  return sha256Hex(content).slice(0, 16);
 }
 
 /**

@@ -31,13 +31,20 @@ export const DENO_DIR: string = Deno.env.get("DENO_DIR") ??
  */
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; stdin?: string; bundle?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    stdin?: string;
+    bundle?: string;
+    /** Extra `deno run` flags (e.g. `--preload`). */
+    denoFlags?: string[];
+  } = {},
 ): Promise<CliResult> {
   const entry = options.bundle
     ? ["--config", `${options.bundle}/deno.json`, `${options.bundle}/main.js`]
     : [`${ROOT}main.ts`];
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-P=harness", "--quiet", ...entry, ...args],
+    args: ["run", "-P=harness", "--quiet", ...options.denoFlags ?? [], ...entry, ...args],
     cwd: options.cwd ?? ROOT,
     env: { NO_COLOR: "1", DENO_DIR, ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",

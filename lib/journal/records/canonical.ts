@@ -10,7 +10,9 @@
  * A record line on disk *is* the canonical encoding of the record, so a reader in any language
  * can re-derive `record_hash` without this code: drop the `record_hash` key, re-encode, sha256.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../core/sha256.ts";
+
+export { sha256Hex };
 
 /** The `prev_hash` of a chain's first record: 64 zeros. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -52,11 +54,6 @@ function encode(input: unknown, path: string): string {
     default:
       throw new TypeError(`${path}: a ${typeof value} has no JSON spelling`);
   }
-}
-
-/** Lowercase hex sha256 of `text` encoded as UTF-8. */
-export function sha256Hex(text: string | Uint8Array): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /** The sha256 hex of the canonical encoding of `value` (the `config_hash` rule). */

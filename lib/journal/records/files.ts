@@ -4,7 +4,7 @@
  * `<quote(timeline)>.head` names the newest record (its `seq` and `record_hash`): a hash chain
  * alone cannot tell that its last records were cut off, the head can.
  */
-import { join } from "node:path";
+import { join } from "../../core/paths.ts";
 import { quote, unquote } from "../../core/quote.ts";
 
 /** The folder under `HARNESS_HOME`. */
