@@ -202,9 +202,37 @@ function writeIndented(
 
 /** Python `json.dumps(value, indent=2, ensure_ascii=True)`, byte for byte (no trailing newline). */
 export function dumpsIndented(value: unknown): string {
+  // JSON.stringify with two-space indent already lays out exactly as Python's indent=2 does
+  // (`,` + newline between items, `": "` after keys, `[]`/`{}` when empty); only numbers need
+  // Python's spelling, spliced in raw. It is several times faster than walking the value here,
+  // and a wake writes its transcript several times per turn. A non-finite number, which has no
+  // JSON spelling to splice, takes the walk instead.
+  let text: string;
+  try {
+    text = JSON.stringify(value, pythonNumbers, 2) ?? "null";
+  } catch (error) {
+    if (error !== NOT_JSON_NUMBER) throw error;
+    text = writeIndented(value, undefined, "", "");
+  }
   // Non-ASCII only ever occurs inside string literals, so escaping the finished text is the same
   // as escaping each literal, in one pass.
-  return escapeNonAscii(writeIndented(value, undefined, "", ""));
+  return escapeNonAscii(text);
+}
+
+/** `JSON.rawJSON` (ES2025): in V8, not yet in TypeScript's lib. */
+const RawJson = JSON as unknown as { rawJSON(text: string): unknown };
+
+/** Thrown by {@link pythonNumbers} for NaN and ±Infinity, which `JSON.rawJSON` cannot carry. */
+const NOT_JSON_NUMBER = Symbol("not a JSON number");
+
+/** JSON.stringify replacer: every number as Python spells it (see the module doc). */
+function pythonNumbers(this: object, key: string, value: unknown): unknown {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw NOT_JSON_NUMBER;
+    return RawJson.rawJSON(spell(this, key, value));
+  }
+  if (typeof value === "bigint") return RawJson.rawJSON(value.toString());
+  return value;
 }
 
 /** Characters that do not cost exactly one: escaped ones and surrogates. */

@@ -1,10 +1,11 @@
 /**
- * SHA-256 (FIPS 180-4), synchronous, as lowercase hex.
+ * SHA-256 as lowercase hex, without `node:crypto`: importing that boots Deno's Node compatibility
+ * layer, tens of milliseconds in a process that lives for one wake.
  *
- * The turn records, the installer's manifest and the self-authorship edit token hash small texts
- * synchronously. `node:crypto` would do it, but importing it boots Deno's Node compatibility layer
- * (tens of milliseconds in a process that lives for one wake), and WebCrypto's digest is async
- * only. Inputs here are kilobytes, so a plain implementation is fast enough; tests check it
+ * {@link sha256HexAsync} is WebCrypto's native digest: the one to use wherever the caller can
+ * await (a wake's turn records). {@link sha256Hex} is a plain FIPS 180-4 implementation for the
+ * synchronous callers — the installer's manifest, the self-authorship edit token, the records
+ * verifier — whose inputs are small; cold, it hashes about 3 KB per millisecond. Tests check both
  * against `node:crypto` on the standard vectors and on random inputs of every block boundary.
  */
 
@@ -137,6 +138,15 @@ export function sha256Hex(input: string | Uint8Array): string {
   }
   let hex = "";
   for (const word of h) hex += word.toString(16).padStart(8, "0");
+  return hex;
+}
+
+/** Lowercase hex SHA-256 of `input` through WebCrypto (a string is hashed as its UTF-8 bytes). */
+export async function sha256HexAsync(input: string | Uint8Array): Promise<string> {
+  const data = typeof input === "string" ? encoder.encode(input) : input;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
   return hex;
 }
 

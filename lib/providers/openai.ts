@@ -179,18 +179,21 @@ export class OpenAIProvider implements Provider {
   }
 
   #load(): Promise<{ module: OpenAIModule; client: OpenAI }> {
-    this.#sdk ??= withoutNodeProcess(async () => {
-      const module = await import("openai");
+    this.#sdk ??= (async () => {
+      // Hidden: the SDK reads `process` when its module loads (without_node_process.ts).
+      const module = await withoutNodeProcess(() => import("openai"));
       const options = this.#options;
-      const client = new module.default({
-        apiKey: options.apiKey,
-        baseURL: options.baseURL ?? DEFAULT_BASE_URLS[this.provider],
-        maxRetries: 0,
-        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        defaultHeaders: this.#headers(),
-      });
+      const client = withoutNodeProcess(() =>
+        new module.default({
+          apiKey: options.apiKey,
+          baseURL: options.baseURL ?? DEFAULT_BASE_URLS[this.provider],
+          maxRetries: 0,
+          timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          defaultHeaders: this.#headers(),
+        })
+      );
       return { module, client };
-    });
+    })();
     // a failed import must not stick: the next call tries again
     this.#sdk.catch(() => (this.#sdk = undefined));
     return this.#sdk;

@@ -100,3 +100,34 @@ Deno.test("quote is urllib.parse.quote(x, safe='') and unquote reverses it", () 
   // Python's unquote keeps a malformed escape and replaces invalid UTF-8.
   assert.equal(unquote("a%2Fb%zz%E6%97%A5%ff"), "a/b%zz日\ufffd");
 });
+
+Deno.test("dumpsIndented: values JSON cannot spell are written as the Python walk writes them", () => {
+  // NaN and ±Infinity have no JSON spelling to splice raw: the slower walk writes Python's tokens.
+  assert.equal(
+    dumpsIndented({ a: [NaN, Infinity, -Infinity], b: 1.5 }),
+    '{\n  "a": [\n    NaN,\n    Infinity,\n    -Infinity\n  ],\n  "b": 1.5\n}',
+  );
+  // Skipped in objects, null in arrays, "null" alone — as JS (and the walk) always did.
+  assert.equal(
+    dumpsIndented({ gone: undefined, f: () => 1, list: [undefined, Symbol("s")], n: 2 ** 53 + 2 }),
+    '{\n  "list": [\n    null,\n    null\n  ],\n  "n": 9007199254740994\n}',
+  );
+  assert.equal(dumpsIndented(undefined), "null");
+  assert.equal(dumpsIndented(12345678901234567890n), "12345678901234567890");
+  assert.equal(
+    dumpsIndented({ é: "ü\u2028𝄞" }),
+    '{\n  "\\u00e9": "\\u00fc\\u2028\\ud834\\udd1e"\n}',
+  );
+});
+
+Deno.test("dumpsIndented: a recorded spelling survives deep inside arrays and objects", () => {
+  const text =
+    '{\n  "m": [\n    {\n      "x": 1.0,\n      "y": [\n        2.50,\n        1E2\n      ]\n    }\n  ]\n}';
+  const data = parsePythonJson(text) as { m: { x: number; y: number[] }[] };
+  assert.equal(
+    dumpsIndented(data),
+    '{\n  "m": [\n    {\n      "x": 1.0,\n      "y": [\n        2.5,\n        100.0\n      ]\n    }\n  ]\n}',
+  );
+  data.m[0].x = 3; // a changed value loses its old spelling
+  assert.match(dumpsIndented(data), /"x": 3,/);
+});

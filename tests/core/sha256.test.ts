@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { sha256Hex } from "../../lib/core/sha256.ts";
+import { sha256Hex, sha256HexAsync } from "../../lib/core/sha256.ts";
 
 const reference = (input: string | Uint8Array) => createHash("sha256").update(input).digest("hex");
 
@@ -35,4 +35,16 @@ Deno.test("sha256: equals node:crypto at every length across several block bound
   }
   const large = crypto.getRandomValues(new Uint8Array(65_536));
   assert.equal(sha256Hex(large), reference(large));
+});
+
+Deno.test("sha256HexAsync: WebCrypto's digest, the same hex as node:crypto", async () => {
+  assert.equal(
+    await sha256HexAsync("abc"),
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+  );
+  for (const length of [0, 55, 56, 64, 1000, 30_000]) {
+    const bytes = crypto.getRandomValues(new Uint8Array(length));
+    assert.equal(await sha256HexAsync(bytes), reference(bytes), `length ${length}`);
+  }
+  assert.equal(await sha256HexAsync("日本語"), reference("日本語"));
 });

@@ -41,3 +41,15 @@ Deno.test("withoutNodeProcess leaves a plain (non-accessor) process value alone"
     Object.defineProperty(globalThis, "process", before);
   }
 });
+
+Deno.test("withoutNodeProcess runs a synchronous build in the window and restores at once", () => {
+  const before = Object.getOwnPropertyDescriptor(globalThis, "process");
+  const seen = withoutNodeProcess(() => (globalThis as { process?: unknown }).process);
+  assert.equal(seen, undefined);
+  assert.equal(Object.getOwnPropertyDescriptor(globalThis, "process")?.get, before?.get);
+  assert.throws(() =>
+    withoutNodeProcess(() => {
+      throw new Error("constructor failed");
+    }), /constructor failed/);
+  assert.equal(Object.getOwnPropertyDescriptor(globalThis, "process")?.get, before?.get);
+});

@@ -10,9 +10,9 @@
  * A record line on disk *is* the canonical encoding of the record, so a reader in any language
  * can re-derive `record_hash` without this code: drop the `record_hash` key, re-encode, sha256.
  */
-import { sha256Hex } from "../../core/sha256.ts";
+import { sha256Hex, sha256HexAsync } from "../../core/sha256.ts";
 
-export { sha256Hex };
+export { sha256Hex, sha256HexAsync };
 
 /** The `prev_hash` of a chain's first record: 64 zeros. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -61,11 +61,25 @@ export function canonicalHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
+/** {@link canonicalHash} through the native (async) digest. */
+export function canonicalHashAsync(value: unknown): Promise<string> {
+  return sha256HexAsync(canonicalJson(value));
+}
+
 /**
  * A record's `record_hash`: sha256 hex of the canonical encoding of the record without its
  * `record_hash` key. Every other key, known or not, is covered, so an added field is an edit.
  */
 export function recordHash(record: Readonly<Record<string, unknown>>): string {
+  return canonicalHash(withoutRecordHash(record));
+}
+
+/** {@link recordHash} through the native (async) digest: what the writer uses. */
+export function recordHashAsync(record: Readonly<Record<string, unknown>>): Promise<string> {
+  return canonicalHashAsync(withoutRecordHash(record));
+}
+
+function withoutRecordHash(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { record_hash: _ignored, ...rest } = record;
-  return canonicalHash(rest);
+  return rest;
 }

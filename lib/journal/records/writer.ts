@@ -16,7 +16,13 @@
  */
 import { atomicWrite } from "../../core/atomic_write.ts";
 import { scrubSecrets } from "../scrub.ts";
-import { canonicalHash, canonicalJson, GENESIS_HASH, recordHash, sha256Hex } from "./canonical.ts";
+import {
+  canonicalHashAsync,
+  canonicalJson,
+  GENESIS_HASH,
+  recordHashAsync,
+  sha256HexAsync,
+} from "./canonical.ts";
 import { chainPath, headPath, recordsDir } from "./files.ts";
 import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
 import { readTail } from "./tail.ts";
@@ -88,7 +94,10 @@ export async function appendTurnRecord(
   input: TurnRecordInput,
   options: AppendOptions = {},
 ): Promise<TurnRecord> {
-  const draft = draftOf(input, (options.now ?? (() => new Date()))());
+  const draft = draftOf(input, (options.now ?? (() => new Date()))(), {
+    prompt: input.prompt === undefined ? null : await sha256HexAsync(input.prompt),
+    config: await canonicalHashAsync(input.config),
+  });
   await Deno.mkdir(recordsDir(home), { recursive: true });
   const file = await Deno.open(chainPath(home, input.timeline), {
     read: true,
@@ -104,7 +113,7 @@ export async function appendTurnRecord(
       prev_hash: tail.last?.hash ?? GENESIS_HASH,
       recovered_from: tail.skipped && { after_seq: tail.last?.seq ?? 0, ...tail.skipped },
     };
-    sealed.record_hash = recordHash(sealed);
+    sealed.record_hash = await recordHashAsync(sealed);
     // Checked before anything is written: the writer never produces a line the verifier rejects.
     const record = TurnRecordSchema.parse(sealed);
     const line = `${tail.torn ? "\n" : ""}${canonicalJson(record)}\n`;
@@ -125,7 +134,11 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
 }
 
 /** The stored fields the caller determines, in stored spelling. */
-function draftOf(input: TurnRecordInput, at: Date): Record<string, unknown> {
+function draftOf(
+  input: TurnRecordInput,
+  at: Date,
+  hashes: { readonly prompt: string | null; readonly config: string },
+): Record<string, unknown> {
   const { usage } = input;
   return {
     version: RECORD_VERSION,
@@ -138,8 +151,8 @@ function draftOf(input: TurnRecordInput, at: Date): Record<string, unknown> {
     trigger_items: input.triggers.map(({ uuid, kind }) => ({ uuid, kind })),
     provider: input.provider,
     model: input.model,
-    prompt_hash: input.prompt === undefined ? null : sha256Hex(input.prompt),
-    config_hash: canonicalHash(input.config),
+    prompt_hash: hashes.prompt,
+    config_hash: hashes.config,
     tool_calls: input.toolCalls.map(({ name, outcome, action }) => ({ name, outcome, action })),
     outcome: input.outcome,
     outcome_kind: input.outcomeKind,
