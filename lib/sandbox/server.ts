@@ -65,6 +65,11 @@ export interface RequestRecord {
   readonly path: string;
   readonly status: number;
   readonly ms: number;
+  /**
+   * When the request arrived, in ms on this process's monotonic clock (`performance.now()`):
+   * compare records with each other (did two requests overlap?), not with wall time.
+   */
+  readonly startedAt: number;
   /** The `Idempotency-Key` header, when one was sent. */
   readonly idempotencyKey: string | null;
 }
@@ -284,6 +289,7 @@ export class Sandbox {
       path: shown,
       status: response.status,
       ms,
+      startedAt: started,
       idempotencyKey: req.headers.get("idempotency-key"),
     });
     if (this.#requests.length > MAX_REQUEST_RECORDS) this.#requests.shift();

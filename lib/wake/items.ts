@@ -29,6 +29,7 @@ import { addSeen, readSeen } from "./state/seen.ts";
 import { postAs } from "./post.ts";
 import type { TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
+import { takeListing, takeTasks } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
 
 /** How one kind reads to the shared per-item loop. */
@@ -114,7 +115,8 @@ export function reconcileEvents(wake: Wake): Promise<void> {
 /** Every activated task not yet in the seen-set, oldest first. */
 export async function reconcileTasks(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
-  const listed = await wake.client.tasks.list({ timeline, status: "activated" }).toArray();
+  const listed = await (takeTasks(wake) ??
+    wake.client.tasks.list({ timeline, status: "activated" }).toArray());
   const seen = await readSeen(home, timeline);
   const todo = unhandledTasks(listed.map((t) => ({ uuid: t.content.uuid, task: t })), seen);
   const ledger = await actOn(wake, TASKS, todo.map((t) => t.task));
@@ -137,7 +139,8 @@ async function reconcileMarked<T>(
   const { home, timeline } = wake.settings;
   const mark = await readMark(home, markKind, timeline);
   if (mark !== undefined) {
-    const unseen = (await reader.list({ until: mark })).reverse();
+    const ahead = takeListing(wake, markKind, mark) as Promise<T[]> | undefined;
+    const unseen = (await (ahead ?? reader.list({ until: mark }))).reverse();
     const ledger = await actOn(wake, kind, unseen);
     const next = settledMark(ledger);
     if (next) await writeMark(home, markKind, timeline, next);

@@ -23,6 +23,7 @@ import { postAs } from "./post.ts";
 import { PACING_FAILED, settleRead } from "./pacing.ts";
 import type { Rebuild, TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
+import { takeListing } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
 
 const KIND = "messages";
@@ -32,7 +33,8 @@ export async function reconcileMessages(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
   const mark = await readMark(home, KIND, timeline);
   if (mark !== undefined) {
-    const unseen = await wake.client.messages.list({ timeline, until: mark }).toArray();
+    const unseen = await (takeListing(wake, KIND, mark) ??
+      wake.client.messages.list({ timeline, until: mark }).toArray());
     await respond(wake, unseen.reverse());
     return;
   }

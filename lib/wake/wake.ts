@@ -26,6 +26,7 @@ import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./load_engaged.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
+import { readAhead } from "./read_ahead.ts";
 import { recordAndCheck } from "./state/breaker.ts";
 import { ClaimStore } from "./state/claims.ts";
 import { livenessSnapshot } from "./state/liveness.ts";
@@ -102,7 +103,9 @@ async function run(wake: Wake): Promise<void> {
       outcome = "declined";
       return;
     }
+    const ahead = readAhead(wake); // the four first reads, while the transcript loads
     wake.messages = await wake.store.load(sourceOf(timeline)); // remember
+    wake.readAhead = await ahead;
     await reconcileMessages(wake);
     await reconcileAssets(wake);
     await reconcileEvents(wake);
@@ -153,6 +156,13 @@ async function assemble(
       "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
     );
   }
+  registerSecret(env.aiApiKey);
+  registerSecret(env.token);
+  registerSecret(env.password);
+  // The timeline and the dashboard are fetched while the configuration resolves (each is a network
+  // round trip in production) and awaited after it, so errors keep the reference's order:
+  // configuration, then credentials, then the timeline (404 ⇒ skip), then the dashboard.
+  const early = startPlatformReads(timeline, rawEnv);
   // `kill(pid, 0)` needs run permission, which the locked sandbox revokes: judge claim owners now.
   const isAlive = await livenessSnapshot(home, timeline);
   const runtime = await resolveRuntime(env, {
@@ -163,19 +173,17 @@ async function assemble(
   });
   const { configHome, prompts, tools: resolution } = runtime;
   const memory = runtime.memory.provider;
-  registerSecret(env.aiApiKey);
-  const client = PlatformClient.fromEnv({}, (name) => rawEnv[name]);
-  registerSecret(env.token);
-  registerSecret(env.password);
+  if ("error" in early) throw early.error;
+  const { client } = early;
   let viewers: Set<string>;
   try {
-    const { timeline: found } = await client.timelines.get(timeline);
+    const { timeline: found } = await early.timeline;
     viewers = new Set([found.owner.uuid, ...found.participants.map((p) => p.uuid)]);
   } catch (error) {
     if (error instanceof NotFoundError) return "skip"; // deleted while the delivery queued
     throw error;
   }
-  const { identity } = await client.users.dashboard();
+  const { identity } = await early.dashboard;
   const guardrails = await readGuardrails(configHome);
   const gate = new DeferredGate(async () => {
     const { Gate } = await lazyImport<typeof import("../gate/gate.ts")>("lib/gate/gate.ts");
@@ -290,6 +298,34 @@ async function assemble(
     billingWall: false,
     loaded,
   };
+}
+
+/**
+ * The platform client, with the timeline and dashboard reads already under way — or the error
+ * building the client raised (no credentials), held until the configuration has been judged.
+ * A read whose result is never awaited (a refused configuration) drops its failure.
+ */
+function startPlatformReads(
+  timeline: string,
+  rawEnv: Record<string, string>,
+):
+  | {
+    client: PlatformClient;
+    timeline: ReturnType<PlatformClient["timelines"]["get"]>;
+    dashboard: ReturnType<PlatformClient["users"]["dashboard"]>;
+  }
+  | { error: unknown } {
+  let client: PlatformClient;
+  try {
+    client = PlatformClient.fromEnv({}, (name) => rawEnv[name]);
+  } catch (error) {
+    return { error };
+  }
+  const found = client.timelines.get(timeline);
+  const dashboard = client.users.dashboard();
+  found.catch(() => {});
+  dashboard.catch(() => {});
+  return { client, timeline: found, dashboard };
 }
 
 /**

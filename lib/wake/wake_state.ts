@@ -14,6 +14,7 @@ import type { PlatformClient } from "../platform/mod.ts";
 import type { ClaimStore } from "./state/claims.ts";
 import type { WakeContext } from "./context.ts";
 import type { PaceConfig } from "./pacing.ts";
+import type { ReadAhead } from "./read_ahead.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
 export interface WakeTriggers {
@@ -116,6 +117,8 @@ export interface Wake {
   posts: number;
   /** Set once billing failed this wake: later items are left pending without a model call. */
   billingWall: boolean;
+  /** The four kinds' first reads, started together once the breaker let the wake run. */
+  readAhead?: ReadAhead;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
   readonly loaded: { mcp?: McpLoad; compactor?: Compactor };
 }

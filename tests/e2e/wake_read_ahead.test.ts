@@ -1,0 +1,141 @@
+/**
+ * Read-ahead (lib/wake/read_ahead.ts), end to end through the real CLI: a wake with nothing new
+ * lists the four kinds at once — one round trip instead of four — and a kind's read-ahead is
+ * dropped once an earlier kind engaged a turn, so an item that arrived during that turn is still
+ * answered by the same wake.
+ */
+import assert from "node:assert/strict";
+import type { RequestRecord } from "../../lib/sandbox/mod.ts";
+import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
+import {
+  activatedTask,
+  deliver,
+  mark,
+  say,
+  spawnWake,
+  upload,
+  userTurnsSeen,
+  waitFor,
+  type World,
+  world,
+} from "./wake_support.ts";
+
+const loose = { sanitizeOps: false, sanitizeResources: false };
+const LISTS = /^\/(messages|assets|webhook_events|tasks)$/;
+
+/** `n` text-only (silent) turns. */
+function silent(model: ModelMock, n: number): void {
+  for (let i = 0; i < n; i++) model.reply("chat", { json: chatCompletion({ content: "Noted." }) });
+}
+
+/** A message, an asset and a webhook event, each answered once, so every kind has a mark. */
+async function everyKindMarked(w: World): Promise<void> {
+  await say(w, "hello");
+  await upload(w, "notes.txt");
+  await deliver(w, '{"ping":1}');
+  await activatedTask(w, "water the plants");
+  silent(w.model, 4);
+  const first = await w.wake();
+  assert.equal(first.code, 0, first.stderr);
+  for (const kind of ["messages", "assets", "webhook_events"] as const) {
+    assert.ok(await mark(w, kind), `no ${kind} mark after the first wake:\n${first.stderr}`);
+  }
+}
+
+/** Sends one fault to the sandbox's admin route. */
+async function fault(w: World, spec: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${w.sandbox.adminUrl}/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(spec),
+  });
+  assert.equal(res.status, 201, await res.text());
+}
+
+Deno.test({
+  name: "an idle wake lists messages, assets, events and tasks at once",
+  ...loose,
+  async fn() {
+    await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
+    await everyKindMarked(w);
+    // Each listing now takes 300 ms: one after another they could never overlap.
+    await fault(w, { path: LISTS.source, method: "GET", delay_ms: 300, count: 4 });
+    const before = w.sandbox.requests.length;
+    const idle = await w.wake();
+    assert.equal(idle.code, 0, idle.stderr);
+    assert.match(idle.stderr, /wake end .*turns=0 .*posted=0/);
+    const lists: RequestRecord[] = w.sandbox.requests.slice(before).filter((r) =>
+      r.method === "GET" && LISTS.test(r.path)
+    );
+    assert.deepEqual(
+      lists.map((r) => LISTS.exec(r.path)![1]).sort(),
+      ["assets", "messages", "tasks", "webhook_events"],
+    );
+    const lastStart = Math.max(...lists.map((r) => r.startedAt));
+    const firstEnd = Math.min(...lists.map((r) => r.startedAt + r.ms));
+    assert.ok(lastStart < firstEnd, `the four listings did not overlap: ${JSON.stringify(lists)}`);
+  },
+});
+
+Deno.test({
+  name: "an asset that arrives while the message turn runs is answered by the same wake",
+  ...loose,
+  async fn() {
+    await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
+    await everyKindMarked(w);
+    await say(w, "please look at what I am about to upload");
+    // The message turn's model call is slow; the asset lands while it runs.
+    w.model.reply("chat", { json: chatCompletion({ content: "Waiting for it." }), delayMs: 1500 });
+    silent(w.model, 1);
+    const requests = w.model.requestsTo("chat").length;
+    const live = spawnWake(w);
+    await waitFor(
+      "the message turn's model call",
+      () => w.model.requestsTo("chat").length > requests,
+      10_000,
+      live.stderr,
+    );
+    const late = await upload(w, "late.txt");
+    const status = await live.child.status;
+    await live.kill();
+    assert.equal(status.code, 0, live.stderr());
+    assert.match(live.stderr(), /wake end .*turns=2 /);
+    const turns = userTurnsSeen(w.model).map((t) => t.at(-1) ?? "");
+    assert.ok(turns.some((t) => t.includes("late.txt")), `late.txt never reached the model`);
+    assert.equal(await mark(w, "assets"), late.content.uuid);
+  },
+});
+
+Deno.test({
+  name: "the timeline and dashboard are read together, yet a deleted timeline still just skips",
+  ...loose,
+  async fn() {
+    await using w = await world();
+    await w.peer.client.timelines.delete(w.timeline);
+    // The dashboard, read alongside, fails too: the timeline's 404 decides, as before.
+    await fault(w, { path: "^/users/dashboard$", method: "GET", status: 500, count: 10 });
+    const result = await w.wake();
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /INFO wake skipped timeline=\S+ reason=timeline_deleted/);
+    assert.doesNotMatch(result.stderr, /dashboard|wake failed/);
+  },
+});
+
+Deno.test({
+  name: "a refused configuration is the wake's error even when the platform reads fail too",
+  ...loose,
+  async fn() {
+    await using w = await world();
+    await fault(w, { path: "^/(timelines|users)", method: "GET", status: 500, count: 10 });
+    // Refused while the configuration resolves, after the platform reads have started.
+    await Deno.mkdir(`${w.home}/config`, { recursive: true });
+    await Deno.writeTextFile(`${w.home}/config/model_params.json`, "{not json");
+    const result = await w.wake();
+    assert.equal(result.code, 1, result.stderr);
+    const lines = result.stderr.trim().split("\n").filter((l) => l.startsWith("harness wake:"));
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0], /model_params\.json/);
+    assert.ok(w.sandbox.requests.some((r) => r.status === 500), "the reads were made and failed");
+    assert.doesNotMatch(result.stderr, /500|Internal/);
+  },
+});
