@@ -3,7 +3,7 @@ import type { Command } from "./command.ts";
 import { PRODUCT, VERSION } from "../version.ts";
 import manifest from "../../deno.json" with { type: "json" };
 import lockText from "../../deno.lock" with { type: "text" };
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 
 const SDK_PACKAGES: Record<string, string> = {
   openai: "openai",

@@ -64,7 +64,7 @@ failure (one line on stderr); 2 a usage error.
     // Loaded only now, so `harness wake --help` and usage errors pay for none of the runtime.
     // A process that parses each schema about once is faster without zod's JIT (it compiles a
     // parser per object schema on first use); the results are the same.
-    (await import("zod")).z.config({ jitless: true });
+    (await import("../core/zod.ts")).config({ jitless: true });
     const { runWake } = await lazyImport<typeof import("../wake/wake.ts")>("lib/wake/wake.ts");
     return await runWake({ timeline, triggers });
   },

@@ -5,7 +5,7 @@
  * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
  * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
  */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import { LogLevelError, parseLogLevel } from "../journal/level.ts";
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
 import { optionsFromEnv } from "../platform/config.ts";

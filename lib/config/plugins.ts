@@ -18,7 +18,7 @@
  * }
  * ```
  */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import { type Catalogue, RUNTIME_CATALOGUE } from "./catalogue.ts";
 
 /** The one plugin-file format this runtime reads. */

@@ -5,7 +5,7 @@
  * and ignores unknown ones. Never written: `images`, `cacheAnchor`, `usage` (pixels are seen once,
  * the others belong to one request).
  */
-import { z } from "zod";
+import * as z from "./zod.ts";
 import type { Message, ToolCall } from "./message.ts";
 import { dumpsIndented, parsePythonJson } from "./python_json.ts";
 

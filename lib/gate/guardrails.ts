@@ -16,7 +16,7 @@
  * Every key is optional; unknown keys are errors.
  */
 import { join } from "../core/paths.ts";
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 
 /** The file's name inside the config home. */
 export const GUARDRAILS_FILE = "guardrails.json";

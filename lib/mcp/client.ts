@@ -12,7 +12,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import { VERSION } from "../version.ts";
 import type { McpServerConfig } from "./config.ts";
 import { CallResultSchema, type McpConnection } from "./connection.ts";

@@ -4,7 +4,7 @@
  * happen before the process narrows its permissions. A malformed file is a skipped server with
  * its reason, never a failed wake.
  */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import { isApproved, readApprovals } from "./pinning.ts";
 
 /** A local server the harness spawns and talks to over stdin/stdout. */

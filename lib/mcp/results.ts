@@ -4,7 +4,7 @@
  * to the model (the engine's vision gate decides whether pixels or a placeholder go out) and
  * stashed for the wake so `assets post_image` can share them on the timeline.
  */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import type { ToolOutput } from "../core/tool.ts";
 import type { ImageContent } from "../core/message.ts";
 import type { CallResult } from "./connection.ts";

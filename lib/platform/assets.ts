@@ -1,5 +1,5 @@
 /** Assets: multipart upload (replay-protected), list, read, and blob download. */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import {
   type CallOptions,
   type CreateOptions,

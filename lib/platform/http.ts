@@ -3,7 +3,7 @@
  * answer under the same deadline, heals a dead token once, and turns every failure into a
  * typed error. Resource modules describe calls; only this file touches `fetch`.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import { USER_AGENT } from "../version.ts";
 import {
   ConfigurationError,

@@ -1,5 +1,5 @@
 /** Messages: post (replay-protected), list, read. */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import {
   type CallOptions,
   type CreateOptions,

@@ -1,5 +1,5 @@
 /** Tasks: schedule (replay-protected), list by timeline/status, read, cancel. */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import {
   type CallOptions,
   type CreateOptions,

@@ -1,5 +1,5 @@
 /** Webhook endpoints: create (replay-protected), list, read, enable, disable, rotate. */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import {
   type CallOptions,
   type CreateOptions,

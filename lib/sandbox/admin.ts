@@ -14,7 +14,7 @@ import { type Actor, actor, itemJson } from "./shapes.ts";
 import { nowIso, row, type SandboxState, type UserRow } from "./state.ts";
 import { activateTaskNow } from "./tasks.ts";
 import { isUuid, uuid7 } from "./uuid7.ts";
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 
 /** What a new user may be given (only `handle`, `name` and `kind` are required). */
 export type NewUser = z.input<typeof AdminUserCreate>;

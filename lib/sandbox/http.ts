@@ -2,7 +2,7 @@
  * A small method+path router and the request helpers every route uses: bounded body reading,
  * JSON parsing that fails as problem+json, and enveloped JSON responses.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import { type FieldErrors, Problem, validationFailed } from "./problem.ts";
 import type { SandboxState, SessionRow, UserRow } from "./state.ts";
 

@@ -2,7 +2,7 @@
  * Request-body schemas, the sandbox's own (it shares no code with the platform client so the
  * two can check each other). Messages read the way the platform's `errors` map reads.
  */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 
 const BLANK = "can't be blank";
 

@@ -9,7 +9,7 @@
  * it cannot have. `create` is replay-protected (Idempotency-Key kind `asset`); `post_image`
  * is not, because its bytes live only in this wake's memory and can never be re-sent.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema, ToolContext, ToolOutput } from "../core/tool.ts";
 import { imageWithheld } from "../journal/catalogue_engine.ts";
 import type { Asset } from "../platform/mod.ts";

@@ -8,7 +8,7 @@
  * exact confirm to pass; nothing destructive is sent. A subclass declares only the verb, the
  * consequence, the operation and the success sentence.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema } from "../core/tool.ts";
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { PlatformError } from "../platform/mod.ts";

@@ -11,7 +11,7 @@
  * logged ERROR `post failed` (red). One call, never a blind retry: a double post would wake
  * the recipient twice.
  */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import { codePointLength, headCodePoints } from "../core/code_points.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/tool.ts";
 import { GateRefusal } from "../gate/refusal.ts";

@@ -7,7 +7,7 @@
  * Idempotency-Key (kind `task`): if a killed wake's create already landed, its re-issue gets
  * the original task back instead of scheduling the work twice.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema, ToolContext } from "../core/tool.ts";
 import type { Task } from "../platform/mod.ts";
 import type { PlatformContext } from "./platform_context.ts";

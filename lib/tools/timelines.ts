@@ -5,7 +5,7 @@
  * `delete`), so a routine call here can never grab them by accident. Authorization (ownership,
  * mutual trust, headroom) is the platform's; a refusal is relayed in its words.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema } from "../core/tool.ts";
 import type { Participant, Timeline } from "../platform/mod.ts";
 import type { PlatformContext } from "./platform_context.ts";

@@ -4,7 +4,7 @@
  * one-directional: the reply says only which edge changed, and whether trust is now mutual
  * because the other side already trusted back — never that granting made it so.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema } from "../core/tool.ts";
 import type { PlatformContext } from "./platform_context.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";

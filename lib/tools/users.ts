@@ -3,7 +3,7 @@
  * read one user by handle or uuid, or `me` for your own dashboard. Access tiers are the
  * platform's: a read shows exactly the fields the API returned and never invents one.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema } from "../core/tool.ts";
 import type { Dashboard } from "../platform/mod.ts";
 import type { PlatformContext } from "./platform_context.ts";

@@ -10,7 +10,7 @@
  * written for the Python harness reads the same text. Only a call with no `url` (the model's own
  * mistake) throws. An HTTP error status is an answer, not a failure, and is returned as text.
  */
-import { z } from "zod";
+import * as z from "../core/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/tool.ts";
 import { type AddressPolicy, publicAddressPolicy } from "./net/address_policy.ts";
 import { charsetOf, isHtmlType, isTextType, mediaType } from "./net/content_type.ts";

@@ -5,7 +5,7 @@
  * Idempotency-Key (kind `webhook_endpoint`): a duplicate would mint a second secret URL the
  * sender never receives. Setting a signature secret is deliberately not offered.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema, ToolContext } from "../core/tool.ts";
 import type { WebhookEndpoint } from "../platform/mod.ts";
 import type { PlatformContext } from "./platform_context.ts";

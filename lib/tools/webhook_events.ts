@@ -3,7 +3,7 @@
  * (optionally one endpoint's), read one in full with its headers and the raw payload exactly
  * as delivered. Read-only: events exist only because something was delivered.
  */
-import type { z } from "zod";
+import type * as z from "../core/zod.ts";
 import type { JsonSchema } from "../core/tool.ts";
 import type { WebhookEvent } from "../platform/mod.ts";
 import type { PlatformContext } from "./platform_context.ts";

@@ -242,3 +242,31 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "zod's English messages reach the operator from the bundle as from source",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    await using w = await world();
+    // A guardrails value zod itself rejects: its message is part of the operator's error line.
+    await Deno.mkdir(`${w.home}/config`, { recursive: true });
+    await Deno.writeTextFile(`${w.home}/config/guardrails.json`, '{"max_length": 0}');
+    const cwd = await elsewhere();
+    try {
+      const fromSource = await runCli(["wake", "--timeline", w.timeline], { env: w.env });
+      const fromBundle = await runCli(["wake", "--timeline", w.timeline], {
+        bundle: dir,
+        cwd,
+        env: w.env,
+      });
+      assert.equal(fromBundle.code, 1, fromBundle.stderr);
+      const line = (r: { stderr: string }) =>
+        r.stderr.split("\n").find((l) => l.startsWith("harness wake:"));
+      assert.match(line(fromSource) ?? "", /Too small: expected number to be >=1/);
+      assert.equal(line(fromBundle), line(fromSource));
+    } finally {
+      await Deno.remove(cwd, { recursive: true });
+    }
+  },
+});

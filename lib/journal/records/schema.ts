@@ -4,7 +4,7 @@
  * snake_case on disk (the fleet reads these with jq and Python); the schema is strict, so a
  * record carrying a key this version does not know is reported rather than half-read.
  */
-import { z } from "zod";
+import * as z from "../../core/zod.ts";
 
 /** The record format this writer produces; a reader refuses any other. */
 export const RECORD_VERSION = 1;

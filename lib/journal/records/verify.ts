@@ -15,7 +15,7 @@
 import { GENESIS_HASH } from "./canonical.ts";
 import { chainFileName, chainPath, headPath, recordedTimelines, RECORDS_DIR } from "./files.ts";
 import { judgeLine, splitLines } from "./line.ts";
-import { z } from "zod";
+import * as z from "../../core/zod.ts";
 
 /** Why a line is bad. */
 export type BadReason =

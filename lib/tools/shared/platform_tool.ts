@@ -4,7 +4,7 @@
  * library user registers it first and connects it later); until then every call answers with
  * a clear "not connected" text instead of failing obscurely.
  */
-import type { z } from "zod";
+import type * as z from "../../core/zod.ts";
 import { type JsonSchema, Tool, type ToolContext, type ToolOutput } from "../../core/tool.ts";
 import type { PlatformContext } from "../platform_context.ts";
 import { parseArgs } from "./args.ts";
