@@ -3,16 +3,20 @@
  *
  * The four reconciles run one after another (messages, assets, webhook events, tasks), and each
  * starts by listing what is new since its mark. Those lists do not depend on one another, so the
- * wake starts all four at once: a wake with nothing new then waits for one platform round trip
- * instead of four. A reconcile takes its read-ahead only while the wake is still quiet — no turn
- * engaged, nothing posted — and only for the mark it read itself; otherwise (an earlier kind
- * engaged a turn, which takes time, or another wake moved the mark) it lists afresh, exactly as
- * without read-ahead. A read-ahead that fails surfaces only if its reconcile takes it, in the
- * reconcile's own turn.
+ * wake starts them at once: a wake with nothing new then waits for one platform round trip
+ * instead of four. A reconcile takes its read-ahead only if nothing has happened since it was
+ * started — no turn engaged, nothing posted or spoken — and only for the mark it read itself;
+ * otherwise (an earlier kind engaged a turn, which takes time, or another wake moved the mark) it
+ * lists afresh, exactly as without read-ahead. After a kind did engage, {@link refreshReadAhead}
+ * starts the remaining kinds' reads together again. A read-ahead that fails surfaces only if its
+ * reconcile takes it, in the reconcile's own turn.
  */
 import type { Asset, Message, Task, WebhookEvent } from "../platform/mod.ts";
 import { readMark } from "./state/marks.ts";
 import type { Wake } from "./wake_state.ts";
+
+/** The kinds, in reconcile order. */
+export type ReadAheadKind = "messages" | "assets" | "webhook_events" | "tasks";
 
 /** One kind's listing since `mark`. */
 interface Listing<T> {
@@ -22,11 +26,15 @@ interface Listing<T> {
 
 /** What was started; a kind without a mark (a first wake) has no read-ahead. */
 export interface ReadAhead {
+  /** {@link activity} when the reads were started. */
+  readonly activity: number;
   readonly messages?: Listing<Message>;
   readonly assets?: Listing<Asset>;
   readonly webhook_events?: Listing<WebhookEvent>;
   readonly tasks?: Promise<Task[]>;
 }
+
+const ALL_KINDS: readonly ReadAheadKind[] = ["messages", "assets", "webhook_events", "tasks"];
 
 /** A started read whose failure, unless someone takes it, is dropped. */
 function started<T>(items: Promise<T[]>): Promise<T[]> {
@@ -34,16 +42,28 @@ function started<T>(items: Promise<T[]>): Promise<T[]> {
   return items;
 }
 
-/** Starts the four first reads (after the marks are read) and returns them. */
-export async function readAhead(wake: Wake): Promise<ReadAhead> {
+/** How much the wake has done so far: turns engaged, posts made, replies spoken. */
+function activity(wake: Wake): number {
+  return wake.engine.turns + wake.posts + wake.context.spoken;
+}
+
+/** Starts the first reads of `kinds` (after their marks are read) and returns them. */
+export async function readAhead(
+  wake: Wake,
+  kinds: readonly ReadAheadKind[] = ALL_KINDS,
+): Promise<ReadAhead> {
   const { home, timeline } = wake.settings;
   const client = wake.client;
+  const at = activity(wake);
+  const markOf = (kind: "messages" | "assets" | "webhook_events") =>
+    kinds.includes(kind) ? readMark(home, kind, timeline) : Promise.resolve(undefined);
   const [messages, assets, events] = await Promise.all([
-    readMark(home, "messages", timeline),
-    readMark(home, "assets", timeline),
-    readMark(home, "webhook_events", timeline),
+    markOf("messages"),
+    markOf("assets"),
+    markOf("webhook_events"),
   ]);
   return {
+    activity: at,
     messages: messages === undefined ? undefined : {
       mark: messages,
       items: started(client.messages.list({ timeline, until: messages }).toArray()),
@@ -56,13 +76,28 @@ export async function readAhead(wake: Wake): Promise<ReadAhead> {
       mark: events,
       items: started(client.webhookEvents.list({ timeline, until: events }).toArray()),
     },
-    tasks: started(client.tasks.list({ timeline, status: "activated" }).toArray()),
+    tasks: kinds.includes("tasks")
+      ? started(client.tasks.list({ timeline, status: "activated" }).toArray())
+      : undefined,
   };
 }
 
-/** Whether nothing has happened yet that a listing started earlier could have missed. */
-function quiet(wake: Wake): boolean {
-  return wake.engine.turns === 0 && wake.posts === 0 && wake.context.spoken === 0;
+/**
+ * Before the reconcile of `kinds[0]`: when something happened since the read-ahead started, the
+ * reads of `kinds` (the kinds still to come) start together again; otherwise the read-ahead stands.
+ */
+export async function refreshReadAhead(
+  wake: Wake,
+  kinds: readonly ReadAheadKind[],
+): Promise<void> {
+  if (wake.readAhead && wake.readAhead.activity === activity(wake)) return;
+  wake.readAhead = await readAhead(wake, kinds);
+}
+
+/** Whether nothing has happened since the read-ahead was started. */
+function current(wake: Wake): ReadAhead | undefined {
+  const ahead = wake.readAhead;
+  return ahead && ahead.activity === activity(wake) ? ahead : undefined;
 }
 
 /** The read-ahead listing of `kind` since `mark`, when it may stand in for a fresh one. */
@@ -71,12 +106,12 @@ export function takeListing<K extends "messages" | "assets" | "webhook_events">(
   kind: K,
   mark: string,
 ): NonNullable<ReadAhead[K]>["items"] | undefined {
-  const ahead = wake.readAhead?.[kind];
-  if (!ahead || ahead.mark !== mark || !quiet(wake)) return undefined;
+  const ahead = current(wake)?.[kind];
+  if (!ahead || ahead.mark !== mark) return undefined;
   return ahead.items as NonNullable<ReadAhead[K]>["items"];
 }
 
 /** The read-ahead activated-task listing, when it may stand in for a fresh one. */
 export function takeTasks(wake: Wake): Promise<Task[]> | undefined {
-  return quiet(wake) ? wake.readAhead?.tasks : undefined;
+  return current(wake)?.tasks;
 }

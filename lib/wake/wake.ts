@@ -26,7 +26,7 @@ import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./load_engaged.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
-import { readAhead } from "./read_ahead.ts";
+import { readAhead, refreshReadAhead } from "./read_ahead.ts";
 import { recordAndCheck } from "./state/breaker.ts";
 import { ClaimStore } from "./state/claims.ts";
 import { livenessSnapshot } from "./state/liveness.ts";
@@ -107,8 +107,11 @@ async function run(wake: Wake): Promise<void> {
     wake.messages = await wake.store.load(sourceOf(timeline)); // remember
     wake.readAhead = await ahead;
     await reconcileMessages(wake);
+    await refreshReadAhead(wake, ["assets", "webhook_events", "tasks"]);
     await reconcileAssets(wake);
+    await refreshReadAhead(wake, ["webhook_events", "tasks"]);
     await reconcileEvents(wake);
+    await refreshReadAhead(wake, ["tasks"]);
     await reconcileTasks(wake);
     outcome = "ok";
   } finally {

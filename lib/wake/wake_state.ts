@@ -117,7 +117,7 @@ export interface Wake {
   posts: number;
   /** Set once billing failed this wake: later items are left pending without a model call. */
   billingWall: boolean;
-  /** The four kinds' first reads, started together once the breaker let the wake run. */
+  /** The kinds' first reads, started together (lib/wake/read_ahead.ts). */
   readAhead?: ReadAhead;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
   readonly loaded: { mcp?: McpLoad; compactor?: Compactor };

@@ -139,3 +139,33 @@ Deno.test({
     assert.doesNotMatch(result.stderr, /500|Internal/);
   },
 });
+
+Deno.test({
+  name: "after a message turn, assets, events and tasks are listed afresh, at once",
+  ...loose,
+  async fn() {
+    await using w = await world({ third: true });
+    await everyKindMarked(w);
+    await say(w, "one more thing");
+    silent(w.model, 1);
+    const kinds = /^\/(assets|webhook_events|tasks)$/;
+    // Slow listings for the three kinds: three at start, three again after the message turn.
+    await fault(w, { path: kinds.source, method: "GET", delay_ms: 250, count: 6 });
+    const before = w.sandbox.requests.length;
+    const result = await w.wake();
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /wake end .*turns=1 /);
+    const lists = w.sandbox.requests.slice(before).filter((r) =>
+      r.method === "GET" && kinds.test(r.path)
+    );
+    assert.equal(lists.length, 6, JSON.stringify(lists.map((r) => r.path)));
+    const refreshed = lists.toSorted((a, b) => a.startedAt - b.startedAt).slice(3);
+    assert.deepEqual(
+      refreshed.map((r) => r.path).sort(),
+      ["/assets", "/tasks", "/webhook_events"],
+    );
+    const lastStart = Math.max(...refreshed.map((r) => r.startedAt));
+    const firstEnd = Math.min(...refreshed.map((r) => r.startedAt + r.ms));
+    assert.ok(lastStart < firstEnd, `the refreshed listings did not overlap`);
+  },
+});

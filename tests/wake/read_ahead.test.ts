@@ -16,6 +16,7 @@ const listing = <T>(mark: string, items: T[]) => ({ mark, items: Promise.resolve
 
 Deno.test("read-ahead: taken for the mark it was read at, while the wake is quiet", () => {
   const ahead: ReadAhead = {
+    activity: 0,
     messages: listing("m1", []),
     assets: listing("a1", []),
     tasks: Promise.resolve([]),
@@ -31,7 +32,7 @@ Deno.test("read-ahead: taken for the mark it was read at, while the wake is quie
 });
 
 Deno.test("read-ahead: dropped once a turn was engaged, a post made or a reply spoken", () => {
-  const ahead: ReadAhead = { assets: listing("a1", []), tasks: Promise.resolve([]) };
+  const ahead: ReadAhead = { activity: 0, assets: listing("a1", []), tasks: Promise.resolve([]) };
   for (
     const state of [
       { turns: 1, posts: 0, spoken: 0 },
