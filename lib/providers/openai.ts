@@ -19,7 +19,7 @@ import {
   type ContextLimitSource,
 } from "./usage.ts";
 import { isRecord, requireApiKey } from "./wire.ts";
-import { withoutNodeProcess } from "./without_node_process.ts";
+import { withoutNodeGlobals } from "./without_node_globals.ts";
 
 /** The two wire surfaces of the openai SDK. */
 export type OpenAISurface = "responses" | "chat";
@@ -180,10 +180,10 @@ export class OpenAIProvider implements Provider {
 
   #load(): Promise<{ module: OpenAIModule; client: OpenAI }> {
     this.#sdk ??= (async () => {
-      // Hidden: the SDK reads `process` when its module loads (without_node_process.ts).
-      const module = await withoutNodeProcess(() => import("openai"));
+      // Hidden: the SDK reads `process` when its module loads (without_node_globals.ts).
+      const module = await withoutNodeGlobals(() => import("openai"));
       const options = this.#options;
-      const client = withoutNodeProcess(() =>
+      const client = withoutNodeGlobals(() =>
         new module.default({
           apiKey: options.apiKey,
           baseURL: options.baseURL ?? DEFAULT_BASE_URLS[this.provider],

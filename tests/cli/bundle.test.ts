@@ -108,20 +108,20 @@ Deno.test({
           bundle: dir,
           cwd,
           env: w.env,
-          // Reports any read of Deno's lazy `process` global, which boots the Node layer.
-          denoFlags: ["--preload", `${REPO_ROOT}tests/support/process_trap.js`],
+          // Reports any read of the lazy `process` and `Buffer` globals, which boot the Node layer.
+          denoFlags: ["--preload", `${REPO_ROOT}tests/support/node_globals_trap.js`],
         });
       const first = await wake();
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stderr, /wake end .*outcome=ok turns=1 .*posted=1/);
       // Neither our code nor the model SDK as we load it boots the Node layer.
-      assert.doesNotMatch(first.stderr, /process global touched/);
+      assert.doesNotMatch(first.stderr, /node global touched/);
       assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
       const calls = w.model.requestsTo("chat").length;
       const idle = await wake();
       assert.equal(idle.code, 0, idle.stderr);
       assert.match(idle.stderr, /wake end .*outcome=ok turns=0 steps=0\/\d+ posted=0/);
-      assert.doesNotMatch(idle.stderr, /process global touched/);
+      assert.doesNotMatch(idle.stderr, /node global touched/);
       assert.equal(w.model.requestsTo("chat").length, calls);
       assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
     } finally {
