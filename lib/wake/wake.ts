@@ -115,6 +115,7 @@ async function run(wake: Wake): Promise<void> {
     await reconcileTasks(wake);
     outcome = "ok";
   } finally {
+    await wake.records; // never rejects: a failed append is a WARNING
     wakeEnd(wake.journal, {
       timeline,
       outcome,

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
-import { say, scriptReply, world } from "./wake_support.ts";
+import { chatCompletion } from "../support/model_mock.ts";
+import { say, scriptReply, upload, world } from "./wake_support.ts";
 
 Deno.test("a one-reply wake leaves one verified turn record with one post", async () => {
   await using w = await world();
@@ -48,4 +49,40 @@ Deno.test("a one-reply wake leaves one verified turn record with one post", asyn
   assert.equal(record.steps, 2);
   assert.match(record.prompt_hash, /^[0-9a-f]{64}$/);
   assert.equal(typeof record.latency_ms.total, "number");
+});
+
+Deno.test("records of several turns in one wake chain in turn order; a failed append warns before wake end", async () => {
+  await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
+  // A first message turn sets the mark; then a message and an asset make two turns in one wake.
+  await say(w, "first");
+  scriptReply(w.model, "Hi.");
+  assert.equal((await w.wake()).code, 0);
+  const ask = await say(w, "second");
+  const file = await upload(w, "notes.txt");
+  scriptReply(w.model, "Got it.");
+  w.model.reply("chat", { json: chatCompletion({ content: "Noted the file." }) });
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  const records = (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim()
+    .split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(records.map((r) => r.seq), [1, 2, 3]);
+  assert.deepEqual(records.slice(1).map((r) => r.trigger_items[0].uuid), [
+    ask.content.uuid,
+    file.content.uuid,
+  ]);
+  assert.equal((await runCli(["records", "verify"], { env: w.env })).code, 0);
+
+  // The records directory becomes a file: the append fails, the turn does not, and the WARNING
+  // comes before the wake's last line.
+  await Deno.remove(`${w.home}/records`, { recursive: true });
+  await Deno.writeTextFile(`${w.home}/records`, "not a directory");
+  await say(w, "third");
+  scriptReply(w.model, "Still here.");
+  const failed = await w.wake();
+  assert.equal(failed.code, 0, failed.stderr);
+  const lines = failed.stderr.trim().split("\n");
+  const warned = lines.findIndex((l) => l.includes("Could not append the turn record"));
+  assert.ok(warned >= 0, failed.stderr);
+  assert.ok(warned < lines.findIndex((l) => l.includes("wake end ")), failed.stderr);
+  assert.match(lines.at(-1)!, /wake end .*outcome=ok turns=1 .*posted=1/);
 });
