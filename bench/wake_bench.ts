@@ -234,7 +234,7 @@ try {
   const empty = join(dir, "empty.ts");
   await Deno.writeTextFile(empty, "");
 
-  const measure = async (form: Form, handle: string): Promise<Measured> => {
+  const measure = async (form: Form, handle: string) => {
     const agent = sandbox.createUser({ handle, name: handle, kind: "ai" });
     const vega = new PlatformClient({ baseUrl: sandbox.baseUrl, token: agent.token });
     await ada.users.grantTrust(agent.user.uuid);
@@ -290,59 +290,74 @@ try {
     const idle: number[] = [];
     const baseline: number[] = [];
     let idleModelRequests = 0;
-    for (let i = 0; i < warmups + runs; i++) {
-      const w = await wake(idleTimeline);
-      if (!/wake end .*turns=0 .*posted=0/.test(w.stderr)) {
-        throw new Error(`an idle wake was not idle:\n${w.stderr}`);
-      }
-      const e = await runDeno([...form.flags, empty], env);
-      if (i < warmups) continue;
-      idleModelRequests += w.model.length;
-      idle.push(w.ms);
-      baseline.push(e.ms);
-    }
-    const idleDebug = await wake(idleTimeline, { debug: true });
-
     // (b) A fresh question per run on the reply timeline, one reply each.
     const overhead: number[] = [];
     const wall: number[] = [];
     const modelMs: number[] = [];
     const platformMs: number[] = [];
     const rss: number[] = [];
-    for (let i = 0; i < warmups + runs; i++) {
-      await ask(replyTimeline, i + 1);
-      const w = await wake(replyTimeline, { rss: true });
-      if (!/wake end .*turns=1 .*posted=1/.test(w.stderr) || w.model.length === 0) {
-        throw new Error(`a reply wake did not reply once:\n${w.stderr}`);
-      }
-      if (i < warmups) continue;
-      const m = busyMs(w.model);
-      const p = busyMs(w.platform);
-      wall.push(w.ms);
-      modelMs.push(m);
-      platformMs.push(p);
-      overhead.push(w.ms - busyMs([...w.model, ...w.platform]));
-      rss.push(w.rssMb);
-    }
-    await ask(replyTimeline, 0);
-    const replyDebug = await wake(replyTimeline, { debug: true });
+    let asked = 0;
     return {
-      emptyMs: median(baseline),
-      idleMs: median(idle),
-      ratio: median(idle) / median(baseline),
-      idleModelRequests,
-      idleLoadedSdk: form.loadedSdk(idleDebug.stderr),
-      replyLoadedSdk: form.loadedSdk(replyDebug.stderr),
-      wallMs: median(wall),
-      modelMs: median(modelMs),
-      platformMs: median(platformMs),
-      overheadMs: median(overhead),
-      rssMb: Math.max(...rss),
+      /** One idle wake and one empty run; recorded unless `warmup`. */
+      async idleOnce(warmup: boolean) {
+        const w = await wake(idleTimeline);
+        if (!/wake end .*turns=0 .*posted=0/.test(w.stderr)) {
+          throw new Error(`an idle wake was not idle:\n${w.stderr}`);
+        }
+        const e = await runDeno([...form.flags, empty], env);
+        if (warmup) return;
+        idleModelRequests += w.model.length;
+        idle.push(w.ms);
+        baseline.push(e.ms);
+      },
+      /** One question and the wake that answers it; recorded unless `warmup`. */
+      async replyOnce(warmup: boolean) {
+        await ask(replyTimeline, ++asked);
+        const w = await wake(replyTimeline, { rss: true });
+        if (!/wake end .*turns=1 .*posted=1/.test(w.stderr) || w.model.length === 0) {
+          throw new Error(`a reply wake did not reply once:\n${w.stderr}`);
+        }
+        if (warmup) return;
+        wall.push(w.ms);
+        modelMs.push(busyMs(w.model));
+        platformMs.push(busyMs(w.platform));
+        overhead.push(w.ms - busyMs([...w.model, ...w.platform]));
+        rss.push(w.rssMb);
+      },
+      /** The untimed debug runs, then the medians. */
+      async finish(): Promise<Measured> {
+        const idleDebug = await wake(idleTimeline, { debug: true });
+        await ask(replyTimeline, ++asked);
+        const replyDebug = await wake(replyTimeline, { debug: true });
+        return {
+          emptyMs: median(baseline),
+          idleMs: median(idle),
+          ratio: median(idle) / median(baseline),
+          idleModelRequests,
+          idleLoadedSdk: form.loadedSdk(idleDebug.stderr),
+          replyLoadedSdk: form.loadedSdk(replyDebug.stderr),
+          wallMs: median(wall),
+          modelMs: median(modelMs),
+          platformMs: median(platformMs),
+          overheadMs: median(overhead),
+          rssMb: Math.max(...rss),
+        };
+      },
     };
   };
 
+  // The forms take turns run by run, so a machine that speeds up or slows down during the
+  // benchmark weighs on both alike.
+  const runners = [];
+  for (const [i, form] of forms.entries()) runners.push(await measure(form, `vega${i}`));
+  for (let i = 0; i < warmups + runs; i++) {
+    for (const runner of runners) await runner.idleOnce(i < warmups);
+  }
+  for (let i = 0; i < warmups + runs; i++) {
+    for (const runner of runners) await runner.replyOnce(i < warmups);
+  }
   const results: Record<string, Measured> = {};
-  for (const [i, form] of forms.entries()) results[form.name] = await measure(form, `vega${i}`);
+  for (const [i, form] of forms.entries()) results[form.name] = await runners[i].finish();
 
   // -------------------------------------------------------------------------------------------
   // The targets are judged on the shipped form; the source form is reported beside it.
