@@ -36,8 +36,9 @@ function bundle(): Promise<{ dir: string; stdout: string }> {
 }
 
 /** A working directory outside the repository, so nothing resolves against the sources. */
-async function elsewhere(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "harness-bundle-cwd-" });
+async function elsewhere(): Promise<{ readonly path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "harness-bundle-cwd-" });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
 }
 
 async function* jsFiles(dir: string): AsyncGenerator<string> {
@@ -77,19 +78,16 @@ Deno.test({
   ...loose,
   async fn() {
     const { dir } = await bundle();
-    const cwd = await elsewhere();
-    try {
-      for (const entry of COMMANDS) {
-        const result = await runCli([entry.name, "--help"], { bundle: dir, cwd });
-        assert.equal(result.code, 0, `${entry.name}: ${result.stderr}`);
-        assert.match(result.stdout, new RegExp(`harness ${entry.name}\\b`), entry.name);
-      }
-      const version = await runCli(["version"], { bundle: dir, cwd });
-      assert.equal(version.code, 0, version.stderr);
-      assert.match(version.stdout, /^harness \d+\.\d+\.\d+ · openai SDK \d+\.\d+\.\d+\n$/);
-    } finally {
-      await Deno.remove(cwd, { recursive: true });
+    await using away = await elsewhere();
+    const cwd = away.path;
+    for (const entry of COMMANDS) {
+      const result = await runCli([entry.name, "--help"], { bundle: dir, cwd });
+      assert.equal(result.code, 0, `${entry.name}: ${result.stderr}`);
+      assert.match(result.stdout, new RegExp(`harness ${entry.name}\\b`), entry.name);
     }
+    const version = await runCli(["version"], { bundle: dir, cwd });
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^harness \d+\.\d+\.\d+ · openai SDK \d+\.\d+\.\d+\n$/);
   },
 });
 
@@ -101,32 +99,29 @@ Deno.test({
     await using w = await world();
     await say(w, "@ada what is new?");
     scriptReply(w.model, "Nothing much, and you?");
-    const cwd = await elsewhere();
-    try {
-      const wake = () =>
-        runCli(["wake", "--timeline", w.timeline], {
-          bundle: dir,
-          cwd,
-          env: w.env,
-          // Reports any read of the lazy `process` and `Buffer` globals, which boot the Node layer.
-          denoFlags: ["--preload", `${REPO_ROOT}tests/support/node_globals_trap.js`],
-        });
-      const first = await wake();
-      assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stderr, /wake end .*outcome=ok turns=1 .*posted=1/);
-      // Neither our code nor the model SDK as we load it boots the Node layer.
-      assert.doesNotMatch(first.stderr, /node global touched/);
-      assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
-      const calls = w.model.requestsTo("chat").length;
-      const idle = await wake();
-      assert.equal(idle.code, 0, idle.stderr);
-      assert.match(idle.stderr, /wake end .*outcome=ok turns=0 steps=0\/\d+ posted=0/);
-      assert.doesNotMatch(idle.stderr, /node global touched/);
-      assert.equal(w.model.requestsTo("chat").length, calls);
-      assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
-    } finally {
-      await Deno.remove(cwd, { recursive: true });
-    }
+    await using away = await elsewhere();
+    const cwd = away.path;
+    const wake = () =>
+      runCli(["wake", "--timeline", w.timeline], {
+        bundle: dir,
+        cwd,
+        env: w.env,
+        // Reports any read of the lazy `process` and `Buffer` globals, which boot the Node layer.
+        denoFlags: ["--preload", `${REPO_ROOT}tests/support/node_globals_trap.js`],
+      });
+    const first = await wake();
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /wake end .*outcome=ok turns=1 .*posted=1/);
+    // Neither our code nor the model SDK as we load it boots the Node layer.
+    assert.doesNotMatch(first.stderr, /node global touched/);
+    assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
+    const calls = w.model.requestsTo("chat").length;
+    const idle = await wake();
+    assert.equal(idle.code, 0, idle.stderr);
+    assert.match(idle.stderr, /wake end .*outcome=ok turns=0 steps=0\/\d+ posted=0/);
+    assert.doesNotMatch(idle.stderr, /node global touched/);
+    assert.equal(w.model.requestsTo("chat").length, calls);
+    assert.deepEqual(await agentPosts(w), ["Nothing much, and you?"]);
   },
 });
 
@@ -139,46 +134,43 @@ Deno.test({
     const configHome = `${w.home}/config`;
     await Deno.mkdir(`${configHome}/mcp`, { recursive: true });
     await writeServer(configHome, "mini", { command: "node", args: [MINI, "ok"] });
-    const cwd = await elsewhere();
-    try {
-      const approve = await runCli(["mcp", "approve", "--all"], { bundle: dir, cwd, env: w.env });
-      assert.equal(approve.code, 0, approve.stdout + approve.stderr);
-      const resolved = await runCli(["resolved-config"], { bundle: dir, cwd, env: w.env });
-      assert.equal(resolved.code, 0, resolved.stderr);
-      assert.ok(JSON.parse(resolved.stdout).tools.includes("mini__boom"), resolved.stdout);
+    await using away = await elsewhere();
+    const cwd = away.path;
+    const approve = await runCli(["mcp", "approve", "--all"], { bundle: dir, cwd, env: w.env });
+    assert.equal(approve.code, 0, approve.stdout + approve.stderr);
+    const resolved = await runCli(["resolved-config"], { bundle: dir, cwd, env: w.env });
+    assert.equal(resolved.code, 0, resolved.stderr);
+    assert.ok(JSON.parse(resolved.stdout).tools.includes("mini__boom"), resolved.stdout);
 
-      await say(w, "@ada try the mini tool");
-      w.model.reply(
-        "chat",
-        {
-          json: chatCompletion({
-            toolCalls: [{ id: "call_boom", name: "mini__boom", arguments: {} }],
-          }),
-        },
-        {
-          json: chatCompletion({
-            toolCalls: [{
-              id: "call_say",
-              name: "messages",
-              arguments: { action: "create", body: "It said ok." },
-            }],
-          }),
-        },
-        { json: chatCompletion({ content: "Done." }) },
-      );
-      const result = await runCli(["wake", "--timeline", w.timeline], {
-        bundle: dir,
-        cwd,
-        env: w.env,
-      });
-      assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /MCP server 'mini' active: 1 tool\(s\) loaded/);
-      const answered = chatMessages(w.model, 1).find((m) => m.tool_call_id === "call_boom");
-      assert.equal(answered?.content, "ok");
-      assert.deepEqual(await agentPosts(w), ["It said ok."]);
-    } finally {
-      await Deno.remove(cwd, { recursive: true });
-    }
+    await say(w, "@ada try the mini tool");
+    w.model.reply(
+      "chat",
+      {
+        json: chatCompletion({
+          toolCalls: [{ id: "call_boom", name: "mini__boom", arguments: {} }],
+        }),
+      },
+      {
+        json: chatCompletion({
+          toolCalls: [{
+            id: "call_say",
+            name: "messages",
+            arguments: { action: "create", body: "It said ok." },
+          }],
+        }),
+      },
+      { json: chatCompletion({ content: "Done." }) },
+    );
+    const result = await runCli(["wake", "--timeline", w.timeline], {
+      bundle: dir,
+      cwd,
+      env: w.env,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /MCP server 'mini' active: 1 tool\(s\) loaded/);
+    const answered = chatMessages(w.model, 1).find((m) => m.tool_call_id === "call_boom");
+    assert.equal(answered?.content, "ok");
+    assert.deepEqual(await agentPosts(w), ["It said ok."]);
   },
 });
 
@@ -252,21 +244,18 @@ Deno.test({
     // A guardrails value zod itself rejects: its message is part of the operator's error line.
     await Deno.mkdir(`${w.home}/config`, { recursive: true });
     await Deno.writeTextFile(`${w.home}/config/guardrails.json`, '{"max_length": 0}');
-    const cwd = await elsewhere();
-    try {
-      const fromSource = await runCli(["wake", "--timeline", w.timeline], { env: w.env });
-      const fromBundle = await runCli(["wake", "--timeline", w.timeline], {
-        bundle: dir,
-        cwd,
-        env: w.env,
-      });
-      assert.equal(fromBundle.code, 1, fromBundle.stderr);
-      const line = (r: { stderr: string }) =>
-        r.stderr.split("\n").find((l) => l.startsWith("harness wake:"));
-      assert.match(line(fromSource) ?? "", /Too small: expected number to be >=1/);
-      assert.equal(line(fromBundle), line(fromSource));
-    } finally {
-      await Deno.remove(cwd, { recursive: true });
-    }
+    await using away = await elsewhere();
+    const cwd = away.path;
+    const fromSource = await runCli(["wake", "--timeline", w.timeline], { env: w.env });
+    const fromBundle = await runCli(["wake", "--timeline", w.timeline], {
+      bundle: dir,
+      cwd,
+      env: w.env,
+    });
+    assert.equal(fromBundle.code, 1, fromBundle.stderr);
+    const line = (r: { stderr: string }) =>
+      r.stderr.split("\n").find((l) => l.startsWith("harness wake:"));
+    assert.match(line(fromSource) ?? "", /Too small: expected number to be >=1/);
+    assert.equal(line(fromBundle), line(fromSource));
   },
 });
