@@ -135,7 +135,6 @@ Deno.test({
     const lines = result.stderr.trim().split("\n").filter((l) => l.startsWith("harness wake:"));
     assert.equal(lines.length, 1, result.stderr);
     assert.match(lines[0], /model_params\.json/);
-    assert.ok(w.sandbox.requests.some((r) => r.status === 500), "the reads were made and failed");
     assert.doesNotMatch(result.stderr, /500|Internal/);
   },
 });
