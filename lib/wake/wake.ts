@@ -168,7 +168,7 @@ async function assemble(
   // configuration, then credentials, then the timeline (404 ⇒ skip), then the dashboard.
   const early = startPlatformReads(timeline, rawEnv);
   // `kill(pid, 0)` needs run permission, which the locked sandbox revokes: judge claim owners now.
-  const isAlive = await livenessSnapshot(home, timeline);
+  const isAlive = livenessSnapshot(home, timeline);
   const runtime = await resolveRuntime(env, {
     journal,
     reconcile: true,

@@ -285,10 +285,35 @@ Deno.test("a liveness snapshot judges each claim's pid once, and asks later for 
     );
     const asked: number[] = [];
     const probe = (pid: number) => (asked.push(pid), pid === 42);
-    const isAlive = await livenessSnapshot(home, TL, probe);
+    const isAlive = livenessSnapshot(home, TL, probe);
     assert.deepEqual(asked.sort(), [41, 42, 43]);
     assert.deepEqual([isAlive(41), isAlive(42), isAlive(43)], [false, true, false]);
     assert.equal(asked.length, 3, "answered from the snapshot");
     isAlive(44);
     assert.deepEqual(asked.slice(3), [44]);
+  }));
+
+Deno.test("a liveness snapshot skips settled claims without judging them, however many", () =>
+  withHome(async (home) => {
+    // A long-lived timeline: many committed and abandoned claims, one legacy empty one, and a
+    // single in-flight claim among them.
+    for (let i = 0; i < 300; i++) {
+      await put(
+        home,
+        `${DIR}/done-${i}.claim`,
+        encodeClaimRecord({ phase: "done", pid: null, wake: null, at: T0 }),
+      );
+    }
+    await put(
+      home,
+      `${DIR}/gave-up.claim`,
+      encodeClaimRecord({ phase: "abandoned", pid: null, wake: null, at: T0, reason: "billing" }),
+    );
+    await put(home, `${DIR}/legacy.claim`, "");
+    await store(home, 1, { pid: 4242 }).claim("messages", TL, "live");
+    const asked: number[] = [];
+    const isAlive = livenessSnapshot(home, TL, (pid) => (asked.push(pid), true));
+    assert.deepEqual(asked, [4242]);
+    assert.equal(isAlive(4242), true);
+    assert.equal(asked.length, 1);
   }));

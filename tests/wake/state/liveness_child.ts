@@ -7,7 +7,7 @@ import { ClaimStore } from "../../../lib/wake/state/claims.ts";
 import { livenessSnapshot } from "../../../lib/wake/state/liveness.ts";
 
 const [mode, home, timeline, item] = Deno.args;
-const isAlive = mode === "snapshot" ? await livenessSnapshot(home, timeline) : undefined;
+const isAlive = mode === "snapshot" ? livenessSnapshot(home, timeline) : undefined;
 await Deno.permissions.revoke({ name: "run" });
 const store = new ClaimStore(home, { isAlive });
 console.log(await store.takeOver("messages", timeline, item) ? "won" : "lost");
