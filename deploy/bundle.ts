@@ -52,6 +52,14 @@ if (absent.length > 0) {
   Deno.exit(1);
 }
 
+// The output directory is replaced whole, so it must be new, empty, or a bundle written before.
+const refusal = replaceRefusal(outdir);
+if (refusal) {
+  console.error(
+    `bundle: refusing to replace ${outdir}: ${refusal}; choose a new or empty --outdir.`,
+  );
+  Deno.exit(1);
+}
 await Deno.remove(outdir, { recursive: true }).catch((error) => {
   if (!(error instanceof Deno.errors.NotFound)) throw error;
 });
@@ -114,6 +122,24 @@ console.log(
     (bytes / 1024 / 1024).toFixed(1)
   } MB)`,
 );
+
+/** Why `dir` must not be deleted and rewritten, or null when it may. */
+function replaceRefusal(dir: string): string | null {
+  const root = resolve(ROOT);
+  if (root === dir || root.startsWith(`${dir}/`)) return "it holds the sources";
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].map((entry) => entry.name);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    if (error instanceof Deno.errors.NotADirectory) return "it is not a directory";
+    throw error;
+  }
+  if (names.length === 0) return null;
+  const bundle = names.includes("main.js") && names.includes("deno.json") &&
+    names.every((name) => name === "lib" || name.endsWith(".js") || name === "deno.json");
+  return bundle ? null : "it is not empty and does not hold a bundle";
+}
 
 async function* walk(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {

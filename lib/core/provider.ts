@@ -17,12 +17,6 @@ export interface Provider {
    */
   chat(messages: readonly Message[], tools?: readonly ToolSpec[]): Promise<Message>;
 
-  /**
-   * Starts loading what the first `chat` needs (a vendor SDK) and returns at once, so the load
-   * overlaps other waiting; a failure is left for `chat` to meet and report. Optional.
-   */
-  prepare?(): void;
-
   /** The model's context ceiling in tokens; unanswered ⇒ the 128,000 floor. */
   contextLimit?(): number | Promise<number>;
   /** Input tokens of the most recent call; unanswered ⇒ compaction never triggers. */

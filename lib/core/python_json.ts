@@ -205,8 +205,9 @@ export function dumpsIndented(value: unknown): string {
   // JSON.stringify with two-space indent already lays out exactly as Python's indent=2 does
   // (`,` + newline between items, `": "` after keys, `[]`/`{}` when empty); only numbers need
   // Python's spelling, spliced in raw. It is several times faster than walking the value here,
-  // and a wake writes its transcript several times per turn. A non-finite number, which has no
-  // JSON spelling to splice, takes the walk instead.
+  // and a wake writes its transcript several times per turn. What JSON.stringify would write
+  // differently from the walk — a non-finite number (no JSON spelling to splice), a value with a
+  // `toJSON` (a Date), a boxed primitive — sends the whole value down the walk instead.
   let text: string;
   try {
     text = JSON.stringify(value, pythonNumbers, 2) ?? "null";
@@ -222,11 +223,19 @@ export function dumpsIndented(value: unknown): string {
 /** `JSON.rawJSON` (ES2025): in V8, not yet in TypeScript's lib. */
 const RawJson = JSON as unknown as { rawJSON(text: string): unknown };
 
-/** Thrown by {@link pythonNumbers} for NaN and ±Infinity, which `JSON.rawJSON` cannot carry. */
-const NOT_JSON_NUMBER = Symbol("not a JSON number");
+/** Thrown by {@link pythonNumbers} for what only the walk writes as the walk always did. */
+const NOT_JSON_NUMBER = Symbol("needs the walk");
 
 /** JSON.stringify replacer: every number as Python spells it (see the module doc). */
 function pythonNumbers(this: object, key: string, value: unknown): unknown {
+  // A `toJSON` already replaced the holder's value (a Date), or a boxed primitive that
+  // JSON.stringify would unwrap: the walk writes these as plain objects, as it always has.
+  if (
+    (this as Record<string, unknown>)[key] !== value || value instanceof Number ||
+    value instanceof String || value instanceof Boolean
+  ) {
+    throw NOT_JSON_NUMBER;
+  }
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw NOT_JSON_NUMBER;
     return RawJson.rawJSON(spell(this, key, value));

@@ -105,11 +105,6 @@ export class OpenAIProvider implements Provider {
     this.builtins = wiredBuiltins(this.provider, this.surface, options.builtins ?? []);
   }
 
-  /** Starts loading the SDK and building its client; the first `chat` waits for the same load. */
-  prepare(): void {
-    this.#load().catch(() => {}); // `chat` loads again and reports the failure
-  }
-
   /** One model call on the configured surface; SDK failures become fault classes. */
   async chat(messages: readonly Message[], tools: readonly ToolSpec[] = []): Promise<Message> {
     const { module, client } = await this.#load();

@@ -81,11 +81,6 @@ export class OpenRouterProvider implements Provider {
     this.builtins = (options.builtins ?? []).filter((name) => name === "web_search");
   }
 
-  /** Starts loading the SDK; the first `chat` waits for the same load. */
-  prepare(): void {
-    this.#load().catch(() => {}); // `chat` loads again and reports the failure
-  }
-
   /** One `chat.send`; SDK failures become fault classes. */
   async chat(messages: readonly Message[], tools: readonly ToolSpec[] = []): Promise<Message> {
     const { kept } = stripOwned(this.#options.params, OPENROUTER_OWNED_KEYS);

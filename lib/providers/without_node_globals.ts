@@ -8,8 +8,9 @@
  * read its environment defaults (`OPENAI_LOG`, `OPENAI_CUSTOM_HEADERS`, …). Without the globals
  * it takes its non-Node branches: the same variables, read from `Deno.env`. Each global is put
  * back exactly as it was, untouched, when `run` returns — or, when it returns a promise, when that
- * settles. Nothing else in a wake reads these globals meanwhile (Deno's own Node modules import
- * them; they do not read the globals).
+ * settles. The provider opens the window only inside its first model call, while the wake waits
+ * on that call and runs nothing else — no memory provider, no tool — so no other code of the
+ * wake's can find the globals missing (Deno's own Node modules import them rather than read them).
  */
 const HIDDEN = ["process", "Buffer"] as const;
 

@@ -91,11 +91,12 @@ export interface ShellArgs {
 
 /**
  * The effective uid through Deno's `process` global, which loads the Node layer only when first
- * touched — here, only once the shell tool is asked for.
+ * touched — here, only once the shell tool is asked for. Should the global be missing, the real
+ * uid stands in (`Deno.uid()`), so the root check never passes for want of an answer.
  */
 function realEuid(): number | null {
   const { process } = globalThis as { process?: { geteuid?: () => number } };
-  return typeof process?.geteuid === "function" ? process.geteuid() : null;
+  return typeof process?.geteuid === "function" ? process.geteuid() : Deno.uid();
 }
 
 /** Run a shell command as the agent's OS user; returns its merged output and exit code. */

@@ -17,12 +17,7 @@ import {
 import { Message } from "../core/message.ts";
 import { contextAttribution } from "../journal/catalogue_context.ts";
 import { unspoken } from "../journal/catalogue_engine.ts";
-import {
-  appendTurnRecord,
-  StageTimer,
-  type TurnRecordInput,
-  withActions,
-} from "../journal/records/mod.ts";
+import { appendTurnRecord, StageTimer, withActions } from "../journal/records/mod.ts";
 import {
   billingBlocked,
   billingOnset,
@@ -147,7 +142,7 @@ export async function drive(
     facts.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw error;
   } finally {
-    recordTurn(wake, spec, live, outcome, facts);
+    await recordTurn(wake, spec, live, outcome, facts);
   }
 }
 
@@ -173,7 +168,6 @@ async function driveTurn(
   const engine = await wake.engine.get(); // built by the first turn: an idle wake never does
   facts.engine = engine;
   facts.timer.lap("engine");
-  engine.provider.prepare?.(); // the SDK loads while the brief's dashboard and memory are fetched
   const view = await ensureBrief(wake, spec.recallQuery);
   facts.timer.lap("brief");
   wake.context.beginTurn(spec.anchor, live, turnStart);
@@ -250,55 +244,46 @@ async function driveTurn(
  * Appends the turn's record (contracts: turn records) — the chain `harness records verify` checks.
  * A record that cannot be written is a WARNING: a lost record never fails the turn it describes.
  */
-/**
- * Queues the turn's record. The record is made now (it reads the transcript as the turn left it)
- * and appended behind the wake's earlier records, without holding the wake up: the append (a
- * locked read of the chain's tail, hashing, two synced writes) overlaps what the wake does next.
- * The wake awaits the queue before its `wake end` line. A failed append is a WARNING.
- */
-function recordTurn(
+async function recordTurn(
   wake: Wake,
   spec: TurnSpec,
   live: readonly Message[],
   outcome: TurnOutcome | undefined,
   facts: TurnFacts,
-): void {
+): Promise<void> {
   const { settings } = wake;
-  const result = facts.result;
-  const input: TurnRecordInput = {
-    timeline: settings.timeline,
-    wakeId: settings.wakeId ?? "unknown",
-    deliveryId: settings.delivery,
-    triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
-      uuid,
-      kind: spec.report.kind,
-    })),
-    provider: settings.provider,
-    model: settings.model,
-    prompt: wake.brief.charter,
-    config: {
+  try {
+    const result = facts.result;
+    await appendTurnRecord(settings.home, {
+      timeline: settings.timeline,
+      wakeId: settings.wakeId ?? "unknown",
+      deliveryId: settings.delivery,
+      triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
+        uuid,
+        kind: spec.report.kind,
+      })),
       provider: settings.provider,
-      sdk: settings.sdk ?? null,
-      surface: settings.surface ?? null,
       model: settings.model,
-      tools: facts.engine?.registry.names() ?? [],
-    },
-    toolCalls: result ? withActions(result.toolCalls, live) : [],
-    outcome: outcome === undefined ? "error" : outcome === "done" ? "ok" : "reported",
-    outcomeKind: facts.kind,
-    error: outcome === undefined ? facts.error : undefined,
-    steps: result?.steps ?? 0,
-    latencyMs: facts.timer.latency(),
-    usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
-  };
-  wake.records = (wake.records ?? Promise.resolve()).then(async () => {
-    try {
-      await appendTurnRecord(settings.home, input);
-    } catch (error) {
-      const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      wake.journal.text("WARNING", `Could not append the turn record; continuing. (${why})`);
-    }
-  });
+      prompt: wake.brief.charter,
+      config: {
+        provider: settings.provider,
+        sdk: settings.sdk ?? null,
+        surface: settings.surface ?? null,
+        model: settings.model,
+        tools: facts.engine?.registry.names() ?? [],
+      },
+      toolCalls: result ? withActions(result.toolCalls, live) : [],
+      outcome: outcome === undefined ? "error" : outcome === "done" ? "ok" : "reported",
+      outcomeKind: facts.kind,
+      error: outcome === undefined ? facts.error : undefined,
+      steps: result?.steps ?? 0,
+      latencyMs: facts.timer.latency(),
+      usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
+    });
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    wake.journal.text("WARNING", `Could not append the turn record; continuing. (${why})`);
+  }
 }
 
 /**

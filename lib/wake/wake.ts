@@ -103,9 +103,12 @@ async function run(wake: Wake): Promise<void> {
       outcome = "declined";
       return;
     }
-    const ahead = readAhead(wake); // the four first reads, while the transcript loads
-    wake.messages = await wake.store.load(sourceOf(timeline)); // remember
-    wake.readAhead = await ahead;
+    // remember, while the four first reads start (both awaited together, so either's failure
+    // is this wake's error, reported like any other)
+    [wake.messages, wake.readAhead] = await Promise.all([
+      wake.store.load(sourceOf(timeline)),
+      readAhead(wake),
+    ]);
     await reconcileMessages(wake);
     await refreshReadAhead(wake, ["assets", "webhook_events", "tasks"]);
     await reconcileAssets(wake);
@@ -115,7 +118,6 @@ async function run(wake: Wake): Promise<void> {
     await reconcileTasks(wake);
     outcome = "ok";
   } finally {
-    await wake.records; // never rejects: a failed append is a WARNING
     wakeEnd(wake.journal, {
       timeline,
       outcome,

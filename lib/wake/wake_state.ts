@@ -119,8 +119,6 @@ export interface Wake {
   billingWall: boolean;
   /** The kinds' first reads, started together (lib/wake/read_ahead.ts). */
   readAhead?: ReadAhead;
-  /** The turn records being appended, in turn order; awaited before `wake end`. */
-  records?: Promise<void>;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
   readonly loaded: { mcp?: McpLoad; compactor?: Compactor };
 }

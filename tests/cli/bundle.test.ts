@@ -30,6 +30,7 @@ function bundle(): Promise<{ dir: string; stdout: string }> {
     }).output();
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
     assert.ok(output.success, text(output.stdout) + text(output.stderr));
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
     return { dir, stdout: text(output.stdout) };
   })();
   return built;
@@ -258,4 +259,35 @@ Deno.test({
     assert.match(line(fromSource) ?? "", /Too small: expected number to be >=1/);
     assert.equal(line(fromBundle), line(fromSource));
   },
+});
+
+Deno.test("bundle refuses to replace a directory that is not a bundle, and leaves it as it was", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "harness-not-a-bundle-" });
+  try {
+    await Deno.writeTextFile(`${dir}/notes.txt`, "keep me");
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${REPO_ROOT}deploy/bundle.ts`, "--outdir", dir],
+      cwd: REPO_ROOT,
+      env: { DENO_DIR },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 1, stderr);
+    assert.match(
+      stderr,
+      /^bundle: refusing to replace .+: it is not empty and does not hold a bundle; choose a new or empty --outdir\.$/m,
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "keep me");
+    const sources = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${REPO_ROOT}deploy/bundle.ts`, "--outdir", REPO_ROOT],
+      cwd: REPO_ROOT,
+      env: { DENO_DIR },
+      stderr: "piped",
+    }).output();
+    assert.equal(sources.code, 1);
+    assert.match(new TextDecoder().decode(sources.stderr), /it holds the sources/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

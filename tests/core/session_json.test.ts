@@ -131,3 +131,17 @@ Deno.test("dumpsIndented: a recorded spelling survives deep inside arrays and ob
   data.m[0].x = 3; // a changed value loses its old spelling
   assert.match(dumpsIndented(data), /"x": 3,/);
 });
+
+Deno.test("dumpsIndented: a Date or a boxed primitive is written as the walk writes it, not via toJSON", () => {
+  // Transcripts hold plain data; should anything else slip in, the output does not depend on
+  // whether JSON.stringify or the walk wrote the document.
+  const value = { at: new Date(0), n: new Number(1.5), s: new String("x"), ok: 2 };
+  assert.equal(
+    dumpsIndented(value),
+    '{\n  "at": {},\n  "n": {},\n  "s": {\n    "0": "x"\n  },\n  "ok": 2\n}',
+  );
+  assert.equal(
+    dumpsIndented({ at: new Date(0), bad: NaN }),
+    '{\n  "at": {},\n  "bad": NaN\n}',
+  );
+});

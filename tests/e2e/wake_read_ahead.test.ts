@@ -168,3 +168,23 @@ Deno.test({
     assert.ok(lastStart < firstEnd, `the refreshed listings did not overlap`);
   },
 });
+
+Deno.test({
+  name: "a mark that cannot be read fails the wake cleanly: one stderr line, wake failed, wake end",
+  ...loose,
+  async fn() {
+    await using w = await world({ third: true });
+    await everyKindMarked(w);
+    // The assets mark becomes unreadable (a directory) while the transcript loads alongside.
+    const path = `${w.home}/marks/assets/${w.timeline}.txt`;
+    await Deno.remove(path);
+    await Deno.mkdir(path);
+    const result = await w.wake();
+    assert.equal(result.code, 1, result.stderr);
+    assert.doesNotMatch(result.stderr, /Uncaught|^\s+at /m);
+    assert.match(result.stderr, /wake end .*outcome=error/);
+    assert.match(result.stderr, /ERROR wake failed /);
+    const lines = result.stderr.split("\n").filter((l) => l.startsWith("harness wake:"));
+    assert.equal(lines.length, 1, result.stderr);
+  },
+});

@@ -366,19 +366,3 @@ Deno.test("contextLimit: the 128,000 floor when none is stated or the call fails
   assert.equal(await failing.contextLimit(), 128_000);
   assert.match(JSON.stringify(failing.contextLimitSource), /models.retrieve failed: 404/);
 });
-
-Deno.test("prepare: loads without calling the model; the chat after it makes its one request", async () => {
-  await using mock = await ModelMock.start();
-  mock.reply("chat", { json: chatCompletion({ content: "Ready." }) });
-  const p = provider(mock, { surface: "chat" });
-  p.prepare();
-  p.prepare(); // idempotent: one load
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(mock.hits(), 0);
-  const reply = await p.chat([Message.user("Ready?")]);
-  assert.equal(reply.content, "Ready.");
-  assert.equal(mock.hits("chat"), 1);
-  // The process's Node globals are back as they were once the load settled.
-  assert.ok(Object.getOwnPropertyDescriptor(globalThis, "process")?.get);
-  assert.ok(Object.getOwnPropertyDescriptor(globalThis, "Buffer")?.get);
-});
