@@ -16,22 +16,31 @@ import { agentPosts, chatMessages, say, scriptReply, world } from "../e2e/wake_s
 const loose = { sanitizeOps: false, sanitizeResources: false };
 const MINI = new URL("../mcp/fixtures/mini_server.mjs", import.meta.url).pathname;
 
+/** Runs `deploy/bundle.ts --outdir <outdir>` from the sources at `root` (default: this repo). */
+async function runBundler(
+  outdir: string,
+  root = REPO_ROOT,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root.replace(/\/$/, "")}/deploy/bundle.ts`, "--outdir", outdir],
+    cwd: root,
+    env: { DENO_DIR },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: text(output.stdout), stderr: text(output.stderr) };
+}
+
 /** One bundle per test file: building takes about two seconds. */
 let built: Promise<{ dir: string; stdout: string }> | undefined;
 function bundle(): Promise<{ dir: string; stdout: string }> {
   built ??= (async () => {
     const dir = await Deno.makeTempDir({ prefix: "harness-bundle-" });
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${REPO_ROOT}deploy/bundle.ts`, "--outdir", dir],
-      cwd: REPO_ROOT,
-      env: { DENO_DIR },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    assert.ok(output.success, text(output.stdout) + text(output.stderr));
+    const { code, stdout, stderr } = await runBundler(dir);
+    assert.equal(code, 0, stdout + stderr);
     globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
-    return { dir, stdout: text(output.stdout) };
+    return { dir, stdout };
   })();
   return built;
 }
@@ -215,15 +224,8 @@ Deno.test({
           '"lib/mcp/client.ts",\n  "lib/no_such_module.ts",',
         ),
       );
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", `${copy}/deploy/bundle.ts`, "--outdir", `${copy}/out`],
-        cwd: copy,
-        env: { DENO_DIR },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(output.stderr);
-      assert.equal(output.code, 1, stderr);
+      const { code, stderr } = await runBundler(`${copy}/out`, copy);
+      assert.equal(code, 1, stderr);
       assert.match(stderr, /no_such_module/);
       assert.match(
         stderr,
@@ -265,28 +267,16 @@ Deno.test("bundle refuses to replace a directory that is not a bundle, and leave
   const dir = await Deno.makeTempDir({ prefix: "harness-not-a-bundle-" });
   try {
     await Deno.writeTextFile(`${dir}/notes.txt`, "keep me");
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${REPO_ROOT}deploy/bundle.ts`, "--outdir", dir],
-      cwd: REPO_ROOT,
-      env: { DENO_DIR },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(output.stderr);
-    assert.equal(output.code, 1, stderr);
+    const { code, stderr } = await runBundler(dir);
+    assert.equal(code, 1, stderr);
     assert.match(
       stderr,
       /^bundle: refusing to replace .+: it is not empty and does not hold a bundle; choose a new or empty --outdir\.$/m,
     );
     assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "keep me");
-    const sources = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${REPO_ROOT}deploy/bundle.ts`, "--outdir", REPO_ROOT],
-      cwd: REPO_ROOT,
-      env: { DENO_DIR },
-      stderr: "piped",
-    }).output();
+    const sources = await runBundler(REPO_ROOT);
     assert.equal(sources.code, 1);
-    assert.match(new TextDecoder().decode(sources.stderr), /it holds the sources/);
+    assert.match(sources.stderr, /it holds the sources/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
