@@ -4,6 +4,7 @@
  * upgrade; it never touches agent.env, model_params.json, search_params.json or any file it did
  * not ship.
  */
+import { PROVIDERS } from "../providers/axes.ts";
 import { type Command, processIo, UsageError } from "./command.ts";
 import { install } from "../config/installer.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
@@ -47,9 +48,19 @@ Exit codes: 0 done, 1 failed (named on stderr), 2 usage error.
     if (values["all-providers"] && values.provider !== undefined) {
       throw new UsageError("--provider and --all-providers are mutually exclusive");
     }
+    // An unknown provider would prune every tool default it finds "irrelevant": refuse it first.
+    const fromFlag = values.provider !== undefined;
     const provider = values["all-providers"]
       ? null
       : (values.provider ?? env("AI_PROVIDER") ?? "").trim().toLowerCase() || "openai";
+    if (provider !== null && !(PROVIDERS as readonly string[]).includes(provider)) {
+      const accepted = `expected one of (${PROVIDERS.join(", ")})`;
+      if (fromFlag) throw new UsageError(`--provider '${provider}' is unknown; ${accepted}`);
+      processIo.stderr(
+        `harness install: AI_PROVIDER='${provider}' is unknown; ${accepted}, or pass --provider.\n`,
+      );
+      return 1;
+    }
     try {
       const configHome = resolveConfigHome(
         { configHome: env("BASECRADLE_CONFIG_HOME"), home: env("HOME") },

@@ -106,6 +106,37 @@ Deno.test("--provider picks the tool defaults; --all-providers conflicts with it
   });
 });
 
+Deno.test("an unknown provider is refused before anything is pruned, from the flag or AI_PROVIDER", async () => {
+  await withDir(async (dir) => {
+    const home = join(dir, "home");
+    const granted = await runCli(
+      ["install", "--config-home", home, "--provider", "openai", "--opt-in", "web_search"],
+      { env: ENV },
+    );
+    assert.equal(granted.code, 0, granted.stderr);
+    assert.ok(await present(join(home, "tools/web_search.json")));
+    const typo = await runCli(["install", "--config-home", home, "--provider", "opnai"], {
+      env: ENV,
+    });
+    assert.equal(typo.code, 2);
+    assert.match(
+      typo.stderr,
+      /--provider 'opnai' is unknown; expected one of \(openai, xai, openrouter\)/,
+    );
+    assert.equal(typo.stdout, "");
+    const fromEnv = await runCli(["install", "--config-home", home], {
+      env: { AI_PROVIDER: "opnai" },
+    });
+    assert.equal(fromEnv.code, 1);
+    assert.match(
+      fromEnv.stderr,
+      /^harness install: AI_PROVIDER='opnai' is unknown; .* or pass --provider\.$/m,
+    );
+    // The grant is still there.
+    assert.ok(await present(join(home, "tools/web_search.json")));
+  });
+});
+
 Deno.test("a filesystem failure is one line on stderr and exit 1", async () => {
   await withDir(async (dir) => {
     await writeFile(join(dir, "file"), "x");
