@@ -11,9 +11,10 @@
  * the new `.json` (`kept-legacy`, named in the summary). A `.py` recorded but deleted counts as
  * the stem deleted, so the `.json` is not resurrected either.
  */
+import { atomicWrite } from "../core/atomic_write.ts";
 import { sha256Hex } from "../core/sha256.ts";
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { join } from "../core/paths.ts";
 import { VERSION } from "../version.ts";
 import { ALL_SHIPPED_DEFAULTS } from "./defaults.ts";
 import { InstallReport } from "./install_report.ts";
@@ -320,7 +321,7 @@ async function readBytes(path: string): Promise<Uint8Array | undefined> {
   }
 }
 
-async function writeText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, "utf8");
+/** Atomic, so a config file is never left half-written (the installer also runs inside a wake). */
+function writeText(path: string, text: string): Promise<void> {
+  return atomicWrite(path, text);
 }

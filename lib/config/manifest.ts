@@ -4,6 +4,7 @@
  * declaration) and `.version`. Written as Python's `json.dumps(indent=2, sort_keys=True)` plus
  * a newline, so a box moving between the Python harness and this runtime reads the same bytes.
  */
+import { atomicWrite } from "../core/atomic_write.ts";
 import { dumpsIndented } from "../core/python_json.ts";
 import { join } from "../core/paths.ts";
 import { readText } from "../core/read_files.ts";
@@ -87,10 +88,12 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
-/** `writeFile(path, text, "utf8")` of node:fs/promises, imported only by the writers. */
-async function writeFile(path: string, text: string): Promise<void> {
-  const fs = await import("node:fs/promises");
-  await fs.writeFile(path, text, "utf8");
+/**
+ * Replaces `path` atomically: a half-written `.manifest.json` would read as "never installed" and
+ * the home's prompts and tool files would be ignored until someone noticed.
+ */
+function writeFile(path: string, text: string): Promise<void> {
+  return atomicWrite(path, text);
 }
 
 function sortKeys(value: unknown): unknown {
