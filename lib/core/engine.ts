@@ -47,6 +47,8 @@ export interface ToolCallRecord {
   readonly callId: string;
   /** Whether the call produced a result or an error text. */
   readonly outcome: "ok" | "error";
+  /** The call's `action` argument, for tools that take one (`messages` → `create`). */
+  readonly action?: string;
   /** The error, when the outcome is `error`. */
   readonly error?: string;
 }
@@ -292,10 +294,14 @@ class Run {
         signal: this.options.signal,
       });
       runs.push(run);
+      // Taken from the call itself: providers reuse call ids across steps, so looking an id up
+      // in the transcript afterwards could find another step's call.
+      const action = call.arguments?.action;
       this.#calls.push({
         name: run.name,
         callId: run.callId,
         outcome: run.outcome,
+        ...(typeof action === "string" ? { action } : {}),
         ...(run.error === undefined ? {} : { error: run.error }),
       });
       this.messages.push(Message.tool(call.id, run.text));

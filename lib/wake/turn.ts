@@ -17,7 +17,7 @@ import {
 import { Message } from "../core/message.ts";
 import { contextAttribution } from "../journal/catalogue_context.ts";
 import { unspoken } from "../journal/catalogue_engine.ts";
-import { appendTurnRecord, StageTimer, withActions } from "../journal/records/mod.ts";
+import { appendTurnRecord, StageTimer } from "../journal/records/mod.ts";
 import {
   billingBlocked,
   billingOnset,
@@ -142,7 +142,7 @@ export async function drive(
     facts.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw error;
   } finally {
-    await recordTurn(wake, spec, live, outcome, facts);
+    await recordTurn(wake, spec, outcome, facts);
   }
 }
 
@@ -247,7 +247,6 @@ async function driveTurn(
 async function recordTurn(
   wake: Wake,
   spec: TurnSpec,
-  live: readonly Message[],
   outcome: TurnOutcome | undefined,
   facts: TurnFacts,
 ): Promise<void> {
@@ -272,7 +271,7 @@ async function recordTurn(
         model: settings.model,
         tools: facts.engine?.registry.names() ?? [],
       },
-      toolCalls: result ? withActions(result.toolCalls, live) : [],
+      toolCalls: result?.toolCalls ?? [],
       outcome: outcome === undefined ? "error" : outcome === "done" ? "ok" : "reported",
       outcomeKind: facts.kind,
       error: outcome === undefined ? facts.error : undefined,

@@ -123,3 +123,19 @@ Deno.test("engine: a tool throwing a non-Error still becomes text", async () => 
     "Error running 'weird': plain string",
   );
 });
+
+Deno.test("engine: each tool call keeps its own action, even when a provider reuses call ids", async () => {
+  // Both steps' calls are `call_1`, as some providers number them per reply.
+  const provider = new ScriptedProvider([
+    calls("echo", { action: "list", text: "a" }),
+    calls("echo", { action: "create", text: "b" }, "echo", { text: "c" }),
+    text("done"),
+  ]);
+  const result = await new Engine(provider, new ToolRegistry().register(new EchoTool())).run([
+    Message.user("go"),
+  ]);
+  assert.deepEqual(
+    result.toolCalls.map(({ callId, action }) => [callId, action]),
+    [["call_1", "list"], ["call_1", "create"], ["call_2", undefined]],
+  );
+});

@@ -17,7 +17,6 @@ import {
   StageTimer,
   TurnRecordSchema,
   verifyRecords,
-  withActions,
 } from "../../lib/journal/records/mod.ts";
 import { chainLines, putLines, TL, turnInput, withHome, writeChain } from "./fixture.ts";
 
@@ -150,24 +149,6 @@ Deno.test("writer: finds its predecessor behind a tail longer than one read chun
     assert.equal(next.recovered_from?.lines, 2);
     assert.equal(next.recovered_from?.bytes, 140_001);
   });
-});
-
-Deno.test("writer: withActions attaches each call's action from the transcript", () => {
-  const calls = withActions(
-    [
-      { name: "messages", callId: "c1", outcome: "ok" },
-      { name: "memory", callId: "c2", outcome: "error" },
-    ],
-    [
-      { toolCalls: [{ id: "c1", arguments: { action: "create", body: "hi" } }] },
-      {},
-      { toolCalls: [{ id: "c2", arguments: { query: "x" } }] },
-    ],
-  );
-  assert.deepEqual(calls, [
-    { name: "messages", outcome: "ok", action: "create" },
-    { name: "memory", outcome: "error", action: undefined },
-  ]);
 });
 
 Deno.test("writer: StageTimer charges laps to stages and adds the total", () => {

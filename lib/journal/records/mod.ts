@@ -10,13 +10,11 @@ export { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from 
 export {
   type AppendOptions,
   appendTurnRecord,
-  type CallingTurn,
   type LatencyInput,
   StageTimer,
   type ToolCallInput,
   type TurnRecordInput,
   type UsageInput,
-  withActions,
 } from "./writer.ts";
 export {
   type BadReason,

@@ -169,32 +169,6 @@ function draftOf(
   };
 }
 
-/** A transcript turn as far as {@link withActions} needs it (`Message` fits). */
-export interface CallingTurn {
-  readonly toolCalls?: readonly {
-    readonly id: string;
-    readonly arguments: Readonly<Record<string, unknown>>;
-  }[];
-}
-
-/**
- * The engine's tool calls with each call's `action` argument attached from the transcript, so
- * stats can tell a `messages` create (a post) from a list: `withActions(result.toolCalls, live)`.
- */
-export function withActions(
-  calls: readonly (ToolCallInput & { readonly callId: string })[],
-  transcript: readonly CallingTurn[],
-): ToolCallInput[] {
-  const actions = new Map<string, string>();
-  for (const turn of transcript) {
-    for (const call of turn.toolCalls ?? []) {
-      const action = call.arguments.action;
-      if (typeof action === "string") actions.set(call.id, action);
-    }
-  }
-  return calls.map(({ name, outcome, callId }) => ({ name, outcome, action: actions.get(callId) }));
-}
-
 /**
  * Per-stage wall-clock timing for `latencyMs`: `lap("model")` charges the time since the last
  * lap to that stage (repeated laps add up); `latency()` adds `total` since construction.
