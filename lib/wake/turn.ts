@@ -255,7 +255,7 @@ async function recordTurn(
     const result = facts.result;
     await appendTurnRecord(settings.home, {
       timeline: settings.timeline,
-      wakeId: settings.wakeId ?? "unknown",
+      wakeId: settings.wakeId,
       deliveryId: settings.delivery,
       triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
         uuid,

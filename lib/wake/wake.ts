@@ -28,7 +28,7 @@ import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
 import { readAhead, refreshReadAhead } from "./read_ahead.ts";
 import { recordAndCheck } from "./state/breaker.ts";
-import { ClaimStore } from "./state/claims.ts";
+import { ClaimStore, newWakeId } from "./state/claims.ts";
 import { livenessSnapshot } from "./state/liveness.ts";
 import { EngineSlot, sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
 
@@ -240,6 +240,8 @@ async function assemble(
       extraTools: mcp?.tools,
     });
   });
+  // One id for the wake: its claims and its turn records name the same one.
+  const wakeId = newWakeId();
   return {
     settings: {
       home,
@@ -252,7 +254,7 @@ async function assemble(
       provider: env.aiProvider,
       model,
       maxContextTokens: env.maxContextTokens,
-      wakeId: crypto.randomUUID(),
+      wakeId,
       sdk: env.aiSdk,
       surface: env.aiSdkSurface,
       pace: {
@@ -272,7 +274,7 @@ async function assemble(
     client,
     engine,
     context,
-    claims: new ClaimStore(home, { journal, isAlive }),
+    claims: new ClaimStore(home, { journal, isAlive, wakeId }),
     store: new FileSessionStore(join(home, "sessions"), { journal }),
     memory,
     viewers,

@@ -37,8 +37,8 @@ export interface WakeSettings {
   readonly provider: string;
   /** `AI_MODEL`: the model the provider is built for (the `wake start` line names it). */
   readonly model: string;
-  /** One id per wake process, shared by the turn records of its turns. */
-  readonly wakeId?: string;
+  /** One id per wake process: its claims and its turn records carry the same one. */
+  readonly wakeId: string;
   /** `AI_SDK` and `AI_SDK_SURFACE`, for the turn record's config hash. */
   readonly sdk?: string;
   readonly surface?: string;

@@ -48,6 +48,8 @@ Deno.test("a one-reply wake leaves one verified turn record with one post", asyn
   assert.deepEqual(record.tool_calls, [{ name: "messages", outcome: "ok", action: "create" }]);
   assert.equal(record.steps, 2);
   assert.match(record.prompt_hash, /^[0-9a-f]{64}$/);
+  // The wake id its claims carry (32 hex digits, the reference's claim format).
+  assert.match(record.wake_id, /^[0-9a-f]{32}$/);
   assert.equal(typeof record.latency_ms.total, "number");
 });
 

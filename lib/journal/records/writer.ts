@@ -31,7 +31,7 @@ import { readTail } from "./tail.ts";
 export interface ToolCallInput {
   readonly name: string;
   readonly outcome: "ok" | "error";
-  /** The call's `action` argument, when the tool takes one (see {@link withActions}). */
+  /** The call's `action` argument, when the tool takes one (the engine records it). */
   readonly action?: string;
 }
 
