@@ -144,7 +144,15 @@ async function assemble(
   rawEnv: Record<string, string>,
   journal: Journal,
 ): Promise<Wake | "skip"> {
-  const env = parseEnv(rawEnv);
+  // The command line already settled the timeline and the triggers (a flag wins over its variable),
+  // so a stale BASECRADLE_MESSAGE that a flag overrides must not refuse the wake.
+  const env = parseEnv({
+    ...rawEnv,
+    BASECRADLE_TIMELINE: timeline,
+    BASECRADLE_MESSAGE: triggers.message ?? "",
+    BASECRADLE_ASSET: triggers.asset ?? "",
+    BASECRADLE_EVENT: triggers.event ?? "",
+  });
   const home = env.harnessHome;
   if (!home) {
     throw new WakeConfigError(

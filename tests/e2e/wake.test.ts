@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
 import { NOW_INSTRUCTION } from "../../lib/wake/brief.ts";
-import { agentPosts, scriptReply, world } from "./wake_support.ts";
+import { agentPosts, say, scriptReply, world } from "./wake_support.ts";
 
 Deno.test("a peer message gets exactly one reply, bookends and an unspoken line", async () => {
   await using w = await world();
@@ -101,4 +101,19 @@ Deno.test("HARNESS_LOG_LEVEL=CRITICAL silences the journal; the wake still repli
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(await agentPosts(w), ["Hello."]);
   assert.doesNotMatch(run.stderr, /^(DEBUG|INFO|WARNING|ERROR) /m);
+});
+
+Deno.test("a trigger flag wins over its stale variable: a malformed BASECRADLE_MESSAGE it overrides is not an error", async () => {
+  await using w = await world();
+  const asked = await say(w, "@ada are you there?");
+  scriptReply(w.model, "Here.");
+  const result = await w.wake(["--message", asked.content.uuid], {
+    BASECRADLE_MESSAGE: "not-a-uuid-left-over",
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /wake end .*outcome=ok turns=1 /);
+  // Without the flag, the same variable is the usage error it always was.
+  const stale = await w.wake([], { BASECRADLE_MESSAGE: "not-a-uuid-left-over" });
+  assert.equal(stale.code, 2);
+  assert.match(stale.stderr, /--message must be a uuid, got 'not-a-uuid-left-over'/);
 });
