@@ -3,6 +3,7 @@
  * the same strictness: unknown flags and stray positionals are usage errors (exit 2).
  */
 import { ArgvError, type OptionSpecs, type OptionValues, parseArgv } from "./argv.ts";
+import { isUuid } from "../core/uuid.ts";
 
 /** A subcommand: its usage text, its flags, and what it does. */
 export interface Command<O extends OptionSpecs = OptionSpecs> {
@@ -76,4 +77,20 @@ export function integerFlag(
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
   }
   return value;
+}
+
+/**
+ * A uuid flag: its value, else its environment fallback, trimmed and lower-cased; undefined when
+ * neither is set.
+ * @throws {UsageError} naming the flag when the value is not a uuid.
+ */
+export function uuidArg(
+  flag: string,
+  value: string | undefined,
+  envName: string,
+): string | undefined {
+  const raw = (value ?? Deno.env.get(envName) ?? "").trim();
+  if (!raw) return undefined;
+  if (!isUuid(raw)) throw new UsageError(`--${flag} must be a uuid, got '${raw}'`);
+  return raw.toLowerCase();
 }

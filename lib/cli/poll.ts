@@ -5,9 +5,7 @@
  * line `harness poll: <error>` and exit 1; a malformed flag is a usage error (2).
  */
 import { lazyImport } from "../core/lazy_import.ts";
-import { type Command, UsageError } from "./command.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { type Command, UsageError, uuidArg } from "./command.ts";
 
 const options = {
   timeline: { type: "string" },
@@ -75,11 +73,10 @@ or platform failure (one line on stderr); 2 a usage error.
 `,
   options,
   async run({ values }) {
-    const raw = (values.timeline ?? Deno.env.get("BASECRADLE_TIMELINE") ?? "").trim();
-    if (!raw) throw new UsageError("--timeline is required (or set BASECRADLE_TIMELINE)");
-    if (!UUID.test(raw)) throw new UsageError(`--timeline must be a uuid, got '${raw}'`);
+    const timeline = uuidArg("timeline", values.timeline, "BASECRADLE_TIMELINE");
+    if (!timeline) throw new UsageError("--timeline is required (or set BASECRADLE_TIMELINE)");
     return await runPoll({
-      timeline: raw.toLowerCase(),
+      timeline,
       once: values.once === true,
       intervalMs: intervalMs(values.interval),
     });

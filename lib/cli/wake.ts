@@ -3,9 +3,7 @@
  * back to the router's BASECRADLE_* variables; a missing or malformed uuid is a usage error (2).
  */
 import { lazyImport } from "../core/lazy_import.ts";
-import { type Command, UsageError } from "./command.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { type Command, UsageError, uuidArg } from "./command.ts";
 
 const options = {
   timeline: { type: "string" },
@@ -14,14 +12,6 @@ const options = {
   event: { type: "string" },
   "resolved-config": { type: "boolean" },
 } as const;
-
-/** The flag's value, else its environment fallback; validated as a uuid when present. */
-function uuidArg(flag: string, value: string | undefined, envName: string): string | undefined {
-  const raw = (value ?? Deno.env.get(envName) ?? "").trim();
-  if (!raw) return undefined;
-  if (!UUID.test(raw)) throw new UsageError(`--${flag} must be a uuid, got '${raw}'`);
-  return raw.toLowerCase();
-}
 
 export const wakeCommand: Command<typeof options> = {
   name: "wake",

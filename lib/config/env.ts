@@ -5,6 +5,7 @@
  * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
  * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
  */
+import { isUuid } from "../core/uuid.ts";
 import * as z from "../core/zod.ts";
 import { LogLevelError, parseLogLevel } from "../journal/level.ts";
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
@@ -157,7 +158,6 @@ class Refusal {
 const FALSY = new Set(["0", "false", "no", "off"]);
 const INT = /^[+-]?\d+$/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** A value quoted for an error: control characters escaped, long values cut. */
@@ -219,7 +219,7 @@ const uuid = (name: string) =>
   field((raw) => {
     const value = raw?.trim();
     if (!value) return undefined;
-    if (!UUID.test(value)) throw new Refusal(`${name} must be a UUID, got ${shown(raw ?? "")}.`);
+    if (!isUuid(value)) throw new Refusal(`${name} must be a UUID, got ${shown(raw ?? "")}.`);
     return value;
   });
 

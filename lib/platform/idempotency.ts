@@ -5,6 +5,7 @@
  * namespace, byte-identical to the keys the Python harness derives, so a box can switch
  * runtimes mid-flight.
  */
+import { isUuid } from "../core/uuid.ts";
 
 /** The namespace every harness key is derived in. */
 export const IDEMPOTENCY_NAMESPACE = "9f2b0c4e-6a1d-4f7e-9c3b-8d5a2e1f0b74";
@@ -15,10 +16,8 @@ export const KEYED_KINDS = ["message", "asset", "task", "webhook_endpoint"] as c
 /** A create kind that carries an Idempotency-Key. */
 export type KeyedKind = typeof KEYED_KINDS[number];
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuidBytes(uuid: string): Uint8Array {
-  if (!UUID_RE.test(uuid)) throw new TypeError(`Not a UUID: ${JSON.stringify(uuid)}.`);
+  if (!isUuid(uuid)) throw new TypeError(`Not a UUID: ${JSON.stringify(uuid)}.`);
   const hex = uuid.replace(/-/g, "");
   const bytes = new Uint8Array(16);
   for (let i = 0; i < 16; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);

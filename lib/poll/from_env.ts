@@ -5,6 +5,7 @@
  * (§6.17b): no upgrade reconcile (no writes to the config home from a laptop loop), no claims,
  * marks, breaker, brief or memory hooks. The charter is the seeded one a brief-less wake uses.
  */
+import { isUuid } from "../core/uuid.ts";
 import { parseEnv } from "../config/env.ts";
 import { loadCharter } from "../config/prompts.ts";
 import { resolveRuntime } from "../config/runtime.ts";
@@ -34,8 +35,6 @@ export class PollConfigError extends Error {
   override name = "PollConfigError";
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Resolves everything a {@link TimelineAgent} needs from `raw`.
  * @throws {PollConfigError} for a missing or malformed timeline, model or key; `ConfigError`,
@@ -55,7 +54,7 @@ export async function pollOptionsFromEnv(
       "No timeline to watch — pass one (harness poll --timeline <uuid>) or set BASECRADLE_TIMELINE.",
     );
   }
-  if (!UUID.test(target)) {
+  if (!isUuid(target)) {
     throw new PollConfigError(`The timeline must be a uuid, got '${target}'.`);
   }
   if (!env.aiModel) {

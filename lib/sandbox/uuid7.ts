@@ -5,13 +5,7 @@
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-/** Matches any RFC 9562 UUID in its canonical lowercase-or-uppercase hex form. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `value` is a canonically formatted UUID. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID_PATTERN.test(value);
-}
+export { isUuid, UUID_PATTERN } from "../core/uuid.ts";
 
 /**
  * A UUIDv7 source. Within one millisecond a 42-bit counter (12 bits of `rand_a` plus the top 30

@@ -3,11 +3,10 @@
  * a handle is matched case-insensitively over the directory (`GET /users`), which lists every
  * visible user except the caller, so the agent's own handle is recognised from the context.
  */
+import { isUuid } from "../../core/uuid.ts";
 import type { PlatformClient, User } from "../../platform/mod.ts";
 import type { SelfIdentity } from "../platform_context.ts";
 import { ToolRefusal } from "./relay.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Resolves a user reference; throws {@link ToolRefusal} when no visible user has the handle. */
 export async function resolveUser(
@@ -16,7 +15,7 @@ export async function resolveUser(
   reference: string,
 ): Promise<User> {
   const ref = reference.trim();
-  if (UUID.test(ref)) return await client.users.get(ref);
+  if (isUuid(ref)) return await client.users.get(ref);
   const handle = ref.replace(/^@+/, "").toLowerCase();
   if (handle === self.handle.toLowerCase()) return await client.users.get(self.uuid);
   const match = (await client.users.list()).find((u) => u.handle.toLowerCase() === handle);
