@@ -16,7 +16,7 @@ import { journalFromEnv } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { PlatformClient } from "../platform/mod.ts";
 import { buildProvider } from "../providers/factory.ts";
-import { buildTools } from "../wake/tools.ts";
+import { buildTools, loadOptionalFactories } from "../wake/tools.ts";
 import type { TimelineAgentOptions } from "./timeline_agent.ts";
 
 /** How {@link pollOptionsFromEnv} builds. */
@@ -87,6 +87,7 @@ export async function pollOptionsFromEnv(
     });
     for (const secret of [env.aiApiKey, env.token, env.password]) registerSecret(secret);
     const client = PlatformClient.fromEnv({}, read);
+    const optional = await loadOptionalFactories(resolution.activeTools);
     const gate = new Gate({
       client,
       guardrails: await loadGuardrails(configHome),
@@ -99,7 +100,7 @@ export async function pollOptionsFromEnv(
       provider,
       // The wake's own constructors and plugin renames, bound to the poll loop's context.
       tools: (context) =>
-        buildTools(resolution.activeTools, { context, configHome }, runtime.memoryTools),
+        buildTools(resolution.activeTools, { context, configHome }, runtime.memoryTools, optional),
       policy: runtime.policy,
       charter: await loadCharter({ configHome, env }),
       onboard: env.onboard,

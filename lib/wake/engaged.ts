@@ -12,7 +12,7 @@ import type { ActiveTool } from "../config/resolve.ts";
 import type { Journal } from "../journal/journal.ts";
 import { loadMcp, type McpConfigRead, type McpLoad } from "../mcp/mod.ts";
 import { buildProvider, type BuildProviderOptions } from "../providers/factory.ts";
-import { type ToolBindings, wakeRegistry } from "./tools.ts";
+import { loadOptionalFactories, type ToolBindings, wakeRegistry } from "./tools.ts";
 
 export { drive, engage } from "./turn.ts";
 export { composeCharter, defectsPart, manifestPart, safetyPart } from "./brief.ts";
@@ -32,9 +32,15 @@ export interface EngineParts {
 }
 
 /** The provider adapter, the wake's tool registry and the engine over both. */
-export function buildEngine(parts: EngineParts): Engine {
+export async function buildEngine(parts: EngineParts): Promise<Engine> {
   const provider = buildProvider(parts.provider);
-  const registry = wakeRegistry(parts.active, parts.bindings, parts.memoryTools, parts.policy);
+  const registry = wakeRegistry(
+    parts.active,
+    parts.bindings,
+    parts.memoryTools,
+    parts.policy,
+    await loadOptionalFactories(parts.active),
+  );
   for (const tool of parts.extraTools ?? []) registry.register(tool);
   return new Engine(provider, registry, {
     journal: parts.journal,

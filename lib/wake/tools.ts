@@ -5,6 +5,7 @@
  * registration, so a tool resolution let through by mistake still cannot load (§5.2).
  */
 import type { LoadRefusing, Policy } from "../core/policy.ts";
+import { lazyImport } from "../core/lazy_import.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import { type Capability, type JsonSchema, Tool, type ToolContext } from "../core/tool.ts";
 import type { ActiveTool } from "../config/resolve.ts";
@@ -15,7 +16,6 @@ import { DeleteTool } from "../tools/delete.ts";
 import { LockTool } from "../tools/lock.ts";
 import { MessagesTool } from "../tools/messages.ts";
 import type { PlatformContext } from "../tools/platform_context.ts";
-import { ShellTool } from "../tools/shell.ts";
 import { SystemPromptEditTool, SystemPromptReadTool } from "../tools/system_prompt.ts";
 import { TasksTool } from "../tools/tasks.ts";
 import { TimelinesTool } from "../tools/timelines.ts";
@@ -36,7 +36,7 @@ export interface ToolBindings {
 }
 
 /** Builds one catalogue tool. */
-type ToolFactory = (bindings: ToolBindings) => Tool;
+export type ToolFactory = (bindings: ToolBindings) => Tool;
 
 /**
  * Catalogue name → constructor: every name `RUNTIME_CATALOGUE` marks implemented. Plugin
@@ -59,9 +59,19 @@ export const TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
     new SystemPromptReadTool(configHome, { installed: promptsInstalled }),
   system_prompt_edit: ({ configHome }) =>
     new SystemPromptEditTool(configHome, { installed: promptsInstalled }),
-  // Reached only opted-in and unlocked: resolution and the registry both refuse it otherwise.
-  shell: () => new ShellTool(),
 };
+
+/**
+ * Constructors loaded only when the resolution activated them: the shell tool is opt-in, runs
+ * only unlocked, and its modules would otherwise load on every engaged turn.
+ */
+export async function loadOptionalFactories(
+  active: readonly ActiveTool[],
+): Promise<Readonly<Record<string, ToolFactory>>> {
+  if (!active.some((entry) => entry.tool === "shell")) return {};
+  const { ShellTool } = await lazyImport<typeof import("../tools/shell.ts")>("lib/tools/shell.ts");
+  return { shell: () => new ShellTool() };
+}
 
 /** A catalogue tool the runtime marks implemented but this wake cannot build. */
 export class ToolFactoryError extends Error {
@@ -77,6 +87,7 @@ export function buildTools(
   active: readonly ActiveTool[],
   bindings: ToolBindings,
   memoryTools: readonly Tool[],
+  optional: Readonly<Record<string, ToolFactory>> = {},
 ): Tool[] {
   const memory = new Map(memoryTools.map((tool) => [tool.name, tool]));
   const tools: Tool[] = [];
@@ -86,7 +97,7 @@ export function buildTools(
       if (tool) tools.push(tool);
       continue;
     }
-    const factory = TOOL_FACTORIES[entry.tool];
+    const factory = optional[entry.tool] ?? TOOL_FACTORIES[entry.tool];
     if (!factory) {
       throw new ToolFactoryError(
         `Tool '${entry.tool}' resolved as implemented but this runtime has no constructor for ` +
@@ -129,8 +140,9 @@ export function wakeRegistry(
   bindings: ToolBindings,
   memoryTools: readonly Tool[],
   policy: Policy,
+  optional: Readonly<Record<string, ToolFactory>> = {},
 ): ToolRegistry {
   const registry = new ToolRegistry({ policy });
-  for (const tool of buildTools(active, bindings, memoryTools)) registry.register(tool);
+  for (const tool of buildTools(active, bindings, memoryTools, optional)) registry.register(tool);
   return registry;
 }

@@ -78,6 +78,15 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
   }
 });
 
+Deno.test("an engaged turn's graph holds the shell tool only when it is opted in", async () => {
+  const graph = await staticGraph("lib/wake/engaged.ts");
+  assert.ok(graph.has("lib/wake/tools.ts"), "the scan must see the tool set");
+  assert.ok(graph.has("lib/tools/messages.ts"), "the scan must see the platform tools");
+  for (const module of ["lib/tools/shell.ts", "lib/tools/shell/run.ts"]) {
+    assert.ok(!graph.has(module), `${module} loads on every engaged turn`);
+  }
+});
+
 Deno.test("the CLI's start-up graph holds no subcommand", async () => {
   const graph = await staticGraph("main.ts");
   const commands = [...graph].filter((m) => /^lib\/cli\/(?!main|command|argv|registry)/.test(m));
