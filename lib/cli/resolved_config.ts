@@ -8,6 +8,7 @@
  * Errors (bad env, malformed `model_params.json`, unbindable memory provider) are one stderr
  * line and exit 1, with nothing on stdout.
  */
+import { isRecord } from "../core/json_object.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, type Io, processIo } from "./command.ts";
@@ -17,10 +18,10 @@ import { MODEL_PARAMS_FILE, type Params } from "../config/params.ts";
 import { resolveRuntime, type Runtime } from "../config/runtime.ts";
 import { type SandboxReport, sandboxReport } from "../config/sandbox.ts";
 import {
-  carryNumberSpellings,
   dumpsIndented,
   parsePythonJson,
   pythonFloatRepr,
+  sortKeysDeep,
 } from "../core/python_json.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { loadMcp, type McpLoad } from "../mcp/mod.ts";
@@ -69,7 +70,7 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
         sandbox: await sandboxReport(),
         mcp,
       });
-      text = `${dumpsIndented(sortedCopy(document))}\n`;
+      text = `${dumpsIndented(sortKeysDeep(document))}\n`;
     } finally {
       await mcp?.close();
       await closeMemoryProvider(runtime.memory.provider);
@@ -141,24 +142,6 @@ async function verbatimModelParams(runtime: Runtime): Promise<Params> {
   } catch {
     return raw;
   }
-}
-
-/** Keys sorted at every level (`sort_keys=True`), recorded number spellings carried over. */
-function sortedCopy(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    const out = value.map(sortedCopy);
-    carryNumberSpellings(value, out);
-    return out;
-  }
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortedCopy(value[key]);
-  carryNumberSpellings(value, out);
-  return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `harness resolved-config`. */

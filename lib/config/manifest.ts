@@ -4,8 +4,9 @@
  * declaration) and `.version`. Written as Python's `json.dumps(indent=2, sort_keys=True)` plus
  * a newline, so a box moving between the Python harness and this runtime reads the same bytes.
  */
+import { isRecord } from "../core/json_object.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
-import { dumpsIndented } from "../core/python_json.ts";
+import { dumpsIndented, sortKeysDeep } from "../core/python_json.ts";
 import { join } from "../core/paths.ts";
 import { readText } from "../core/read_files.ts";
 
@@ -35,7 +36,7 @@ export interface Declared {
 
 /** Python `json.dumps(value, indent=2, sort_keys=True)` + `\n`. */
 export function pythonJsonFile(value: unknown): string {
-  return `${dumpsIndented(sortKeys(value))}\n`;
+  return `${dumpsIndented(sortKeysDeep(value))}\n`;
 }
 
 /** The manifest of `home`; missing, unreadable, malformed or non-object ⇒ `{}` (§4.2). */
@@ -94,16 +95,4 @@ async function readJson(path: string): Promise<unknown> {
  */
 function writeFile(path: string, text: string): Promise<void> {
   return atomicWrite(path, text);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
-  return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

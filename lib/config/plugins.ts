@@ -18,6 +18,7 @@
  * }
  * ```
  */
+import { isRecord } from "../core/json_object.ts";
 import * as z from "../core/zod.ts";
 import { type Catalogue, RUNTIME_CATALOGUE } from "./catalogue.ts";
 
@@ -253,10 +254,6 @@ function looseFile(text: string): { plugins?: unknown[]; opt_in?: unknown } | nu
   } catch {
     return null;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function messageOf(error: unknown): string {

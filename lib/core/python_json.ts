@@ -306,3 +306,21 @@ function sizeOf(value: unknown, holder: object | undefined, key: string): number
 export function jsonSize(value: unknown): number {
   return sizeOf(value, undefined, "");
 }
+
+/**
+ * A copy of `value` with every object's keys in sorted order, number spellings carried over:
+ * with {@link dumpsIndented}, Python's `json.dumps(value, indent=2, sort_keys=True)`.
+ */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const out = value.map(sortKeysDeep);
+    carryNumberSpellings(value, out);
+    return out;
+  }
+  if (typeof value !== "object" || value === null) return value;
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source).sort()) out[key] = sortKeysDeep(source[key]);
+  carryNumberSpellings(source, out);
+  return out;
+}

@@ -4,6 +4,7 @@
  * happen before the process narrows its permissions. A malformed file is a skipped server with
  * its reason, never a failed wake.
  */
+import { isRecord } from "../core/json_object.ts";
 import * as z from "../core/zod.ts";
 import { isApproved, readApprovals } from "./pinning.ts";
 
@@ -187,8 +188,4 @@ export async function readMcpConfigs(configHome: string): Promise<McpConfigRead>
     skipped,
     warnings,
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

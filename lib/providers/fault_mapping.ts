@@ -7,6 +7,7 @@
  * recognised with `instanceof` against the lazily loaded SDK module the adapter passes in, so
  * this file never loads an SDK itself.
  */
+import { isRecord } from "../core/json_object.ts";
 import type OpenAI from "openai";
 import type * as OpenRouterErrors from "@openrouter/sdk/models/errors";
 import {
@@ -91,10 +92,6 @@ export interface HttpFault {
   readonly message: string;
   readonly headers?: Headers;
   readonly cause?: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `error.type`/`error.code` of a body, to spot `insufficient_quota` whatever the status. */

@@ -3,6 +3,7 @@
  * adapters share. Field names are tried in order and the first integer wins; the camelCase
  * aliases exist because the openrouter SDK renames every field it parses.
  */
+import { isRecord } from "../core/json_object.ts";
 import type { Message, Usage } from "../core/message.ts";
 
 /** The context ceiling used when the provider does not state one. */
@@ -31,10 +32,6 @@ export async function contextLimitFrom(
     const reason = error instanceof Error ? error.message : String(error);
     return { limit: CONTEXT_FLOOR, source: { kind: "floor", reason: `${via} failed: ${reason}` } };
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A non-negative integer, and never a boolean (JSON `true` is not a token count). */

@@ -2,6 +2,9 @@
  * Small helpers every adapter shares: the API key check, tool-call argument parsing, image
  * data URLs, the citation footer and type guards for SDK replies (loosely typed JSON).
  */
+import { isRecord } from "../core/json_object.ts";
+
+export { isRecord };
 import type { ImageContent } from "../core/message.ts";
 import { ProviderError } from "../core/faults.ts";
 
@@ -33,11 +36,6 @@ export function parseToolArguments(raw: unknown): Record<string, unknown> {
     // fall through: keep what the model sent so the tool error can quote it
   }
   return { [RAW_ARGUMENTS_KEY]: raw };
-}
-
-/** True for a plain JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A string field, or undefined. */

@@ -3,6 +3,9 @@
  * not problem+json), bounded JSON parsing, deterministic ids, token estimates and the small
  * readers for loosely typed request JSON.
  */
+import { isRecord } from "../../core/json_object.ts";
+
+export { isRecord };
 import { createHash } from "node:crypto";
 import { readBody } from "../http.ts";
 import { Problem } from "../problem.ts";
@@ -100,11 +103,6 @@ export function digest(text: string): string {
 /** A token estimate: a quarter of the characters, rounded up, at least one. */
 export function estimateTokens(chars: number): number {
   return Math.max(1, Math.ceil(chars / 4));
-}
-
-/** True for a plain JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The records of an array, skipping anything else. */

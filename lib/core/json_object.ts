@@ -1,0 +1,6 @@
+/** Plain JSON objects, as parsed input arrives. */
+
+/** True for a plain JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
