@@ -5,6 +5,7 @@
  * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
  * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
  */
+import { DEFAULT_MAX_STEPS } from "../core/step_note.ts";
 import { isUuid } from "../core/uuid.ts";
 import * as z from "../core/zod.ts";
 import { LogLevelError, parseLogLevel } from "../journal/level.ts";
@@ -32,7 +33,7 @@ export const SECRET_VARIABLES: readonly string[] = [
 
 /** Defaults the contract fixes (§2.2); exported so docs and resolved-config can cite them. */
 export const ENV_DEFAULTS = {
-  maxSteps: 24,
+  maxSteps: DEFAULT_MAX_STEPS,
   responseRetries: 2,
   contextMessages: 50,
   mcpTimeoutSeconds: 20,

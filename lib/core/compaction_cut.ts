@@ -12,13 +12,9 @@ import { codePointLength } from "./code_points.ts";
 import type { Message } from "./message.ts";
 import { jsonSize } from "./python_json.ts";
 
-/** How every compaction summary opens; recovery and attribution recognise summaries by it. */
-export const SUMMARY_MARKER = "[Earlier conversation compacted";
+import { isSummary, SUMMARY_MARKER } from "./summary_marker.ts";
 
-/** Whether `message` is a summary a previous compaction left. */
-export function isSummary(message: Message): boolean {
-  return message.role === "system" && (message.content ?? "").startsWith(SUMMARY_MARKER);
-}
+export { isSummary, SUMMARY_MARKER };
 
 /** Whether the kept tail may begin at `message`: only a real peer (`user`, not injected) turn. */
 export function isBoundary(message: Message): boolean {

@@ -13,6 +13,7 @@ import { contextLimit, type LimitSource } from "../journal/catalogue_context.ts"
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { TOOL_ARGS_CAP, TOOL_RESULT_CAP } from "./caps.ts";
 import type { Provider } from "./provider.ts";
+import { DEFAULT_MAX_STEPS } from "./step_note.ts";
 
 export type { LimitSource } from "../journal/catalogue_context.ts";
 
@@ -31,7 +32,6 @@ export const WORST_CASE_CHARS_PER_TOKEN = 3.0;
 /** After an overflow the tail keeps at most this share of what is actually there. */
 export const EMERGENCY_KEEP_RATIO = 0.25;
 /** The step budget assumed when none is given (the engine's default). */
-const DEFAULT_STEPS = 24;
 
 /** What one step may leave in the transcript: capped results plus capped arguments. */
 export function persistedStepCap(): number {
@@ -134,7 +134,7 @@ export class ContextBudget {
     }
     this.#provider = provider;
     this.#override = override;
-    this.maxSteps = options.maxSteps ?? DEFAULT_STEPS;
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.#journal = options.journal ?? silentJournal;
   }
 

@@ -14,7 +14,7 @@ import { type ImageContent, Message } from "./message.ts";
 import type { Provider } from "./provider.ts";
 import type { ToolRegistry } from "./registry.ts";
 import { chatWithRetries, realSleep, type Sleep } from "./retry.ts";
-import { RESERVE_NUDGE, stepNote } from "./step_note.ts";
+import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepNote } from "./step_note.ts";
 import type { StepContext, TurnHook } from "./turn_hook.ts";
 import type { ToolSpec } from "./tool.ts";
 
@@ -22,8 +22,7 @@ export { nudgeOnce } from "./turn_hook.ts";
 export type { StepContext, TurnHook } from "./turn_hook.ts";
 export type { ToolRun } from "./dispatch.ts";
 
-/** The per-turn step budget when none is configured (`HARNESS_MAX_STEPS`). */
-export const DEFAULT_MAX_STEPS = 24;
+export { DEFAULT_MAX_STEPS };
 /** Extra attempts for a transient provider fault when none is configured. */
 export const DEFAULT_RESPONSE_RETRIES = 2;
 

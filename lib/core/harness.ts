@@ -10,6 +10,7 @@
  * by the reference harness may begin with its own charter turn; when this Harness has a charter,
  * that stale copy is left on disk but not sent, so the model never reads two charters.
  */
+import { isSummary } from "./summary_marker.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { Engine, type EngineResult, type TurnHook } from "./engine.ts";
 import { openHomeStore } from "./home_store.ts";
@@ -24,9 +25,6 @@ import type { Tool } from "./tool.ts";
 
 /** The session `send` and `transcript` use when no source is named. */
 export const DEFAULT_SOURCE = "default";
-
-/** Marks a compaction summary, which is history, not a charter. */
-const SUMMARY_PREFIX = "[Earlier conversation compacted";
 
 /** A charter: fixed text, or a function composing it afresh for each turn. */
 export type Charter = string | (() => string | undefined | Promise<string | undefined>);
@@ -218,8 +216,7 @@ export function withCharter(
 
 /** A leading system turn that is neither a step note nor a compaction summary. */
 function isCharterTurn(message: Message): boolean {
-  return message.role === "system" && !isStepNote(message) &&
-    !(message.content ?? "").startsWith(SUMMARY_PREFIX);
+  return message.role === "system" && !isStepNote(message) && !isSummary(message);
 }
 
 /** The transcript's record of a turn that failed: `[turn failed: <Type> — <message>]`. */

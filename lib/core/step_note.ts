@@ -4,6 +4,9 @@
  */
 import type { Message } from "./message.ts";
 
+/** The per-turn step budget when none is given (`HARNESS_MAX_STEPS`'s default). */
+export const DEFAULT_MAX_STEPS = 24;
+
 /** How every step note opens. */
 export const STEP_NOTE_HEADER = "Current Time: ";
 /** The fixed part of the counter line; only a step note carries it after the header. */

@@ -11,7 +11,12 @@ import { ProviderError } from "../core/faults.ts";
 import { mapOpenAIError } from "./fault_mapping.ts";
 import { OPENAI_OWNED_KEYS, stripOwned } from "./params.ts";
 import { fromChatReply, toChatMessages, toChatTools } from "./openai_chat.ts";
-import { fromResponsesReply, toResponsesInput, toResponsesTools } from "./openai_responses.ts";
+import {
+  fromResponsesReply,
+  RESPONSES_BUILTINS,
+  toResponsesInput,
+  toResponsesTools,
+} from "./openai_responses.ts";
 import {
   attachUsage,
   contextFromModel,
@@ -220,7 +225,7 @@ function wiredBuiltins(
   requested: readonly string[],
 ): string[] {
   if (provider === "openai" && surface === "responses") {
-    return requested.filter((name) => name === "web_search" || name === "code_execution");
+    return requested.filter((name) => RESPONSES_BUILTINS.has(name));
   }
   if (provider === "xai") return requested.filter((n) => n === "web_search" || n === "x_search");
   return [];

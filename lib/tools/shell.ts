@@ -42,15 +42,6 @@ export const ROOT_REFUSAL: string =
   "a root shell would expose the whole machine rather than one account. Run the agent as a " +
   "non-root user (see the constitution's Operational Baselines).";
 
-/** The manifest note the plugin loader shows for `shell` (contracts §5.1). */
-export const SHELL_NOTE: string =
-  "Full shell as your OS user — unlocked-profile only. Runs arbitrary " +
-  "commands, code, and network calls with no sandbox beyond your Unix permissions. Your home " +
-  "directory has `~/scratch` (temporary — files untouched for 3 days are deleted " +
-  "automatically) and `~/workspace` (durable, private — see its README). Prefer them over " +
-  "timeline assets for anything not meant to be shared. The command-line tools installed " +
-  "alongside your harness are on your PATH — run them by name.";
-
 /** The text a call returns when Deno's run permission is not granted to this process. */
 export const RUN_NOT_PERMITTED: string =
   "Couldn't start a shell: this harness process is not permitted to run subprocesses — " +

@@ -19,11 +19,6 @@ import { codePointLength } from "../core/code_points.ts";
 import { type JsonSchema, Tool } from "../core/tool.ts";
 import { pyRepr } from "../core/py_repr.ts";
 
-/** The manifest note the plugin loader shows for the edit tool (contracts §5.1). */
-export const SYSTEM_PROMPT_EDIT_NOTE: string =
-  "rewrites your OWN persona (system-prompt.md, never initialize.md); guarded by a confirm " +
-  "token, snapshots a .bak, and takes effect next wake.";
-
 /** The only file these tools touch, relative to the config home. Deliberately not variable. */
 const PROMPT_DIR = "prompts";
 const PROMPT_FILE = "system-prompt.md";

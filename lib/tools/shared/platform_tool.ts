@@ -40,11 +40,6 @@ export abstract class PlatformTool<Args> extends Tool {
     return this;
   }
 
-  /** Whether a context has been bound. */
-  get bound(): boolean {
-    return this.#context !== undefined;
-  }
-
   /** Checks the arguments and runs {@link act}; unbound or bad input becomes readable text. */
   async run(args: unknown, call?: ToolContext): Promise<string | ToolOutput> {
     const context = this.#context;
