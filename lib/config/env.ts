@@ -10,7 +10,7 @@ import { isUuid } from "../core/uuid.ts";
 import * as z from "../core/zod.ts";
 import { LogLevelError, parseLogLevel } from "../journal/level.ts";
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
-import { optionsFromEnv } from "../platform/config.ts";
+import { optionsFromEnv, type PlatformClientOptions } from "../platform/config.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 
 /** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
@@ -101,6 +101,8 @@ export interface HarnessEnv {
 
   // §2.3 platform / identity
   /** `BASECRADLE_BASE_URL`: platform root; unset ⇒ https://basecradle.com. */
+  /** The platform client's options as its own reader took them from these variables. */
+  readonly platform: PlatformClientOptions;
   readonly baseUrl?: URL;
   /** `BASECRADLE_TOKEN` (secret). */
   readonly token?: string;
@@ -246,6 +248,15 @@ function platformOptions(v: RawAxesAndPlatform) {
   return optionsFromEnv((name) => v[name as keyof RawAxesAndPlatform]);
 }
 
+/**
+ * The cross-variable results, worked out once per parse: the refinement checks them (so every
+ * problem is listed at once) and the transform, which runs only when all passed, reuses them.
+ */
+const crossChecked = new WeakMap<
+  object,
+  { axes: ReturnType<typeof modelAxes>; platform: ReturnType<typeof platformOptions> }
+>();
+
 // ---------------------------------------------------------------------------------------------
 // The schema: one entry per variable, keyed by its real name.
 
@@ -375,13 +386,16 @@ const Schema = z.object({
 }).superRefine((v, ctx) => {
   // Cross-variable checks run even when a single field was refused (`when`), so one error lists
   // everything to fix. They read only raw text fields, which cannot themselves be refused.
-  for (const check of [() => modelAxes(v), () => platformOptions(v)]) {
+  let axes: ReturnType<typeof modelAxes> | undefined;
+  let platform: ReturnType<typeof platformOptions> | undefined;
+  for (const check of [() => (axes = modelAxes(v)), () => (platform = platformOptions(v))]) {
     try {
       check();
     } catch (error) {
       ctx.addIssue({ code: "custom", message: (error as Error).message });
     }
   }
+  if (axes && platform) crossChecked.set(v, { axes, platform });
 }, { when: () => true }).transform((v): HarnessEnv => {
   const warnings: string[] = [];
 
@@ -408,8 +422,8 @@ const Schema = z.object({
     }
   }
 
-  const axes = modelAxes(v);
-  const platform = platformOptions(v);
+  const { axes, platform } = crossChecked.get(v) ??
+    { axes: modelAxes(v), platform: platformOptions(v) };
   return {
     aiProvider: axes.provider,
     aiSdk: axes.sdk,
@@ -435,6 +449,7 @@ const Schema = z.object({
     paceMaxBuilds: Math.max(1, v.HARNESS_PACE_MAX_BUILDS),
     logLevel: v.HARNESS_LOG_LEVEL,
     systemPrompt: v.HARNESS_SYSTEM_PROMPT,
+    platform,
     baseUrl: platform.baseUrl instanceof URL ? platform.baseUrl : undefined,
     token: platform.token,
     email: platform.email,

@@ -20,7 +20,7 @@ import { registerSecret } from "../journal/scrub.ts";
 import { LEVEL_NUMBERS, parseLogLevel } from "../journal/level.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
-import { NotFoundError, PlatformClient } from "../platform/mod.ts";
+import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
 import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./load_engaged.ts";
@@ -176,7 +176,7 @@ async function assemble(
   // The timeline and the dashboard are fetched while the configuration resolves (each is a network
   // round trip in production) and awaited after it, so errors keep the reference's order:
   // configuration, then credentials, then the timeline (404 ⇒ skip), then the dashboard.
-  const early = startPlatformReads(timeline, rawEnv);
+  const early = startPlatformReads(timeline, env.platform);
   // `kill(pid, 0)` needs run permission, which the locked sandbox revokes: judge claim owners now.
   const isAlive = livenessSnapshot(home, timeline);
   const runtime = await resolveRuntime(env, {
@@ -323,7 +323,7 @@ async function assemble(
  */
 function startPlatformReads(
   timeline: string,
-  rawEnv: Record<string, string>,
+  options: PlatformClientOptions,
 ):
   | {
     client: PlatformClient;
@@ -333,7 +333,7 @@ function startPlatformReads(
   | { error: unknown } {
   let client: PlatformClient;
   try {
-    client = PlatformClient.fromEnv({}, (name) => rawEnv[name]);
+    client = new PlatformClient(options);
   } catch (error) {
     return { error };
   }
