@@ -6,13 +6,16 @@
  */
 import { join } from "../core/paths.ts";
 import { readDirNames, readText } from "../core/read_files.ts";
-import { readManifest } from "./manifest.ts";
+import { type Manifest, readManifest } from "./manifest.ts";
 import { isPluginFileName } from "./overlay.ts";
 import type { Overlay } from "./resolve.ts";
 
 /** The overlay of `configHome`, or `null` when tools were never installed there. */
-export async function readOverlay(configHome: string): Promise<Overlay | null> {
-  const manifest = await readManifest(configHome);
+export async function readOverlay(
+  configHome: string,
+  manifest?: Manifest,
+): Promise<Overlay | null> {
+  manifest ??= await readManifest(configHome);
   if (!Object.keys(manifest).some((rel) => rel.startsWith("tools/"))) return null;
   const dir = join(configHome, "tools");
   let names: string[];

@@ -5,9 +5,10 @@
  * was never installed. HTML comments are operator notes and never reach the model.
  */
 import { join } from "../core/paths.ts";
-import { readBytes, readText } from "../core/read_files.ts";
+import { readBytes } from "../core/read_files.ts";
 import { DEFAULT_INITIALIZE, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
 import { ConfigError } from "./errors.ts";
+import { type Manifest, readManifest } from "./manifest.ts";
 
 /** The config home's path relative to `$HOME` when nothing else names it. */
 export const DEFAULT_CONFIG_HOME = ".config/basecradle";
@@ -15,8 +16,6 @@ export const DEFAULT_CONFIG_HOME = ".config/basecradle";
 export const SYSTEM_PROMPT_FILE = "prompts/system-prompt.md";
 /** The operating-guidance file, relative to the config home. */
 export const INITIALIZE_FILE = "prompts/initialize.md";
-/** The installer's bookkeeping file, relative to the config home. */
-export const MANIFEST_FILE = ".manifest.json";
 
 // Non-greedy and across newlines, so two comments never swallow the text between them.
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
@@ -83,6 +82,8 @@ export interface LoadPromptsOptions {
   readonly configHome?: string;
   /** `HARNESS_SYSTEM_PROMPT` as parsed (a {@link HarnessEnv} fits). */
   readonly env?: { readonly systemPrompt?: string };
+  /** The home's manifest when the caller already read it (default: read here). */
+  readonly manifest?: Manifest;
 }
 
 /**
@@ -90,13 +91,11 @@ export interface LoadPromptsOptions {
  * `prompts/` file. A missing, unreadable or malformed manifest counts as empty (§4.2).
  */
 export async function promptsInstalled(configHome: string): Promise<boolean> {
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(await readText(join(configHome, MANIFEST_FILE)));
-  } catch {
-    return false;
-  }
-  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) return false;
+  return hasPrompts(await readManifest(configHome));
+}
+
+/** Whether `manifest` records a `prompts/` file. */
+function hasPrompts(manifest: Manifest): boolean {
   return Object.keys(manifest).some((rel) => rel.startsWith("prompts/"));
 }
 
@@ -109,7 +108,7 @@ export async function promptsInstalled(configHome: string): Promise<boolean> {
  */
 export async function loadPrompts(options: LoadPromptsOptions): Promise<Prompts> {
   const home = options.configHome;
-  if (home !== undefined && await promptsInstalled(home)) {
+  if (home !== undefined && hasPrompts(options.manifest ?? await readManifest(home))) {
     const [systemPrompt, initialize] = await Promise.all([
       readPrompt(join(home, SYSTEM_PROMPT_FILE)),
       readPrompt(join(home, INITIALIZE_FILE)),

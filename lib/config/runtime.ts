@@ -18,6 +18,7 @@ import type { HarnessEnv } from "./env.ts";
 import type { InstallReport } from "./install_report.ts";
 import { type McpConfigRead, readMcpConfigs } from "../mcp/config.ts";
 import { autoReconcile } from "./reconcile.ts";
+import { readManifest } from "./manifest.ts";
 import { readOverlay } from "./overlay_read.ts";
 import { loadModelParams, loadSearchParams, type ModelParams, type Params } from "./params.ts";
 import { loadPrompts, type Prompts, resolveConfigHome } from "./prompts.ts";
@@ -86,7 +87,9 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const reconciled = options.reconcile
     ? await autoReconcile(configHome, env.aiProvider, journal)
     : null;
-  const prompts = await loadPrompts({ configHome, env });
+  // Read once, after the reconcile may have rewritten it: the prompts and the overlay both ask it.
+  const manifest = await readManifest(configHome);
+  const prompts = await loadPrompts({ configHome, env, manifest });
   // MCP configs are read (never spawned) before narrowing, so a stdio server can keep `run`.
   const mcpRead = await readMcpConfigs(configHome);
   const mcpServers = mcpRead.servers;
@@ -97,7 +100,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const memory = await loadMemoryProvider(env.memoryProvider, { home: env.harnessHome, journal });
   const memoryTools = memory.provider.tools?.() ?? [];
   const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
-  const overlay = await readOverlay(configHome);
+  const overlay = await readOverlay(configHome, manifest);
   const resolve = (loadRefusals: Readonly<Record<string, string>>) =>
     resolveTools({
       provider: env.aiProvider,
