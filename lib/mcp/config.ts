@@ -178,13 +178,16 @@ export async function readMcpConfigs(configHome: string): Promise<McpConfigRead>
     } else configs.push(parsed);
   }
   configs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const approvals = await readApprovals(configHome);
+  // No server, nothing approved to look up: the wake with no `mcp/` reads no more files.
+  const approvals = configs.length ? await readApprovals(configHome) : undefined;
   return {
     configs,
     servers: configs.map((c) => c.name),
-    stdioServers: configs
-      .filter((c) => c.server.transport === "stdio" && isApproved(approvals, c.name))
-      .map((c) => c.name),
+    stdioServers: approvals
+      ? configs
+        .filter((c) => c.server.transport === "stdio" && isApproved(approvals, c.name))
+        .map((c) => c.name)
+      : [],
     skipped,
     warnings,
   };
