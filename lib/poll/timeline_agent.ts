@@ -34,7 +34,7 @@ import { type ContextWindow, type Mark, markOf, readBacklog, readSince } from ".
 import { CapturingGate } from "./capture_gate.ts";
 import { type FromEnvOptions, pollOptionsFromEnv } from "./from_env.ts";
 import { orientation, withOrientation } from "./orientation.ts";
-import { sleep } from "./sleep.ts";
+import { sleep } from "../core/sleep.ts";
 
 /** A message the agent chose to post (the platform's record of it). */
 export type PostedMessage = PlatformMessage;

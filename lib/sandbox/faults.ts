@@ -92,17 +92,3 @@ export function faultResponse(status: number): Response {
     new Problem(status, code, `Injected fault: the sandbox answered ${status}.`, errors, headers),
   );
 }
-
-/** Sleeps, waking early (without error) when `signal` aborts so shutdown never waits on it. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done);
-  });
-}

@@ -7,7 +7,8 @@ import { adminRoutes, type CreatedUser, createUser, type NewUser } from "./admin
 import { authenticate, createSession } from "./auth.ts";
 import { openDatabase } from "./db.ts";
 import { EventLog, type SandboxEvent } from "./events.ts";
-import { type Fault, faultResponse, type FaultSpec, FaultTable, sleep } from "./faults.ts";
+import { type Fault, faultResponse, type FaultSpec, FaultTable } from "./faults.ts";
+import { sleep } from "../core/sleep.ts";
 import { RouteTable } from "./http.ts";
 import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./problem.ts";

@@ -15,8 +15,9 @@ export function activateDueTasks(state: SandboxState): number {
      ORDER BY activate_at, uuid`,
     ).all(nowIso(state)),
   );
-  for (const task of due) activate(state, task);
-  return due.length;
+  let changed = 0;
+  for (const task of due) if (activate(state, task)) changed++;
+  return changed;
 }
 
 /**
@@ -32,7 +33,8 @@ export function activateTaskNow(state: SandboxState, uuid: string): ItemRow | un
   return task;
 }
 
-function activate(state: SandboxState, task: ItemRow): void {
+/** Activates `task` if it is still pending; whether this call changed it (a racer may have). */
+function activate(state: SandboxState, task: ItemRow): boolean {
   const now = nowIso(state);
   const changed = transaction(state.db, () => {
     const timeline = findTimeline(state, task.timeline_uuid);
@@ -55,4 +57,5 @@ function activate(state: SandboxState, task: ItemRow): void {
       at: now,
     });
   }
+  return changed !== undefined;
 }

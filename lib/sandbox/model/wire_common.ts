@@ -6,7 +6,7 @@
 import { isRecord } from "../../core/json_object.ts";
 
 export { isRecord };
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../core/sha256.ts";
 import { readBody } from "../http.ts";
 import { Problem } from "../problem.ts";
 
@@ -97,7 +97,7 @@ export async function readRequest(req: Request): Promise<Record<string, unknown>
 
 /** Hex SHA-256 of `text`: the seed of every id, so ids follow the conversation. */
 export function digest(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return sha256Hex(text);
 }
 
 /** A token estimate: a quarter of the characters, rounded up, at least one. */

@@ -1,4 +1,4 @@
-/** A wait the poll loop can cut short: resolves after `ms`, or at once when `signal` aborts. */
+/** An abortable wait: resolves after `ms`, or at once when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
