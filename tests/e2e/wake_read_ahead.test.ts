@@ -5,6 +5,7 @@
  * answered by the same wake.
  */
 import assert from "node:assert/strict";
+import type { Asset } from "../../lib/platform/mod.ts";
 import type { RequestRecord } from "../../lib/sandbox/mod.ts";
 import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
 import {
@@ -15,7 +16,6 @@ import {
   spawnWake,
   upload,
   userTurnsSeen,
-  waitFor,
   type World,
   world,
 } from "./wake_support.ts";
@@ -84,25 +84,22 @@ Deno.test({
     await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
     await everyKindMarked(w);
     await say(w, "please look at what I am about to upload");
-    // The message turn's model call is slow; the asset lands while it runs.
-    w.model.reply("chat", { json: chatCompletion({ content: "Waiting for it." }), delayMs: 1500 });
+    // The message turn's model call answers only once the asset has landed: it arrives while the
+    // turn runs, after the read-ahead listed the assets.
+    let late: Asset | undefined;
+    w.model.reply("chat", async () => {
+      late = await upload(w, "late.txt");
+      return { json: chatCompletion({ content: "Waiting for it." }) };
+    });
     silent(w.model, 1);
-    const requests = w.model.requestsTo("chat").length;
     const live = spawnWake(w);
-    await waitFor(
-      "the message turn's model call",
-      () => w.model.requestsTo("chat").length > requests,
-      10_000,
-      live.stderr,
-    );
-    const late = await upload(w, "late.txt");
     const status = await live.child.status;
     await live.kill();
     assert.equal(status.code, 0, live.stderr());
     assert.match(live.stderr(), /wake end .*turns=2 /);
     const turns = userTurnsSeen(w.model).map((t) => t.at(-1) ?? "");
     assert.ok(turns.some((t) => t.includes("late.txt")), `late.txt never reached the model`);
-    assert.equal(await mark(w, "assets"), late.content.uuid);
+    assert.equal(await mark(w, "assets"), late?.content.uuid);
   },
 });
 
