@@ -9,7 +9,7 @@
  * to `onSummary` (the wake routes it to memory) so the work outlives the turns that carried it.
  * Nothing here ever fails a turn: a failed summary leaves the transcript exactly as it was.
  */
-import { llmCall } from "../journal/catalogue_engine.ts";
+
 import { contextCompact } from "../journal/catalogue_context.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { codePointLength, tailCodePoints } from "./code_points.ts";
@@ -32,6 +32,7 @@ import {
 } from "./context_budget.ts";
 import { Message } from "./message.ts";
 import type { Provider } from "./provider.ts";
+import { loggedChat, realSleep, type Sleep } from "./retry.ts";
 
 /**
  * What the summarizer is asked for: notes to its future self, the work first, because tool results
@@ -64,6 +65,13 @@ export interface CompactorOptions {
   readonly onSummary?: (summary: string) => void | Promise<void>;
   /** The clock for the summarize call's `llm` line. */
   readonly now?: () => Date;
+  /**
+   * Extra attempts for a transient fault of the summarize call (`HARNESS_RESPONSE_RETRIES`, as
+   * for the turn's own calls); default none.
+   */
+  readonly retries?: number;
+  /** Waits out the retry backoff (tests pass a fake). */
+  readonly sleep?: Sleep;
 }
 
 /** Keeps a transcript inside its budget by summarizing the oldest part of it. */
@@ -75,6 +83,8 @@ export class Compactor {
   readonly #journal: Journal;
   readonly #onSummary?: (summary: string) => void | Promise<void>;
   readonly #now: () => Date;
+  readonly #retries: number;
+  readonly #sleep: Sleep;
 
   /** A compactor summarizing with `provider` against `budget`. */
   constructor(provider: Provider, budget: ContextBudget, options: CompactorOptions = {}) {
@@ -83,6 +93,8 @@ export class Compactor {
     this.#journal = options.journal ?? silentJournal;
     this.#onSummary = options.onSummary;
     this.#now = options.now ?? (() => new Date());
+    this.#retries = options.retries ?? 0;
+    this.#sleep = options.sleep ?? realSleep;
   }
 
   /** False when the operator switched compaction off (`HARNESS_MAX_CONTEXT_TOKENS=0`). */
@@ -213,13 +225,14 @@ export class Compactor {
         `one summarization call and are gone, unsummarized.]\n\n${tailCodePoints(excerpt, room)}`;
     }
     const region = [carried, excerpt].filter((part) => part).join("\n\n");
-    const started = this.#now();
     let reply: Message;
     try {
-      reply = await this.provider.chat([
-        Message.system(SUMMARIZE_INSTRUCTION),
-        Message.user(EXCERPT_HEADER + region),
-      ]);
+      reply = await loggedChat(
+        this.provider,
+        [Message.system(SUMMARIZE_INSTRUCTION), Message.user(EXCERPT_HEADER + region)],
+        undefined,
+        { retries: this.#retries, sleep: this.#sleep, journal: this.#journal, now: this.#now },
+      );
     } catch (error) {
       this.#journal.text(
         "WARNING",
@@ -227,7 +240,6 @@ export class Compactor {
       );
       return undefined;
     }
-    this.#logCall(reply, started);
     const summary = (reply.content ?? "").trim();
     if (!summary) {
       this.#journal.text(
@@ -237,22 +249,6 @@ export class Compactor {
       return undefined;
     }
     return summary;
-  }
-
-  /** The summarize call is a model call like any other: it gets its `llm` line (and its cost). */
-  #logCall(reply: Message, started: Date): void {
-    const usage = reply.usage;
-    llmCall(this.#journal, {
-      provider: this.provider.provider ?? "unknown",
-      endpoint: usage?.endpoint,
-      model: this.provider.model ?? "unknown",
-      seconds: Math.max(0, (this.#now().getTime() - started.getTime()) / 1000),
-      tokensIn: usage?.tokensIn,
-      tokensOut: usage?.tokensOut,
-      tokensTotal: usage?.tokensTotal,
-      cachedTokens: usage?.cachedTokens,
-      cost: usage?.cost,
-    });
   }
 
   async #remember(summary: string): Promise<void> {

@@ -6,14 +6,14 @@
  *
  * The final text is returned, never posted (DESIGN §3.1): the caller logs it as `unspoken`.
  */
-import { llmCall, reserveSummary, stepLine, wakeUsedSteps } from "../journal/catalogue_engine.ts";
+import { reserveSummary, stepLine, wakeUsedSteps } from "../journal/catalogue_engine.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { runToolCall, type ToolRun } from "./dispatch.ts";
 import { evictImages, imageTurn } from "./images.ts";
 import { type ImageContent, Message } from "./message.ts";
 import type { Provider } from "./provider.ts";
 import type { ToolRegistry } from "./registry.ts";
-import { chatWithRetries, realSleep, type Sleep } from "./retry.ts";
+import { loggedChat, realSleep, type Sleep } from "./retry.ts";
 import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepNote } from "./step_note.ts";
 import type { StepContext, TurnHook } from "./turn_hook.ts";
 import type { ToolSpec } from "./tool.ts";
@@ -258,23 +258,11 @@ class Run {
   /** One model call through the retry rule, with its `llm` line and usage tally. */
   async #chat(tools: readonly ToolSpec[] | undefined): Promise<Message> {
     const view = this.options.view ? await this.options.view(this.messages) : this.messages;
-    const started = this.deps.now();
-    const reply = await chatWithRetries(this.engine.provider, view, tools, {
+    const reply = await loggedChat(this.engine.provider, view, tools, {
       retries: this.engine.responseRetries,
       sleep: this.deps.sleep,
       journal: this.deps.journal,
-    });
-    const usage = reply.usage;
-    llmCall(this.deps.journal, {
-      provider: this.engine.provider.provider ?? "unknown",
-      endpoint: usage?.endpoint,
-      model: this.engine.provider.model ?? "unknown",
-      seconds: seconds(started, this.deps.now()),
-      tokensIn: usage?.tokensIn,
-      tokensOut: usage?.tokensOut,
-      tokensTotal: usage?.tokensTotal,
-      cachedTokens: usage?.cachedTokens,
-      cost: usage?.cost,
+      now: this.deps.now,
     });
     this.#tally(reply);
     return reply;

@@ -3,6 +3,7 @@
  * classes (an unparseable response, the provider's own 5xx) are re-requested; everything else
  * propagates on its first raise, because re-issuing a permanent fault only repeats it.
  */
+import { llmCall } from "../journal/catalogue_engine.ts";
 import type { Journal } from "../journal/journal.ts";
 import { isTransient, ProviderServerError } from "./faults.ts";
 import type { Message } from "./message.ts";
@@ -68,4 +69,31 @@ function faultName(error: Error): string {
   return error instanceof ProviderServerError
     ? `Provider failed on its own side (HTTP ${error.status ?? "?"})`
     : "Provider returned an unparseable response";
+}
+
+/**
+ * One model call as the harness makes every one, the turn's and the compaction summary's alike:
+ * through the retry rule, then its `llm` line (tokens, cache, cost, endpoint where reported).
+ */
+export async function loggedChat(
+  provider: Provider,
+  messages: readonly Message[],
+  tools: readonly ToolSpec[] | undefined,
+  options: RetryOptions & { readonly now: () => Date },
+): Promise<Message> {
+  const started = options.now();
+  const reply = await chatWithRetries(provider, messages, tools, options);
+  const usage = reply.usage;
+  llmCall(options.journal, {
+    provider: provider.provider ?? "unknown",
+    endpoint: usage?.endpoint,
+    model: provider.model ?? "unknown",
+    seconds: Math.max(0, (options.now().getTime() - started.getTime()) / 1000),
+    tokensIn: usage?.tokensIn,
+    tokensOut: usage?.tokensOut,
+    tokensTotal: usage?.tokensTotal,
+    cachedTokens: usage?.cachedTokens,
+    cost: usage?.cost,
+  });
+  return reply;
 }

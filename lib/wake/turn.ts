@@ -298,7 +298,11 @@ function compactorOf(wake: Wake, engine: Engine): Compactor {
       maxSteps: wake.settings.maxSteps,
       journal,
     }),
-    { journal, onSummary: (summary) => rememberSummary(wake, summary) },
+    {
+      journal,
+      onSummary: (summary) => rememberSummary(wake, summary),
+      retries: engine.responseRetries,
+    },
   );
   return wake.loaded.compactor;
 }

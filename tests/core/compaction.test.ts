@@ -7,6 +7,7 @@ import {
 } from "../../lib/core/compaction.ts";
 import { isSummary, summaryNote, transcriptChars } from "../../lib/core/compaction_cut.ts";
 import { ContextBudget } from "../../lib/core/context_budget.ts";
+import { ProviderServerError } from "../../lib/core/faults.ts";
 import { Message } from "../../lib/core/message.ts";
 import { RecordingJournal } from "./engine_fixtures.ts";
 import { conversation, SplitProvider, type SummaryScript } from "./compaction_fixtures.ts";
@@ -223,4 +224,30 @@ Deno.test("compaction: the memory key and observe text for the wake's routing", 
     "compaction/timeline:abc/2026-03-04T05:06:07Z",
   );
   assert.ok(COMPACTION_OBSERVE_TEXT.startsWith("[Context compaction] Summarize the work"));
+});
+
+Deno.test("compaction: a transient fault of the summarize call is retried like a turn's call", async () => {
+  const journal = new RecordingJournal();
+  const provider = new SplitProvider([], [
+    new ProviderServerError("502 from upstream", 502),
+    "NOTES",
+  ]);
+  const budget = new ContextBudget(provider, { override: 8000, maxSteps: 1, journal });
+  const waits: number[] = [];
+  const compactor = new Compactor(provider, budget, {
+    journal,
+    retries: 1,
+    sleep: (ms) => (waits.push(ms), Promise.resolve()),
+  });
+  const messages = conversation(10);
+  provider.lastTokensIn = 4001;
+  assert.equal(await compactor.maybeCompact(messages), true);
+  assert.ok(messages.some((m) => isSummary(m) && m.content?.includes("NOTES")));
+  assert.deepEqual(waits, [500]);
+  assert.equal(journal.lines().filter((l) => l.startsWith("INFO llm ")).length, 1);
+  assert.ok(journal.at("WARNING").some((l) => l.includes("502 from upstream")));
+  // With no retries (the default) the same fault fails the compaction, as before.
+  const once = setup({ summaries: [new ProviderServerError("502 from upstream", 502)] });
+  once.provider.lastTokensIn = 4001;
+  assert.equal(await once.compactor.maybeCompact(conversation(10)), false);
 });
