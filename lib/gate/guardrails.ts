@@ -15,6 +15,7 @@
  *
  * Every key is optional; unknown keys are errors.
  */
+import { resolveConfigHome } from "../config/prompts.ts";
 import { join } from "../core/paths.ts";
 import * as z from "../core/zod.ts";
 
@@ -173,21 +174,16 @@ export function parseGuardrails(text: string, file: string): Guardrails {
   });
 }
 
-/** Contracts §4.1: `$BASECRADLE_CONFIG_HOME`, else `$HOME/.config/basecradle` (`~` expanded). */
-function envConfigHome(): string | undefined {
-  const home = Deno.env.get("HOME");
-  const configured = Deno.env.get("BASECRADLE_CONFIG_HOME");
-  if (configured) return home ? configured.replace(/^~(?=$|\/)/, home) : configured;
-  return home ? join(home, ".config", "basecradle") : undefined;
-}
-
 /**
- * Reads `<configHome>/guardrails.json` (configHome defaults to the resolved config home).
+ * Reads `<configHome>/guardrails.json`; without an argument, in the config home the environment
+ * names (config's own `resolveConfigHome`, which refuses a missing HOME it needs).
  * No file ⇒ {@link DEFAULT_GUARDRAILS}; an unreadable or malformed file ⇒ GuardrailsError.
  */
 export async function loadGuardrails(configHome?: string): Promise<Guardrails> {
-  const root = configHome ?? envConfigHome();
-  if (root === undefined) return DEFAULT_GUARDRAILS;
+  const root = configHome ?? resolveConfigHome({
+    configHome: Deno.env.get("BASECRADLE_CONFIG_HOME"),
+    home: Deno.env.get("HOME"),
+  });
   const file = join(root, GUARDRAILS_FILE);
   let text: string;
   try {
