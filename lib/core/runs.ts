@@ -25,3 +25,18 @@ export function runResults(messages: readonly Message[], assistant: number): Map
   }
   return results;
 }
+
+/**
+ * The index of `callId`'s result inside `messages[assistant]`'s run, or -1; the same result
+ * {@link runResults} picks (a later one wins).
+ */
+export function runResultIndex(
+  messages: readonly Message[],
+  assistant: number,
+  callId: string,
+): number {
+  for (let i = runEnd(messages, assistant) - 1; i > assistant; i--) {
+    if (messages[i].role === "tool" && messages[i].toolCallId === callId) return i;
+  }
+  return -1;
+}

@@ -14,6 +14,7 @@
  * Non-idempotent effects are never re-run: only recorded platform creates whose result is the
  * interrupted sentinel are re-issued, under the key the dead wake minted.
  */
+import { runResultIndex } from "../core/runs.ts";
 import { createKind } from "../core/create_calls.ts";
 import { isInterrupted } from "../core/heal.ts";
 import type { Message } from "../core/message.ts";
@@ -213,7 +214,7 @@ async function reissueCreates(wake: Wake, span: TurnSpan, anchor: string | undef
       const call = turn.toolCalls[c];
       const kind = createKind(call) as KeyedKind | undefined;
       if (!kind) continue; // a non-idempotent effect is never re-run
-      const resultIndex = resultAt(messages, i, call.id);
+      const resultIndex = runResultIndex(messages, i, call.id);
       if (resultIndex < 0 || !isInterrupted(messages[resultIndex])) continue;
       const tool = (await wake.engine.get()).registry.get(call.name);
       if (!tool || !anchor) continue;
@@ -256,20 +257,12 @@ export function actedIn(messages: readonly Message[], span: TurnSpan): boolean {
     for (const call of turn.toolCalls ?? []) {
       const action = call.arguments.action;
       if (!VISIBLE_ACTS.has(`${call.name}/${typeof action === "string" ? action : ""}`)) continue;
-      const at = resultAt(messages, i, call.id);
+      const at = runResultIndex(messages, i, call.id);
       const text = at < 0 ? "" : messages[at].content ?? "";
       if (at >= 0 && !isInterrupted(messages[at]) && !/^(Error|Couldn't)\b/.test(text)) return true;
     }
   }
   return false;
-}
-
-/** Index of the result for `callId` inside the run of the assistant turn at `assistant`. */
-function resultAt(messages: readonly Message[], assistant: number, callId: string): number {
-  for (let i = assistant + 1; i < messages.length && messages[i].role !== "assistant"; i++) {
-    if (messages[i].role === "tool" && messages[i].toolCallId === callId) return i;
-  }
-  return -1;
 }
 
 /** The `kind=` word recovery lines use for a claim kind. */
