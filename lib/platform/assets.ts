@@ -1,11 +1,6 @@
 /** Assets: multipart upload (replay-protected), list, read, and blob download. */
 import * as z from "../core/zod.ts";
-import {
-  type CallOptions,
-  type CreateOptions,
-  idempotencyHeaders,
-  type Transport,
-} from "./http.ts";
+import { type CallOptions, type CreateOptions, type Transport } from "./http.ts";
 import { PlatformError } from "./errors.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
@@ -61,7 +56,6 @@ export class AssetsApi {
 
   /** Uploads a file as `asset[file]` (+ `asset[description]`). Keyed replays return the original. */
   async create(timeline: string, input: AssetInput, options: CreateOptions = {}): Promise<Asset> {
-    const { idempotencyKey: _, ...call } = options;
     const form = new FormData();
     const blob = input.file instanceof Blob
       ? input.file
@@ -73,8 +67,7 @@ export class AssetsApi {
       path: "/timelines/{uuid}/assets",
       params: { uuid: timeline },
       form,
-      headers: idempotencyHeaders(options),
-      ...call,
+      ...options,
     }, Envelope);
     return body.asset;
   }

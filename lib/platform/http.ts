@@ -35,11 +35,6 @@ export interface CreateOptions extends CallOptions {
   readonly idempotencyKey?: string;
 }
 
-/** The header map for a create: the key rides only when one was given. */
-export function idempotencyHeaders(options: CreateOptions): Record<string, string> {
-  return options.idempotencyKey === undefined ? {} : { "Idempotency-Key": options.idempotencyKey };
-}
-
 /** Where bearer tokens come from; `refresh` re-mints after a 401 and may decline. */
 export interface TokenSource {
   /** The token to send now. */
@@ -49,7 +44,7 @@ export interface TokenSource {
 }
 
 /** One call, described independently of how it is sent. */
-export interface Call extends CallOptions {
+export interface Call extends CreateOptions {
   readonly method: Method;
   /** The path template, e.g. `/timelines/{uuid}`; `{name}` slots are filled from `params`. */
   readonly path: string;
@@ -208,6 +203,8 @@ export class Transport {
     const endpoint = endpointName(call);
     const url = this.urlOf(call);
     const headers = new Headers(call.headers);
+    // Only the four content creates are given a key; it rides only when one was.
+    if (call.idempotencyKey !== undefined) headers.set("Idempotency-Key", call.idempotencyKey);
     headers.set("User-Agent", this.#userAgent);
     if (call.accept !== false) headers.set("Accept", "application/json");
     if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);

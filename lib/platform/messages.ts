@@ -1,11 +1,6 @@
 /** Messages: post (replay-protected), list, read. */
 import * as z from "../core/zod.ts";
-import {
-  type CallOptions,
-  type CreateOptions,
-  idempotencyHeaders,
-  type Transport,
-} from "./http.ts";
+import { type CallOptions, type CreateOptions, type Transport } from "./http.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
 import { type Message, MessageSchema } from "./schemas.ts";
@@ -43,14 +38,12 @@ export class MessagesApi {
     input: { readonly body: string },
     options: CreateOptions = {},
   ): Promise<Message> {
-    const { idempotencyKey: _, ...call } = options;
     const body = await this.#t.json({
       method: "POST",
       path: "/timelines/{uuid}/messages",
       params: { uuid: timeline },
       json: { message: { body: input.body } },
-      headers: idempotencyHeaders(options),
-      ...call,
+      ...options,
     }, Envelope);
     return body.message;
   }

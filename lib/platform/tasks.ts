@@ -1,11 +1,6 @@
 /** Tasks: schedule (replay-protected), list by timeline/status, read, cancel. */
 import * as z from "../core/zod.ts";
-import {
-  type CallOptions,
-  type CreateOptions,
-  idempotencyHeaders,
-  type Transport,
-} from "./http.ts";
+import { type CallOptions, type CreateOptions, type Transport } from "./http.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
 import { type Task, TaskSchema } from "./schemas.ts";
@@ -52,7 +47,6 @@ export class TasksApi {
 
   /** Schedules a task. With `idempotencyKey`, a replay returns the original task. */
   async create(timeline: string, input: TaskInput, options: CreateOptions = {}): Promise<Task> {
-    const { idempotencyKey: _, ...call } = options;
     const activateAt = input.activateAt instanceof Date
       ? input.activateAt.toISOString()
       : input.activateAt;
@@ -61,8 +55,7 @@ export class TasksApi {
       path: "/timelines/{uuid}/tasks",
       params: { uuid: timeline },
       json: { task: { instructions: input.instructions, activate_at: activateAt } },
-      headers: idempotencyHeaders(options),
-      ...call,
+      ...options,
     }, Envelope);
     return body.task;
   }

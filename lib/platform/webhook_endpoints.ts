@@ -1,11 +1,6 @@
 /** Webhook endpoints: create (replay-protected), list, read, enable, disable, rotate. */
 import * as z from "../core/zod.ts";
-import {
-  type CallOptions,
-  type CreateOptions,
-  idempotencyHeaders,
-  type Transport,
-} from "./http.ts";
+import { type CallOptions, type CreateOptions, type Transport } from "./http.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
 import { type WebhookEndpoint, WebhookEndpointSchema } from "./schemas.ts";
@@ -43,14 +38,12 @@ export class WebhookEndpointsApi {
     input: { readonly description: string },
     options: CreateOptions = {},
   ): Promise<WebhookEndpoint> {
-    const { idempotencyKey: _, ...call } = options;
     const body = await this.#t.json({
       method: "POST",
       path: "/timelines/{uuid}/webhook_endpoints",
       params: { uuid: timeline },
       json: { webhook_endpoint: { description: input.description } },
-      headers: idempotencyHeaders(options),
-      ...call,
+      ...options,
     }, Envelope);
     return body.webhook_endpoint;
   }
