@@ -63,6 +63,11 @@ export interface Call extends CreateOptions {
   readonly accept?: boolean;
   /** An absolute URL to use instead of base URL + path (blob download, a full ingest URL). */
   readonly url?: URL;
+  /**
+   * The URL itself is a credential (a signed blob URL, an ingest token in the path): a failure
+   * must not keep the runtime's error, which names the full URL. Implied by `url`.
+   */
+  readonly secretUrl?: boolean;
 }
 
 /** A fully read 2xx answer. */
@@ -235,7 +240,7 @@ export class Transport {
         timedOut: deadline.aborted,
         cancelled: call.signal?.aborted === true,
         // The runtime's own error names the full URL; for ingest and blob URLs that is a secret.
-        keepCause: !call.url && !call.path.includes("{token}"),
+        keepCause: !call.url && !call.secretUrl,
       });
     }
   }

@@ -84,6 +84,7 @@ export class WebhookEventsApi {
       path: "/webhooks/{token}",
       params: { token: target },
       url: isUrl ? new URL(target) : undefined,
+      secretUrl: true, // the ingest token is the credential
       raw: { body, contentType: options.contentType },
       headers: options.headers,
       auth: false,
