@@ -175,7 +175,7 @@ export function splitStems(value: string | undefined): string[] {
 }
 
 /** Throws {@link UnknownStemError} naming the shipped stems when one is unknown. */
-export function checkStems(stems: readonly string[]): void {
+function checkStems(stems: readonly string[]): void {
   const unknown = [...new Set(stems)].filter((stem) => !SHIPPED_STEMS.includes(stem)).sort();
   if (!unknown.length) return;
   throw new UnknownStemError(

@@ -33,7 +33,7 @@ const EXTRA_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
  * Whether a token reads like key material rather than a word: it has a digit, or mixes upper
  * and lower case, or is too long to be prose.
  */
-export function looksRandom(token: string): boolean {
+function looksRandom(token: string): boolean {
   return /\d/.test(token) || (/[a-z]/.test(token) && /[A-Z]/.test(token)) || token.length >= 24;
 }
 

@@ -96,7 +96,7 @@ export function endpointName(call: Pick<Call, "method" | "path">): string {
 }
 
 /** Fills `{slot}`s; every value is percent-encoded so an id can never change the path. */
-export function fillPath(template: string, params: Readonly<Record<string, string>> = {}): string {
+function fillPath(template: string, params: Readonly<Record<string, string>> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = params[key];
     if (value === undefined) throw new ConfigurationError(`Missing path parameter "${key}".`);
@@ -279,7 +279,7 @@ function messageChain(err: unknown): string {
 }
 
 /** Classifies a fetch failure; the sentence says which failure it was. */
-export function transportError(err: unknown, ctx: FailureContext): TransportError {
+function transportError(err: unknown, ctx: FailureContext): TransportError {
   const chain = messageChain(err);
   const name = err instanceof Error ? err.name : "";
   let failure: TransportFailure;

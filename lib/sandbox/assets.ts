@@ -49,7 +49,7 @@ export async function readUpload(ctx: RequestContext): Promise<Upload> {
 }
 
 /** Base64 of the MD5 digest, the checksum format of the platform's blob store. */
-export function md5Base64(bytes: Uint8Array): string {
+function md5Base64(bytes: Uint8Array): string {
   return createHash("md5").update(bytes).digest("base64");
 }
 
@@ -94,7 +94,7 @@ const BY_EXTENSION: Record<string, string> = {
  * The content type, decided server-side as the platform does: the bytes' signature first, then
  * the filename's extension, then what the client declared, then text-or-binary.
  */
-export function identify(bytes: Uint8Array, filename: string, declared: string): string {
+function identify(bytes: Uint8Array, filename: string, declared: string): string {
   for (const [signature, type] of MAGIC) {
     if (signature.every((b, i) => bytes[i] === b)) return type;
   }

@@ -52,7 +52,7 @@ export function viewersOf(state: SandboxState, timeline: TimelineRow): UserRow[]
 }
 
 /** Whether `user` is the owner or a participant of `timeline`. */
-export function isViewer(state: SandboxState, user: UserRow, timeline: TimelineRow): boolean {
+function isViewer(state: SandboxState, user: UserRow, timeline: TimelineRow): boolean {
   if (timeline.owner_uuid === user.uuid) return true;
   return state.db.prepare(
     "SELECT 1 FROM participations WHERE timeline_uuid = ? AND user_uuid = ?",
@@ -96,7 +96,7 @@ export function viewableItem(
 }
 
 /** `403 not_a_viewer`. */
-export function notAViewer(): Problem {
+function notAViewer(): Problem {
   return new Problem(403, "not_a_viewer", "You are not a viewer of this timeline.");
 }
 

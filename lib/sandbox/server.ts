@@ -340,7 +340,7 @@ export class Sandbox {
 }
 
 /** Hides the capability parts of a path (ingest tokens, blob keys) from logs. */
-export function maskPath(path: string): string {
+function maskPath(path: string): string {
   return path.replace(/^\/webhooks\/[^/]+/, "/webhooks/[token]")
     .replace(/^\/blobs\/[^/]+/, "/blobs/[key]");
 }

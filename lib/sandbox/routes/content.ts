@@ -219,7 +219,7 @@ const INSTANT =
  * An ISO-8601 instant, normalised to `…Z` with milliseconds. A timestamp without an offset is
  * read in the account's time zone; sandbox accounts live in UTC.
  */
-export function parseInstant(text: string): string | undefined {
+function parseInstant(text: string): string | undefined {
   const m = INSTANT.exec(text.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s = "00", frac = "0", zone = "Z"] = m;

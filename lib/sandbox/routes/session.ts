@@ -106,7 +106,7 @@ export function sessionRoutes(table: RouteTable): void {
 }
 
 /** The platform's password rules: 10+ characters, mixed case, a number or symbol. */
-export function passwordProblems(password: string): string[] {
+function passwordProblems(password: string): string[] {
   const problems: string[] = [];
   if (password.length < 10) problems.push("is too short (minimum is 10 characters)");
   if (!/[a-z]/.test(password) || !/[A-Z]/.test(password)) {

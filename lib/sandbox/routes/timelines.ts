@@ -174,7 +174,7 @@ function timelineItems(state: SandboxState, timeline: TimelineRow): Record<strin
 }
 
 /** Removes a timeline and everything in it, so every later read of any of it is a 404. */
-export function deleteTimeline(state: SandboxState, uuid: string): void {
+function deleteTimeline(state: SandboxState, uuid: string): void {
   transaction(state.db, () => {
     for (
       const table of ["items", "blobs", "participations", "idempotency_keys"] as const

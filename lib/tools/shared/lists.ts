@@ -5,10 +5,10 @@
  */
 
 /** Rows one list shows. */
-export const LIST_CAP = 50;
+const LIST_CAP = 50;
 
 /** The trailing note of a newest-first list that was cut. */
-export const MOST_RECENT_NOTE = `(showing the ${LIST_CAP} most recent; there may be more)`;
+const MOST_RECENT_NOTE = `(showing the ${LIST_CAP} most recent; there may be more)`;
 
 /** The trailing note of the (unordered) user directory when it was cut. */
 export const FIRST_NOTE = `(showing the first ${LIST_CAP}; there may be more)`;

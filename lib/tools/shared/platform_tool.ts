@@ -13,7 +13,7 @@ import { parseArgs } from "./args.ts";
 export const BASECRADLE = "basecradle";
 
 /** What an unbound platform tool answers, so the model (and a library user) know why. */
-export function notConnected(tool: string): string {
+function notConnected(tool: string): string {
   return `Error: the '${tool}' tool is not connected to a timeline yet, so it cannot act on ` +
     "BaseCradle. It must be bound to a platform context (it is, inside a wake) before it can act.";
 }
