@@ -8,13 +8,10 @@
  * Errors (bad env, malformed `model_params.json`, unbindable memory provider) are one stderr
  * line and exit 1, with nothing on stdout.
  */
-import { isRecord } from "../core/json_object.ts";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { type Command, type Io, processIo } from "./command.ts";
 import { sdkVersion } from "./version.ts";
 import { parseEnv } from "../config/env.ts";
-import { MODEL_PARAMS_FILE, type Params } from "../config/params.ts";
+import type { Params } from "../config/params.ts";
 import { resolveRuntime, type Runtime } from "../config/runtime.ts";
 import { type SandboxReport, sandboxReport } from "../config/sandbox.ts";
 import {
@@ -66,7 +63,7 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
         });
       }
       const document = resolvedConfigDocument(runtime, {
-        modelParams: await verbatimModelParams(runtime),
+        modelParams: runtime.modelParams.raw,
         sandbox: await sandboxReport(),
         mcp,
       });
@@ -126,22 +123,6 @@ export function resolvedConfigDocument(
     sandbox: extra.sandbox,
   });
   return document;
-}
-
-/**
- * `model_params.json` with Python's number spellings kept (`1.0` stays `1.0`): the params loader
- * already validated the file, so this re-read only recovers spelling, falling back to its value.
- */
-async function verbatimModelParams(runtime: Runtime): Promise<Params> {
-  const raw = runtime.modelParams.raw;
-  if (Object.keys(raw).length === 0) return raw;
-  try {
-    const text = await readFile(join(runtime.configHome, MODEL_PARAMS_FILE), "utf8");
-    const parsed = parsePythonJson(text);
-    return isRecord(parsed) ? parsed : raw;
-  } catch {
-    return raw;
-  }
 }
 
 /** `harness resolved-config`. */

@@ -5,6 +5,7 @@
  * JSON, or not an object refuses to load with a sentence naming the file — a box must never run
  * silently untuned. The installer never writes either file.
  */
+import { parsePythonJson } from "../core/python_json.ts";
 import { join } from "../core/paths.ts";
 import { readBytes } from "../core/read_files.ts";
 import type { Journal } from "../journal/journal.ts";
@@ -103,7 +104,8 @@ async function readParamsFile(path: string, what: string): Promise<Params> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Python's number spellings are recorded (`1.0` stays `1.0` when reported back).
+    value = parsePythonJson(text);
   } catch (error) {
     throw refuse(path, `${path} is not valid JSON: ${messageOf(error)}.`, error);
   }
