@@ -104,19 +104,3 @@ export class FileSessionStore implements SessionStore {
     return found.sort();
   }
 }
-
-/**
- * Pixels dropped from every message before index `until` (default: all), so a viewed image is
- * never re-sent or re-billed on a later turn. Pure: returns a new list, copying only the messages
- * that carried images. (`images.ts` has the engine's in-place form, `evictImages`.)
- */
-export function withoutImages(
-  messages: readonly Message[],
-  until: number = messages.length,
-): Message[] {
-  return messages.map((message, index) => {
-    if (index >= until || message.images === undefined) return message;
-    const { images: _evicted, ...rest } = message;
-    return rest;
-  });
-}

@@ -9,7 +9,7 @@ import { type AtomicWriteOps, denoAtomicWriteOps } from "../../lib/core/atomic_w
 import { TOOL_RESULT_CAP } from "../../lib/core/caps.ts";
 import { codePointLength } from "../../lib/core/code_points.ts";
 import { Message } from "../../lib/core/message.ts";
-import { FileSessionStore, withoutImages } from "../../lib/core/session.ts";
+import { FileSessionStore } from "../../lib/core/session.ts";
 import { TranscriptError } from "../../lib/core/session_format.ts";
 
 const FIXTURES = new URL("../fixtures/transcripts/", import.meta.url);
@@ -200,25 +200,6 @@ Deno.test("a crash mid-save leaves the previous transcript byte-identical and no
     const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
     assert.deepEqual(names, [FILE]);
   });
-});
-
-Deno.test("withoutImages drops pixels before `until`, sharing untouched messages", () => {
-  const pic = { alt: "a", mimeType: "image/png", data: "AAAA" };
-  const shown: Message = {
-    role: "user",
-    content: "(Showing image: a)",
-    injected: true,
-    images: [pic],
-  };
-  const current: Message = { role: "user", content: "look", images: [pic] };
-  const plain = Message.user("hi");
-  const live = [plain, shown, current];
-  const evicted = withoutImages(live, 2);
-  assert.equal(evicted[0], plain);
-  assert.deepEqual(evicted[1], { role: "user", content: "(Showing image: a)", injected: true });
-  assert.equal(evicted[2], current);
-  assert.deepEqual(live[1].images, [pic], "the live list is untouched");
-  assert.ok(withoutImages(live).every((m) => m.images === undefined));
 });
 
 Deno.test("a capped call keeps Python's spelling of its untouched numbers (1.0 stays 1.0)", async () => {
