@@ -4,6 +4,7 @@
  * only the ones the platform answers 404. `--timeline <uuid>` purges one timeline outright, with
  * no platform call and no credentials. Memory (memory.db, the palace) is never touched.
  */
+import { errorMessage } from "../core/error_text.ts";
 import { type Command, processIo, UsageError } from "./command.ts";
 import { cleanupFailed, journalFromEnv, type StreamJournal } from "../journal/mod.ts";
 import { optionsFromEnv, PlatformClient } from "../platform/mod.ts";
@@ -75,7 +76,7 @@ Exit codes: 0 done (including nothing to do), 1 failed (named on stderr), 2 usag
     try {
       journal = journalFromEnv(env);
     } catch (error) {
-      fail(messageOf(error));
+      fail(errorMessage(error));
       return 1;
     }
     try {
@@ -87,13 +88,9 @@ Exit codes: 0 done (including nothing to do), 1 failed (named on stderr), 2 usag
       }
       return 0;
     } catch (error) {
-      cleanupFailed(journal, { error: messageOf(error) });
-      fail(messageOf(error));
+      cleanupFailed(journal, { error: errorMessage(error) });
+      fail(errorMessage(error));
       return 1;
     }
   },
 };
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -4,6 +4,7 @@
  * SIGTERM stop it cleanly (exit 0); a configuration, credential or start-up failure is ONE stderr
  * line `harness poll: <error>` and exit 1; a malformed flag is a usage error (2).
  */
+import { oneLineError } from "../core/error_text.ts";
 import { lazyImport } from "../core/lazy_import.ts";
 import { type Command, UsageError, uuidArg } from "./command.ts";
 
@@ -43,7 +44,7 @@ export async function runPoll(request: PollRequest): Promise<number> {
     return 0;
   } catch (error) {
     if (stop.signal.aborted) return 0; // a signal tore the turn down: that is the clean stop
-    stderr(`harness poll: ${oneLine(error)}`);
+    stderr(`harness poll: ${oneLineError(error)}`);
     return 1;
   } finally {
     await agent?.close();
@@ -91,9 +92,4 @@ function intervalMs(raw: string | undefined): number {
     throw new UsageError(`--interval must be a number of seconds above 0, got '${raw}'`);
   }
   return Math.round(seconds * 1000);
-}
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, " ").trim() || (error instanceof Error ? error.name : "error");
 }

@@ -5,6 +5,7 @@
  * JSON, or not an object refuses to load with a sentence naming the file — a box must never run
  * silently untuned. The installer never writes either file.
  */
+import { errorMessage } from "../core/error_text.ts";
 import { parsePythonJson } from "../core/python_json.ts";
 import { join } from "../core/paths.ts";
 import { readBytes } from "../core/read_files.ts";
@@ -100,14 +101,14 @@ async function readParamsFile(path: string, what: string): Promise<Params> {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw refuse(path, `${path} could not be read: ${messageOf(error)}.`, error);
+    throw refuse(path, `${path} could not be read: ${errorMessage(error)}.`, error);
   }
   let value: unknown;
   try {
     // Python's number spellings are recorded (`1.0` stays `1.0` when reported back).
     value = parsePythonJson(text);
   } catch (error) {
-    throw refuse(path, `${path} is not valid JSON: ${messageOf(error)}.`, error);
+    throw refuse(path, `${path} is not valid JSON: ${errorMessage(error)}.`, error);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw refuse(
@@ -126,8 +127,4 @@ function jsonType(value: unknown): string {
 
 function refuse(path: string, message: string, cause?: unknown): ConfigError {
   return new ConfigError({ variable: path, message }, cause === undefined ? undefined : { cause });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -18,6 +18,7 @@
  * }
  * ```
  */
+import { errorMessage } from "../core/error_text.ts";
 import { isRecord } from "../core/json_object.ts";
 import * as z from "../core/zod.ts";
 import { type Catalogue, RUNTIME_CATALOGUE } from "./catalogue.ts";
@@ -132,7 +133,7 @@ export function parsePluginFile(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `not valid JSON: ${messageOf(error)}` };
+    return { ok: false, error: `not valid JSON: ${errorMessage(error)}` };
   }
   const parsed = PluginFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -254,8 +255,4 @@ function looseFile(text: string): { plugins?: unknown[]; opt_in?: unknown } | nu
   } catch {
     return null;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -10,6 +10,7 @@
  * by the reference harness may begin with its own charter turn; when this Harness has a charter,
  * that stale copy is left on disk but not sent, so the model never reads two charters.
  */
+import { errorMessage } from "./error_text.ts";
 import { isSummary } from "./summary_marker.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { Engine, type EngineResult, type TurnHook } from "./engine.ts";
@@ -223,8 +224,4 @@ function isCharterTurn(message: Message): boolean {
 export function failureMarker(error: unknown): string {
   const type = error instanceof Error ? error.name : typeof error;
   return `[turn failed: ${type} — ${errorMessage(error)}]`;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

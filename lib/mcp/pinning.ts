@@ -8,6 +8,7 @@
  * A never-approved server is refused too, and refused BEFORE it is spawned: dropping a file in
  * `mcp/` is not by itself consent to run it (the safer default; see the README).
  */
+import { errorMessage } from "../core/error_text.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
 
 /** Where approvals live, relative to the config home. */
@@ -86,7 +87,7 @@ export async function readApprovals(configHome: string): Promise<Approvals> {
     text = await Deno.readTextFile(`${configHome}/${APPROVALS_FILE}`);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { servers: {} };
-    return { servers: {}, problem: `${APPROVALS_FILE} is unreadable: ${message(error)}` };
+    return { servers: {}, problem: `${APPROVALS_FILE} is unreadable: ${errorMessage(error)}` };
   }
   try {
     const parsed: unknown = JSON.parse(text);
@@ -103,7 +104,7 @@ export async function readApprovals(configHome: string): Promise<Approvals> {
     }
     return { servers: good };
   } catch (error) {
-    return { servers: {}, problem: `${APPROVALS_FILE} is malformed: ${message(error)}` };
+    return { servers: {}, problem: `${APPROVALS_FILE} is malformed: ${errorMessage(error)}` };
   }
 }
 
@@ -186,8 +187,4 @@ export async function revokeApproval(configHome: string, server: string): Promis
     `${JSON.stringify({ version: 1, servers }, null, 2)}\n`,
   );
   return true;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -14,6 +14,7 @@
  * provider object. Dynamic import of code from disk works only when running from source
  * (`deno run`); a compiled binary cannot import it.
  */
+import { errorMessage } from "../core/error_text.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type MemoryProvider, SqliteMemoryProvider } from "./provider.ts";
 
@@ -111,7 +112,7 @@ async function importProvider(
     module = await import(specifier);
   } catch (error) {
     throw new MemoryProviderError(
-      `${MEMORY_PROVIDER_ENV}='${spec}': could not import ${specifier}: ${describe(error)} ` +
+      `${MEMORY_PROVIDER_ENV}='${spec}': could not import ${specifier}: ${errorMessage(error)} ` +
         "(custom memory providers load only when running from source with deno run).",
       { cause: error },
     );
@@ -152,7 +153,7 @@ function instantiate(value: unknown, spec: string, context: MemoryProviderContex
     return Reflect.construct(value, [context]);
   } catch (error) {
     throw new MemoryProviderError(
-      `${MEMORY_PROVIDER_ENV}='${spec}': constructing the provider failed: ${describe(error)}`,
+      `${MEMORY_PROVIDER_ENV}='${spec}': constructing the provider failed: ${errorMessage(error)}`,
       { cause: error },
     );
   }
@@ -175,9 +176,4 @@ function checkShape(value: unknown, spec: string): asserts value is MemoryProvid
       );
     }
   }
-}
-
-/** The message of an unknown thrown value. */
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,6 +3,7 @@
  * with a busy timeout, schema versioned and migrated forward-only on open. The file is the same
  * one the Python reference writes, so an agent keeps its memory across the switch.
  */
+import { errorMessage } from "../core/error_text.ts";
 import { dirname, join } from "../core/paths.ts";
 import { DatabaseSync } from "node:sqlite";
 import { ftsMatchExpression } from "./fts_query.ts";
@@ -135,7 +136,7 @@ export class SqliteMemoryStore implements MemoryStore {
       return rows.map((row) => ({ key: row.key, value: row.value }));
     } catch (error) {
       // A damaged index must read as a failure, never as "nothing matched".
-      throw new Error(`Memory search failed: ${describe(error)}`, { cause: error });
+      throw new Error(`Memory search failed: ${errorMessage(error)}`, { cause: error });
     }
   }
 
@@ -156,7 +157,7 @@ export class SqliteMemoryStore implements MemoryStore {
       ensureSchema(db);
     } catch (error) {
       db.close();
-      throw new Error(`Could not open memory at ${this.path}: ${describe(error)}`, {
+      throw new Error(`Could not open memory at ${this.path}: ${errorMessage(error)}`, {
         cause: error,
       });
     }
@@ -176,9 +177,4 @@ function enableWal(db: DatabaseSync): void {
   } catch {
     // Keep the rollback journal; the busy timeout still serialises writers.
   }
-}
-
-/** The message of an unknown thrown value. */
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

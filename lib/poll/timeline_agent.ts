@@ -10,6 +10,7 @@
  * a wake it keeps nothing on disk and has no claims, marks, breaker, brief, pacing or memory
  * hooks — a crash simply starts over, answering only what arrives after the restart.
  */
+import { oneLineError } from "../core/error_text.ts";
 import { Harness } from "../core/harness.ts";
 import type { Policy } from "../core/policy.ts";
 import type { Provider } from "../core/provider.ts";
@@ -183,7 +184,7 @@ export class TimelineAgent implements AsyncDisposable {
         if (!this.#started) throw error;
         this.#journal.event("ERROR", "poll failed", {
           timeline: this.timeline,
-          error: oneLine(error),
+          error: oneLineError(error),
         }, { color: "red" });
       }
       await sleep(intervalMs, signal);
@@ -295,9 +296,4 @@ export class TimelineAgent implements AsyncDisposable {
     });
     return { harness, gate, self };
   }
-}
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, " ").trim() || (error instanceof Error ? error.name : "error");
 }

@@ -8,6 +8,7 @@
  * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
  * failure, with ONE stderr line `harness wake: <error>` and never a stack trace.
  */
+import { oneLineError } from "../core/error_text.ts";
 import { join } from "../core/paths.ts";
 import { lazyImport } from "../core/lazy_import.ts";
 import { FileSessionStore } from "../core/session.ts";
@@ -369,18 +370,13 @@ function fail(
   delivery: string | undefined,
   error: unknown,
 ): number {
-  const message = oneLine(error);
+  const message = oneLineError(error);
   wakeFailed(journal, { timeline, error: message, delivery });
   if (error instanceof Error && error.stack && journal.enabled("DEBUG")) {
     journal.text("DEBUG", error.stack);
   }
   stderr(`harness wake: ${message}`);
   return 1;
-}
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, " ").trim() || (error instanceof Error ? error.name : "error");
 }
 
 /**

@@ -3,6 +3,7 @@
  * and then dials one of those exact addresses, so the name is never resolved a second time
  * by the socket layer (no DNS-rebinding window between the check and the connect).
  */
+import { errorMessage } from "../../core/error_text.ts";
 
 /** Resolves a host name to its IP address strings (A and AAAA). Injectable for tests. */
 export type Resolver = (host: string, signal: AbortSignal) => Promise<string[]>;
@@ -29,7 +30,7 @@ export const denoResolver: Resolver = async (host, signal): Promise<string[]> =>
   for (const lookup of lookups) {
     if (lookup.status === "fulfilled") addresses.push(...lookup.value);
     else if (!(lookup.reason instanceof Deno.errors.NotFound)) {
-      failures.push(errorText(lookup.reason));
+      failures.push(errorMessage(lookup.reason));
     }
   }
   if (addresses.length === 0 && failures.length > 0) {
@@ -37,7 +38,3 @@ export const denoResolver: Resolver = async (host, signal): Promise<string[]> =>
   }
   return addresses;
 };
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -3,6 +3,7 @@
  * addresses may it dial for it? Every refusal is a {@link FetchRefusal} whose message is a
  * plain sentence the model can act on.
  */
+import { errorMessage } from "../../core/error_text.ts";
 import { type AddressPolicy, dialAddress } from "./address_policy.ts";
 import { type IpAddress, parseIp } from "./ip.ts";
 import { ResolveError, type Resolver } from "./resolve.ts";
@@ -92,7 +93,7 @@ export async function checkTarget(url: URL, checks: TargetChecks): Promise<Targe
   } catch (error) {
     checks.signal.throwIfAborted();
     if (error instanceof ResolveError) throw new FetchRefusal(`${error.message}.`);
-    throw new FetchRefusal(`could not resolve host '${name}': ${describe(error)}.`);
+    throw new FetchRefusal(`could not resolve host '${name}': ${errorMessage(error)}.`);
   }
   if (resolved.length === 0) throw new FetchRefusal(`could not resolve host '${name}'.`);
 
@@ -114,8 +115,4 @@ export async function checkTarget(url: URL, checks: TargetChecks): Promise<Targe
     if (!addresses.some((a) => a.text === dial.text)) addresses.push(dial);
   }
   return { url, addresses };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
