@@ -20,8 +20,11 @@
  * (b) One-reply wake: a new question per run, answered through the sandbox's deterministic demo
  *     model (instant: no delay). Harness overhead = the process's wall time minus the time the
  *     sandbox spent handling that wake's requests (the union of their handling intervals, so
- *     requests made concurrently count once); model and platform time are shown apart. Targets: median overhead ≤ 150 ms; peak RSS (max over runs, from
- *     `/usr/bin/time -f %M`, else VmHWM polled from /proc/<pid>/status) ≤ 120 MB.
+ *     requests made concurrently count once); model and platform time are shown apart. Targets:
+ *     median overhead ≤ 150 ms; peak RSS (max over runs, from `/usr/bin/time -f %M`, else VmHWM
+ *     polled from /proc/<pid>/status) ≤ 120 MB. For information, each reply wake is followed by
+ *     an empty `deno run`, and the median of overhead ÷ that run is printed: the absolute overhead
+ *     moves with the machine's speed of the moment, this ratio much less.
  *
  * The breaker is raised (HARNESS_WAKE_BREAKER_MAX=1000) so N wakes in a minute are not declined.
  * Prints a table and pass/fail per target; exits 1 when a target is missed.
@@ -202,6 +205,8 @@ interface Measured {
   readonly modelMs: number;
   readonly platformMs: number;
   readonly overheadMs: number;
+  /** Median over the reply runs of overhead ÷ the empty `deno run` measured right after it. */
+  readonly overheadPerEmpty: number;
   readonly rssMb: number;
 }
 
@@ -296,6 +301,7 @@ try {
     const modelMs: number[] = [];
     const platformMs: number[] = [];
     const rss: number[] = [];
+    const overheadPerEmpty: number[] = [];
     let asked = 0;
     return {
       /** One idle wake and one empty run; recorded unless `warmup`. */
@@ -321,8 +327,11 @@ try {
         wall.push(w.ms);
         modelMs.push(busyMs(w.model));
         platformMs.push(busyMs(w.platform));
-        overhead.push(w.ms - busyMs([...w.model, ...w.platform]));
+        const harnessMs = w.ms - busyMs([...w.model, ...w.platform]);
+        overhead.push(harnessMs);
         rss.push(w.rssMb);
+        // The machine's speed of the moment, so runs on slower and faster stretches compare.
+        overheadPerEmpty.push(harnessMs / (await runDeno([...form.flags, empty], env)).ms);
       },
       /** The untimed debug runs, then the medians. */
       async finish(): Promise<Measured> {
@@ -340,6 +349,7 @@ try {
           modelMs: median(modelMs),
           platformMs: median(platformMs),
           overheadMs: median(overhead),
+          overheadPerEmpty: median(overheadPerEmpty),
           rssMb: Math.max(...rss),
         };
       },
@@ -393,6 +403,7 @@ try {
     row("model time (sandbox ms)", (m) => ms(m.modelMs));
     row("platform time (sandbox ms)", (m) => ms(m.platformMs));
     row("harness overhead", (m) => ms(m.overheadMs));
+    row("  ÷ empty deno run (paired)", (m) => `${m.overheadPerEmpty.toFixed(2)}×`.padStart(10));
     row(`peak RSS (max, ${rssHow})`, (m) => `${m.rssMb.toFixed(1)} MB`.padStart(10));
     console.log("");
     console.log("target (shipped form: bundle)                  result");
