@@ -2,7 +2,7 @@
  * `harness wake`: one platform event, one process. Reads top to bottom as the order of operations
  * (contracts §1.1, §6.1): configuration → the model and the platform → `wake start` → breaker →
  * remember (load the transcript) → claim / assemble / reason-and-act / record, per kind in the
- * fixed order messages, assets, webhook events, tasks → `wake end`.
+ * fixed order messages, assets, webhook events, tasks → release settled evidence → `wake end`.
  *
  * Exit codes: 0 for a wake that ran (including nothing to do, a breaker decline, a reported
  * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
@@ -24,6 +24,7 @@ import { closeMemoryProvider } from "../memory/hooks.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
 import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
+import { releaseSettledEvidence } from "./evidence.ts";
 import { engaged } from "./load_engaged.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
@@ -81,7 +82,7 @@ export async function runWake(request: WakeRequest): Promise<number> {
   }
 }
 
-/** The wake proper: bookends, breaker, remember, the four reconciles, in order. */
+/** The wake proper: bookends, breaker, remember, the four reconciles, evidence release, in order. */
 async function run(wake: Wake): Promise<void> {
   const { timeline, delivery, maxSteps, home } = wake.settings;
   const started = performance.now();
@@ -117,6 +118,8 @@ async function run(wake: Wake): Promise<void> {
     await reconcileEvents(wake);
     await refreshReadAhead(wake, ["tasks"]);
     await reconcileTasks(wake);
+    // last: it reads the claims the four reconciles have just settled
+    await releaseSettledEvidence(wake);
     outcome = "ok";
   } finally {
     wakeEnd(wake.journal, {

@@ -18,6 +18,7 @@ import {
   mark,
   say,
   session,
+  sessionPath,
   type World,
   world,
 } from "./wake_support.ts";
@@ -146,6 +147,10 @@ Deno.test("§11.29: an orphaned item whose turn a compaction destroyed is abando
   );
   assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "abandoned");
   assert.equal(await mark(w, "messages"), m.content.uuid);
+  // Settled now, the uuid is no longer evidence: the summary lets it go (§6.12 evidence release).
+  const [summary] = await session(w);
+  assert.match(String(summary.content), /^\[Earlier conversation compacted/);
+  assert.equal(summary.items, undefined);
 });
 
 Deno.test("§11.30: an item a LIVE wake holds is skipped and the mark never passes it", async () => {
@@ -165,6 +170,33 @@ Deno.test("§11.30: an item a LIVE wake holds is skipped and the mark never pass
   assert.equal(await mark(w, "messages"), before.content.uuid); // stays before the held item
   assert.equal((await claimOf(w, "messages", held.content.uuid))?.phase, "in-flight");
   assert.equal((await claimOf(w, "messages", after.content.uuid))?.phase, "done");
+});
+
+Deno.test("evidence release: a summary keeps the uuid a live wake holds and drops the settled", async () => {
+  await using w = await world({ third: true });
+  const answered = await say(w, "answered earlier");
+  w.model.reply("chat", SILENT);
+  assert.equal((await w.wake()).code, 0);
+  assert.equal((await claimOf(w, "messages", answered.content.uuid))?.phase, "done");
+  const held = await say(w, "held by a live wake");
+  await new ClaimStore(w.home).claim("messages", w.timeline, held.content.uuid);
+  const neverClaimed = "0190a000-0000-7000-8000-00000000ffff";
+  const evidence = [answered.content.uuid, held.content.uuid, neverClaimed];
+  const transcript = [
+    {
+      role: "system",
+      content: "[Earlier conversation compacted: 4 messages replaced by these notes.]\n\nnotes",
+      items: evidence,
+    },
+    ...await session(w),
+  ];
+  await Deno.writeTextFile(sessionPath(w), JSON.stringify(transcript));
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(w.model.hits(), 1, "the held item engaged no turn");
+  const [summary, ...rest] = await session(w);
+  assert.deepEqual(summary.items, [held.content.uuid]);
+  assert.deepEqual(rest, transcript.slice(1), "nothing else in the transcript moved");
 });
 
 Deno.test("§11.31: a dead take-over is followed through its token; an empty claim reads as done", async () => {
