@@ -16,7 +16,9 @@
  *     extra, untimed run under `--log-level=debug` — Deno loaded no model SDK code: from source,
  *     no file of the `openai` or `@openrouter/sdk` package; from the bundle, no bundle file that
  *     holds a model SDK (one naming a vendor's API host). The same debug run of a one-reply wake
- *     must show one, so the signal is not vacuous.
+ *     must show one, so the signal is not vacuous. For information, the same idle wake of a
+ *     timeline whose agent has answered 5,000 items before (one settled claim file each, as a
+ *     long-lived agent's home holds them), after a warm-up wake has indexed them.
  * (b) One-reply wake: a new question per run, answered through the sandbox's deterministic demo
  *     model (instant: no delay). Harness overhead = the process's wall time minus the time the
  *     sandbox spent handling that wake's requests (the union of their handling intervals, so
@@ -35,9 +37,13 @@ import { fileURLToPath } from "node:url";
 import { Gate } from "../lib/gate/mod.ts";
 import { PlatformClient } from "../lib/platform/mod.ts";
 import { type RequestRecord, Sandbox } from "../lib/sandbox/mod.ts";
+import { encodeClaimRecord } from "../lib/wake/state/claim_record.ts";
+import { claimsDir } from "../lib/wake/state/paths.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TARGETS = { idleRatio: 5, overheadMs: 150, rssMb: 120 };
+/** Items answered on the long-history timeline, one settled claim file each. */
+const HISTORY = 5_000;
 const MODEL_SDKS = ["openai", "@openrouter/sdk"];
 
 const { values } = parseArgs({
@@ -169,6 +175,18 @@ async function buildBundle(outdir: string): Promise<void> {
   if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
 }
 
+/**
+ * Gives `timeline` the claim files of {@link HISTORY} answered messages, as a long-lived agent's
+ * home holds them (claims are kept for good, one per item).
+ */
+async function settledHistory(home: string, timeline: string): Promise<void> {
+  const dir = claimsDir(home, "messages", timeline);
+  const done = encodeClaimRecord({ phase: "done", pid: null, wake: null, at: 1796075529.191 });
+  for (let i = 0; i < HISTORY; i++) {
+    await Deno.writeTextFile(join(dir, `${crypto.randomUUID()}.claim`), done);
+  }
+}
+
 const isModel = (r: RequestRecord) => r.path.startsWith("/_sandbox/model/");
 /**
  * The time during which at least one of `rs` was being handled, in ms: the union of their
@@ -198,6 +216,9 @@ interface Measured {
   readonly emptyMs: number;
   readonly idleMs: number;
   readonly ratio: number;
+  /** Idle wakes of a timeline whose agent has answered {@link HISTORY} items before. */
+  readonly historyMs: number;
+  readonly historyRatio: number;
   readonly idleModelRequests: number;
   readonly idleLoadedSdk: boolean;
   readonly replyLoadedSdk: boolean;
@@ -251,6 +272,7 @@ try {
     };
     const idleTimeline = await open(`${form.name} idle`);
     const replyTimeline = await open(`${form.name} reply`);
+    const historyTimeline = await open(`${form.name} history`);
     const home = join(dir, handle);
     const env = {
       HARNESS_HOME: home,
@@ -292,7 +314,14 @@ try {
     await ask(idleTimeline, 0);
     const answered = await wake(idleTimeline);
     if (answered.model.length === 0) throw new Error("the set-up wake did not call the model");
+    // (a′) The history timeline: answered once for real, then given the claims of HISTORY answers.
+    await ask(historyTimeline, 0);
+    if ((await wake(historyTimeline)).model.length === 0) {
+      throw new Error("the history set-up wake did not call the model");
+    }
+    await settledHistory(home, historyTimeline);
     const idle: number[] = [];
+    const historyIdle: number[] = [];
     const baseline: number[] = [];
     let idleModelRequests = 0;
     // (b) A fresh question per run on the reply timeline, one reply each.
@@ -310,10 +339,15 @@ try {
         if (!/wake end .*turns=0 .*posted=0/.test(w.stderr)) {
           throw new Error(`an idle wake was not idle:\n${w.stderr}`);
         }
+        const h = await wake(historyTimeline);
+        if (!/wake end .*turns=0 .*posted=0/.test(h.stderr)) {
+          throw new Error(`an idle wake of the history timeline was not idle:\n${h.stderr}`);
+        }
         const e = await runDeno([...form.flags, empty], env);
         if (warmup) return;
-        idleModelRequests += w.model.length;
+        idleModelRequests += w.model.length + h.model.length;
         idle.push(w.ms);
+        historyIdle.push(h.ms);
         baseline.push(e.ms);
       },
       /** One question and the wake that answers it; recorded unless `warmup`. */
@@ -342,6 +376,8 @@ try {
           emptyMs: median(baseline),
           idleMs: median(idle),
           ratio: median(idle) / median(baseline),
+          historyMs: median(historyIdle),
+          historyRatio: median(historyIdle) / median(baseline),
           idleModelRequests,
           idleLoadedSdk: form.loadedSdk(idleDebug.stderr),
           replyLoadedSdk: form.loadedSdk(replyDebug.stderr),
@@ -396,6 +432,8 @@ try {
     row("deno run empty.ts", (m) => ms(m.emptyMs));
     row("harness wake, idle", (m) => ms(m.idleMs));
     row("  ratio", (m) => `${m.ratio.toFixed(2)}×`.padStart(10));
+    row(`idle, ${HISTORY.toLocaleString("en")} items answered`, (m) => ms(m.historyMs));
+    row("  ratio", (m) => `${m.historyRatio.toFixed(2)}×`.padStart(10));
     row("model requests", (m) => String(m.idleModelRequests).padStart(10));
     row("model SDK code loaded", (m) => (m.idleLoadedSdk ? "yes" : "no").padStart(10));
     console.log("(b) one-reply wake, sandbox demo model (no delay)");

@@ -199,6 +199,25 @@ Deno.test("evidence release: a summary keeps the uuid a live wake holds and drop
   assert.deepEqual(rest, transcript.slice(1), "nothing else in the transcript moved");
 });
 
+Deno.test("the next wake indexes a settled claim, and the index changes nothing it decides", async () => {
+  await using w = await world({ third: true });
+  const first = await say(w, "first");
+  w.model.reply("chat", SILENT);
+  assert.equal((await w.wake()).code, 0);
+  const index = `${w.home}/claims/messages/${w.timeline}/.settled`;
+  // The wake's snapshot ran before it answered: the claim was not settled yet.
+  await assert.rejects(Deno.stat(index), Deno.errors.NotFound);
+  const idle = await w.wake();
+  assert.equal(idle.code, 0, idle.stderr);
+  assert.equal(await Deno.readTextFile(index), `${first.content.uuid}.claim\n`);
+  const second = await say(w, "second");
+  w.model.reply("chat", SILENT);
+  assert.equal((await w.wake()).code, 0);
+  assert.equal(w.model.hits(), 2, "each message answered once");
+  assert.equal(await mark(w, "messages"), second.content.uuid);
+  assert.equal((await claimOf(w, "messages", second.content.uuid))?.phase, "done");
+});
+
 Deno.test("§11.31: a dead take-over is followed through its token; an empty claim reads as done", async () => {
   await using w = await world();
   const m = await say(w, "orphaned twice");

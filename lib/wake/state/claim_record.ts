@@ -3,6 +3,7 @@
  * `json.dumps(record)` in the reference, so either runtime reads the other's claims.
  */
 import type { Journal } from "../../journal/journal.ts";
+import { isRecord } from "../../core/json_object.ts";
 import { pythonFloatRepr } from "../../core/python_json.ts";
 
 /** The phases a claim moves through; only `in-flight` is not final. */
@@ -25,6 +26,32 @@ export interface ClaimRecord {
 /** A settled item is never acted on again, so the high-water mark may pass it. */
 export function isSettled(record: ClaimRecord): boolean {
   return record.phase === "done" || record.phase === "abandoned";
+}
+
+/** What an empty claim file decodes to: the legacy claim. */
+const LEGACY = Symbol("legacy claim");
+
+/** A claim file's text: {@link LEGACY} when empty, the parsed JSON, or undefined when not JSON. */
+function decode(text: string): unknown {
+  const raw = text.trim();
+  if (raw === "") return LEGACY;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a claim file's text is final for good: the legacy empty claim (written only for
+ * finished items) or a well-formed record whose phase is `done` or `abandoned`. An unreadable
+ * record is read as done too, but is not final in this sense: it is read again every time.
+ */
+export function isFinalText(text: string): boolean {
+  const data = decode(text);
+  if (data === LEGACY) return true;
+  const phase = isRecord(data) ? data.phase : undefined;
+  return phase === "done" || phase === "abandoned";
 }
 
 /** The reading of an empty (legacy) or unreadable record: done, owner unknown. */
@@ -70,16 +97,10 @@ export function encodeClaimRecord(record: ClaimRecord): string {
  * re-drive an item that was already answered.
  */
 export function parseClaimRecord(text: string, path: string, journal: Journal): ClaimRecord {
-  const raw = text.trim();
-  if (raw === "") return DONE_UNKNOWN;
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    data = undefined;
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return unreadable();
-  const fields = data as Record<string, unknown>;
+  const data = decode(text);
+  if (data === LEGACY) return DONE_UNKNOWN;
+  if (!isRecord(data)) return unreadable();
+  const fields = data;
   if (typeof fields.phase !== "string") return unreadable();
   const record: ClaimRecord = {
     phase: fields.phase,

@@ -11,11 +11,13 @@ import { type Journal, silentJournal } from "../../journal/journal.ts";
 import {
   type ClaimRecord,
   encodeClaimRecord,
+  isFinalText,
   isSettled,
   parseClaimRecord,
 } from "./claim_record.ts";
 import { processAlive } from "./liveness.ts";
 import { type ClaimKind, claimsDir } from "./paths.ts";
+import { readSettledIndex, rememberSettled } from "./settled_index.ts";
 
 export type { ClaimKind } from "./paths.ts";
 
@@ -174,23 +176,31 @@ export class ClaimStore {
     });
   }
 
-  /** The uuids (sorted) of `kind` claims on `timeline` that are not settled. */
+  /**
+   * The uuids (sorted) of `kind` claims on `timeline` that are not settled. Claims the
+   * settled-claims index names are skipped unread; claims found settled are added to it.
+   */
   async unsettled(kind: ClaimKind, timeline: string): Promise<string[]> {
     const dir = claimsDir(this.home, kind, timeline);
     const found: string[] = [];
+    const known = readSettledIndex(dir);
+    const settled: string[] = [];
     try {
-      for await (const entry of Deno.readDir(dir)) {
-        // Temps (`.new`, `.tmp`) and tokens (`.takeover.<wake>`) never end in `.claim`.
-        if (!entry.name.endsWith(".claim")) continue;
-        const record = await this.#readAt(join(dir, entry.name));
-        if (record !== undefined && !isSettled(record)) {
-          found.push(unquote(entry.name.slice(0, -".claim".length)));
+      for await (const { name } of Deno.readDir(dir)) {
+        // Temps (`.new`, `.tmp`), tokens (`.takeover.<wake>`) and the index never end in `.claim`.
+        if (!name.endsWith(".claim") || known.has(name)) continue;
+        const text = await this.#readText(join(dir, name));
+        if (text === undefined) continue;
+        if (isFinalText(text)) settled.push(name);
+        else if (!isSettled(parseClaimRecord(text, join(dir, name), this.#journal))) {
+          found.push(unquote(name.slice(0, -".claim".length)));
         }
       }
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return [];
       throw error;
     }
+    rememberSettled(dir, settled);
     return found.sort();
   }
 
@@ -237,13 +247,17 @@ export class ClaimStore {
   }
 
   async #readAt(path: string): Promise<ClaimRecord | undefined> {
-    let bytes: Uint8Array;
+    const text = await this.#readText(path);
+    return text === undefined ? undefined : parseClaimRecord(text, path, this.#journal);
+  }
+
+  /** A claim file's text, or undefined when there is no such file. */
+  async #readText(path: string): Promise<string | undefined> {
     try {
-      bytes = await Deno.readFile(path);
+      return await Deno.readTextFile(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     }
-    return parseClaimRecord(new TextDecoder().decode(bytes), path, this.#journal);
   }
 }

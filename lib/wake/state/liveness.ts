@@ -10,8 +10,9 @@
  */
 import { join } from "../../core/paths.ts";
 import { silentJournal } from "../../journal/journal.ts";
-import { parseClaimRecord } from "./claim_record.ts";
+import { isFinalText, parseClaimRecord } from "./claim_record.ts";
 import { CLAIM_KINDS, claimsDir } from "./paths.ts";
+import { readSettledIndex, rememberSettled } from "./settled_index.ts";
 
 /** Linux's hard ceiling on a pid; nothing above it can be running. */
 const PID_CEILING = 2 ** 22;
@@ -35,21 +36,15 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * A committed or abandoned record, as the writers spell it: no owner to judge. Matching it skips
- * the parse; a record spelled any other way is parsed (and a false match could only leave a pid
- * unjudged, which answers "alive" — the safe direction).
- */
-const NO_OWNER = '"pid": null';
-
-/**
  * Judges now the liveness of every pid named by a claim or take-over token of `timeline`, and
  * returns a lookup for `ClaimStore`'s `isAlive`: call it while the run permission is still held,
  * so a wake that then revokes it still recognises a dead owner. A pid not seen in the snapshot
  * is asked live (which, without the permission, answers "alive").
  *
  * Claims are kept for good, so a long-lived timeline has one file per item it ever answered, and
- * this runs on every wake: the files are read synchronously (a small file costs a few microseconds
- * that way, against tens through the async API) and a settled record is not parsed.
+ * this runs on every wake: a claim the settled-claims index already names is not read at all, a
+ * claim found settled is added to it, and the rest are read synchronously (a small file costs a
+ * few microseconds that way, against tens through the async API).
  */
 export function livenessSnapshot(
   home: string,
@@ -66,19 +61,25 @@ export function livenessSnapshot(
       if (error instanceof Deno.errors.NotFound) continue;
       throw error;
     }
+    const known = readSettledIndex(dir);
+    const settled: string[] = [];
     for (const { name } of entries) {
       if (!name.endsWith(".claim") && !name.includes(".takeover.")) continue;
-      if (name.endsWith(".new")) continue; // a temp, not a record anyone judges
+      if (name.endsWith(".new") || known.has(name)) continue; // a temp; a claim settled for good
       let text: string;
       try {
         text = Deno.readTextFileSync(join(dir, name));
       } catch {
         continue; // gone meanwhile: nothing to judge
       }
-      if (text.length === 0 || text.includes(NO_OWNER)) continue; // settled: no owner
+      if (name.endsWith(".claim") && isFinalText(text)) {
+        settled.push(name);
+        continue;
+      }
       const { pid } = parseClaimRecord(text, join(dir, name), silentJournal);
       if (pid !== null && !judged.has(pid)) judged.set(pid, probe(pid));
     }
+    rememberSettled(dir, settled);
   }
   return (pid) => judged.get(pid) ?? probe(pid);
 }
