@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { type RequestRecord, Sandbox, type SandboxOptions } from "./server.ts";
+export { type PendingRequest, type RequestRecord, Sandbox, type SandboxOptions } from "./server.ts";
 export {
   ACTIONABLE_EVENTS,
   type WakeDirectory,

@@ -77,6 +77,13 @@ export interface RequestRecord {
 
 const MAX_REQUEST_RECORDS = 10_000;
 
+/** A request that has arrived and is not answered yet (held by a delay fault, or being served). */
+export interface PendingRequest {
+  readonly method: string;
+  /** The path, masked as in {@link RequestRecord}. */
+  readonly path: string;
+}
+
 /** A running sandbox platform. */
 export class Sandbox {
   readonly #state: SandboxState;
@@ -88,6 +95,7 @@ export class Sandbox {
   readonly #timer: ReturnType<typeof setInterval>;
   readonly #log: (line: string) => void;
   readonly #requests: RequestRecord[] = [];
+  readonly #pending = new Set<PendingRequest>();
   #router: WakeRouter | null = null;
   #closing: Promise<void> | null = null;
 
@@ -189,6 +197,14 @@ export class Sandbox {
     return this.#requests;
   }
 
+  /**
+   * Requests that have arrived and are not answered yet, oldest first: a test can wait for a
+   * client's request to be held by a delay fault, where {@link requests} only shows it once served.
+   */
+  get pending(): readonly PendingRequest[] {
+    return [...this.#pending];
+  }
+
   /** Same as `POST /_sandbox/users`. */
   createUser(input: NewUser): CreatedUser {
     return createUser(this.#state, input);
@@ -264,6 +280,9 @@ export class Sandbox {
     const url = new URL(req.url);
     // `.json` format suffixes (as the dashboard advertises) address the same resources.
     const path = url.pathname.endsWith(".json") ? url.pathname.slice(0, -5) : url.pathname;
+    const shown = maskPath(path);
+    const arrival: PendingRequest = { method: req.method, path: shown };
+    this.#pending.add(arrival);
     let response: Response;
     try {
       const fault = path.startsWith("/_sandbox") ? undefined : this.#faults.take(req.method, path);
@@ -279,9 +298,10 @@ export class Sandbox {
       }
     } catch (error) {
       response = this.#failure(error);
+    } finally {
+      this.#pending.delete(arrival);
     }
     const ms = Math.round(performance.now() - started);
-    const shown = maskPath(path);
     this.#log(
       `sandbox request method=${req.method} path=${shown} status=${response.status} ms=${ms}`,
     );

@@ -55,12 +55,16 @@ function text(content: string, delayMs?: number) {
 }
 
 /**
- * Lets the tool that was just recorded send its request. The sandbox records a request only when
- * it completes, so its arrival is not observable; the held create's `delay_ms` (≥ 800 ms) is far
- * longer than this grace, so the kill still lands while the create is in flight.
+ * Waits until the sandbox holds the dying wake's create (`POST /timelines/<t>/<kind>`): its delay
+ * fault keeps the request unanswered, so a kill now lands while the create is in flight.
  */
-function inFlight(): Promise<void> {
-  return new Promise((r) => setTimeout(r, 300));
+async function held(w: World, kind: "messages" | "tasks"): Promise<void> {
+  const path = `/timelines/${w.timeline}/${kind}`;
+  await waitFor(
+    `the ${kind} create to reach the sandbox`,
+    () => w.sandbox.pending.some((r) => r.method === "POST" && r.path === path),
+    10_000,
+  );
 }
 
 /** Whether the saved transcript holds an assistant turn calling `tool`. */
@@ -178,7 +182,7 @@ Deno.test("crash (c) messages: killed while the create is in flight ⇒ re-issue
   w.model.reply("chat", calls(createCall("pong")), text("Answered."));
   const dying = spawnWake(w);
   await waitFor("the saved tool-call turn", () => assistantCalled(w, "messages"));
-  await inFlight(); // the POST is now held by the sandbox
+  await held(w, "messages");
   await dying.kill();
   // Recover while the dead wake's create is still held (it has not committed yet).
   const log = await recover(w, w.model);
@@ -212,7 +216,7 @@ Deno.test("crash (c′) messages: the create committed but its response was lost
     20_000,
     dying.stderr,
   );
-  await inFlight();
+  await held(w, "messages");
   await dying.kill();
   await waitFor("the dead wake's create to commit", () => agentMessageEvents(w) === 1, 5000);
   assert.deepEqual(await agentPosts(w), ["pong"]);
@@ -327,7 +331,7 @@ Deno.test("crash (c) assets: killed while the reply's create is in flight ⇒ on
     20_000,
     dying.stderr,
   );
-  await inFlight();
+  await held(w, "messages");
   await dying.kill();
   const log = await recover(w, w.model);
   assert.match(log, new RegExp(`WARNING resuming item=${a.content.uuid} kind=asset`));
@@ -430,7 +434,7 @@ Deno.test("crash (c) tasks: killed while the follow-up task create is in flight 
     20_000,
     dying.stderr,
   );
-  await inFlight();
+  await held(w, "tasks");
   await dying.kill();
   const log = await recover(w, w.model);
   assert.match(log, new RegExp(`WARNING resuming item=${t.content.uuid} kind=task`));

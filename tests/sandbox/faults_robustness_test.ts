@@ -44,6 +44,23 @@ Deno.test("faults: delay is honoured for `count` requests only", () =>
     assert.ok(performance.now() - t < 250, "second request not delayed");
   }));
 
+Deno.test("faults: a request held by a delay is listed as pending until it is answered", () =>
+  withSandbox(async (h) => {
+    const ada = await h.user("ada");
+    await h.admin.post("/_sandbox/faults", { path: "^/users/dashboard$", delay_ms: 400, count: 1 });
+    assert.deepEqual(h.sandbox.pending, []);
+    const answered = ada.api.get("/users/dashboard");
+    const deadline = Date.now() + 5000;
+    while (h.sandbox.pending.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.deepEqual(h.sandbox.pending, [{ method: "GET", path: "/users/dashboard" }]);
+    assert.ok(!h.sandbox.requests.some((r) => r.path === "/users/dashboard"), "not served yet");
+    assert.equal((await answered).status, 200);
+    assert.deepEqual(h.sandbox.pending, []);
+    assert.ok(h.sandbox.requests.some((r) => r.path === "/users/dashboard"));
+  }));
+
 Deno.test("faults: commit mode stores the record but loses the response", () =>
   withSandbox(async (h) => {
     const ada = await h.user("ada");
