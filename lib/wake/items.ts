@@ -29,7 +29,7 @@ import { addSeen, readSeen } from "./state/seen.ts";
 import { postAs } from "./post.ts";
 import type { TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
-import { takeListing, takeTasks } from "./read_ahead.ts";
+import { firstWakeLimit, takeListing, takeTasks } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
 
 /** How one kind reads to the shared per-item loop. */
@@ -146,8 +146,8 @@ async function reconcileMarked<T>(
     if (next) await writeMark(home, markKind, timeline, next);
     return;
   }
-  const limit = wake.settings.window === "all" ? undefined : Math.max(1, wake.settings.window);
-  const recent = await reader.list({ limit });
+  const ahead = takeListing(wake, markKind, undefined) as Promise<T[]> | undefined;
+  const recent = await (ahead ?? reader.list({ limit: firstWakeLimit(wake) }));
   const unsettled = new Set(await wake.claims.unsettled(kind.claim, timeline));
   const stranded: T[] = [];
   for (const uuid of strandedUuids(recent.map((i) => ({ uuid: kind.uuid(i) })), unsettled)) {

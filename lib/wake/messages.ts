@@ -23,7 +23,7 @@ import { postAs } from "./post.ts";
 import { PACING_FAILED, settleRead } from "./pacing.ts";
 import type { Rebuild, TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
-import { takeListing } from "./read_ahead.ts";
+import { firstWakeLimit, takeListing } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
 
 const KIND = "messages";
@@ -39,8 +39,8 @@ export async function reconcileMessages(wake: Wake): Promise<void> {
     return;
   }
   // First wake: a bounded window, plus anything a dead wake left claimed outside it.
-  const limit = wake.settings.window === "all" ? undefined : Math.max(1, wake.settings.window);
-  const recent = await wake.client.messages.list({ timeline, limit }).toArray();
+  const recent = await (takeListing(wake, KIND, undefined) ??
+    wake.client.messages.list({ timeline, limit: firstWakeLimit(wake) }).toArray());
   const unsettled = new Set(await wake.claims.unsettled(KIND, timeline));
   const stranded = await fetchStranded(wake, strandedUuids(recent.map(ref), unsettled));
   const plan = planFirstMessageWake({

@@ -2,7 +2,9 @@
  * The first read of each item kind, started together.
  *
  * The four reconciles run one after another (messages, assets, webhook events, tasks), and each
- * starts by listing what is new since its mark. Those lists do not depend on one another, so the
+ * starts with one listing: what is new since its mark, or — a kind without a mark, which on most
+ * timelines is every kind but messages for good, since a stream that stays empty never sets one —
+ * the newest window a first wake infers from. Those lists do not depend on one another, so the
  * wake starts them at once: a wake with nothing new then waits for one platform round trip
  * instead of four. A reconcile takes its read-ahead only if nothing has happened since it was
  * started — no turn engaged, nothing posted or spoken — and only for the mark it read itself;
@@ -18,13 +20,16 @@ import type { Wake } from "./wake_state.ts";
 /** The kinds, in reconcile order. */
 export type ReadAheadKind = "messages" | "assets" | "webhook_events" | "tasks";
 
-/** One kind's listing since `mark`. */
+/** One kind's listing: since `mark`, or without a mark the newest {@link firstWakeLimit} items. */
 interface Listing<T> {
-  readonly mark: string;
+  readonly mark: string | undefined;
   readonly items: Promise<T[]>;
 }
 
-/** What was started; a kind without a mark (a first wake) has no read-ahead. */
+/** Which page of a kind a listing asks for. */
+type Range = { readonly until: string } | { readonly limit: number | undefined };
+
+/** What was started, per kind. */
 export interface ReadAhead {
   /** {@link activity} when the reads were started. */
   readonly activity: number;
@@ -47,7 +52,12 @@ function activity(wake: Wake): number {
   return wake.engine.turns + wake.posts + wake.context.spoken;
 }
 
-/** Starts the first reads of `kinds` (after their marks are read) and returns them. */
+/** How many of the newest items a first wake (a kind without a mark) lists: `undefined` is all. */
+export function firstWakeLimit(wake: Wake): number | undefined {
+  return wake.settings.window === "all" ? undefined : Math.max(1, wake.settings.window);
+}
+
+/** Starts the first reads of `kinds` (each once its mark is read) and returns them. */
 export async function readAhead(
   wake: Wake,
   kinds: readonly ReadAheadKind[] = ALL_KINDS,
@@ -55,27 +65,28 @@ export async function readAhead(
   const { home, timeline } = wake.settings;
   const client = wake.client;
   const at = activity(wake);
-  const markOf = (kind: "messages" | "assets" | "webhook_events") =>
-    kinds.includes(kind) ? readMark(home, kind, timeline) : Promise.resolve(undefined);
-  const [messages, assets, events] = await Promise.all([
-    markOf("messages"),
-    markOf("assets"),
-    markOf("webhook_events"),
+  const limit = firstWakeLimit(wake);
+  const listing = async <T>(
+    kind: "messages" | "assets" | "webhook_events",
+    list: (range: Range) => Promise<T[]>,
+  ): Promise<Listing<T> | undefined> => {
+    if (!kinds.includes(kind)) return undefined;
+    const mark = await readMark(home, kind, timeline);
+    return { mark, items: started(list(mark === undefined ? { limit } : { until: mark })) };
+  };
+  const [messages, assets, webhookEvents] = await Promise.all([
+    listing("messages", (range) => client.messages.list({ timeline, ...range }).toArray()),
+    listing("assets", (range) => client.assets.list({ timeline, ...range }).toArray()),
+    listing(
+      "webhook_events",
+      (range) => client.webhookEvents.list({ timeline, ...range }).toArray(),
+    ),
   ]);
   return {
     activity: at,
-    messages: messages === undefined ? undefined : {
-      mark: messages,
-      items: started(client.messages.list({ timeline, until: messages }).toArray()),
-    },
-    assets: assets === undefined ? undefined : {
-      mark: assets,
-      items: started(client.assets.list({ timeline, until: assets }).toArray()),
-    },
-    webhook_events: events === undefined ? undefined : {
-      mark: events,
-      items: started(client.webhookEvents.list({ timeline, until: events }).toArray()),
-    },
+    messages,
+    assets,
+    webhook_events: webhookEvents,
     tasks: kinds.includes("tasks")
       ? started(client.tasks.list({ timeline, status: "activated" }).toArray())
       : undefined,
@@ -100,11 +111,14 @@ function current(wake: Wake): ReadAhead | undefined {
   return ahead && ahead.activity === activity(wake) ? ahead : undefined;
 }
 
-/** The read-ahead listing of `kind` since `mark`, when it may stand in for a fresh one. */
+/**
+ * The read-ahead listing of `kind` for `mark` (undefined: the first-wake window), when it may
+ * stand in for a fresh one.
+ */
 export function takeListing<K extends "messages" | "assets" | "webhook_events">(
   wake: Wake,
   kind: K,
-  mark: string,
+  mark: string | undefined,
 ): NonNullable<ReadAhead[K]>["items"] | undefined {
   const ahead = current(wake)?.[kind];
   if (!ahead || ahead.mark !== mark) return undefined;

@@ -53,6 +53,67 @@ async function fault(w: World, spec: Record<string, unknown>): Promise<void> {
 }
 
 Deno.test({
+  name: "kinds that never had an item (no mark) are listed together with the rest",
+  ...loose,
+  async fn() {
+    // The common timeline: messages only. Assets and webhook events never get a mark, so every
+    // wake lists their first-wake window; those two listings go out with the other two.
+    await using w = await world({ third: true });
+    await say(w, "hello");
+    silent(w.model, 1);
+    assert.equal((await w.wake()).code, 0);
+    assert.ok(await mark(w, "messages"));
+    assert.equal(await mark(w, "assets"), undefined);
+    assert.equal(await mark(w, "webhook_events"), undefined);
+    await fault(w, { path: LISTS.source, method: "GET", delay_ms: 300, count: 4 });
+    const before = w.sandbox.requests.length;
+    const idle = await w.wake();
+    assert.equal(idle.code, 0, idle.stderr);
+    assert.match(idle.stderr, /wake end .*turns=0 .*posted=0/);
+    const lists = w.sandbox.requests.slice(before).filter((r) =>
+      r.method === "GET" && LISTS.test(r.path)
+    );
+    assert.deepEqual(
+      lists.map((r) => LISTS.exec(r.path)![1]).sort(),
+      ["assets", "messages", "tasks", "webhook_events"],
+      "each kind listed exactly once",
+    );
+    const lastStart = Math.max(...lists.map((r) => r.startedAt));
+    const firstEnd = Math.min(...lists.map((r) => r.startedAt + r.ms));
+    assert.ok(lastStart < firstEnd, `the four listings did not overlap: ${JSON.stringify(lists)}`);
+    // A first wake of assets still infers nothing from an empty stream: no mark.
+    assert.equal(await mark(w, "assets"), undefined);
+  },
+});
+
+Deno.test({
+  name: "a first-wake window taken from the read-ahead still answers what arrived in it",
+  ...loose,
+  async fn() {
+    await using w = await world({ third: true });
+    await say(w, "hello");
+    silent(w.model, 1);
+    assert.equal((await w.wake()).code, 0);
+    // The first asset ever: the assets reconcile bootstraps from the window read ahead.
+    await upload(w, "first.txt");
+    silent(w.model, 1);
+    const before = w.sandbox.requests.length;
+    const run = await w.wake();
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /wake end .*turns=1 /);
+    assert.match(
+      userTurnsSeen(w.model).at(-1)!.at(-1)!,
+      /posted a file to this timeline: .*filename='first\.txt'/,
+    );
+    assert.ok(await mark(w, "assets"));
+    const assetLists = w.sandbox.requests.slice(before).filter((r) =>
+      r.method === "GET" && r.path === "/assets"
+    );
+    assert.equal(assetLists.length, 1, "the window read ahead was the one used");
+  },
+});
+
+Deno.test({
   name: "an idle wake lists messages, assets, events and tasks at once",
   ...loose,
   async fn() {

@@ -12,7 +12,10 @@ function fakeWake(readAhead: ReadAhead, state = { turns: 0, posts: 0, spoken: 0 
   } as unknown as Wake;
 }
 
-const listing = <T>(mark: string, items: T[]) => ({ mark, items: Promise.resolve(items) });
+const listing = <T>(mark: string | undefined, items: T[]) => ({
+  mark,
+  items: Promise.resolve(items),
+});
 
 Deno.test("read-ahead: taken for the mark it was read at, while the wake is quiet", () => {
   const ahead: ReadAhead = {
@@ -44,4 +47,15 @@ Deno.test("read-ahead: dropped once a turn was engaged, a post made or a reply s
     assert.equal(takeListing(wake, "assets", "a1"), undefined, JSON.stringify(state));
     assert.equal(takeTasks(wake), undefined, JSON.stringify(state));
   }
+});
+
+Deno.test("read-ahead: a first-wake window stands in only while the kind still has no mark", () => {
+  const ahead: ReadAhead = { activity: 0, assets: listing(undefined, []) };
+  const wake = fakeWake(ahead);
+  assert.equal(takeListing(wake, "assets", undefined), ahead.assets!.items);
+  // Another wake set the mark meanwhile: this wake lists since that mark instead.
+  assert.equal(takeListing(wake, "assets", "a1"), undefined);
+  // And a listing since a mark never stands in for a first-wake window.
+  const marked = fakeWake({ activity: 0, assets: listing("a1", []) });
+  assert.equal(takeListing(marked, "assets", undefined), undefined);
 });
