@@ -52,35 +52,48 @@ async function fault(w: World, spec: Record<string, unknown>): Promise<void> {
   assert.equal(res.status, 201, await res.text());
 }
 
+/**
+ * Runs an idle wake with every listing held 300 ms (one after another they could never overlap)
+ * and asserts that each kind was listed exactly once, all four at once.
+ */
+async function idleWakeListsAtOnce(w: World): Promise<void> {
+  await fault(w, { path: LISTS.source, method: "GET", delay_ms: 300, count: 4 });
+  const before = w.sandbox.requests.length;
+  const idle = await w.wake();
+  assert.equal(idle.code, 0, idle.stderr);
+  assert.match(idle.stderr, /wake end .*turns=0 .*posted=0/);
+  const lists: RequestRecord[] = w.sandbox.requests.slice(before).filter((r) =>
+    r.method === "GET" && LISTS.test(r.path)
+  );
+  assert.deepEqual(
+    lists.map((r) => LISTS.exec(r.path)![1]).sort(),
+    ["assets", "messages", "tasks", "webhook_events"],
+  );
+  const lastStart = Math.max(...lists.map((r) => r.startedAt));
+  const firstEnd = Math.min(...lists.map((r) => r.startedAt + r.ms));
+  assert.ok(lastStart < firstEnd, `the four listings did not overlap: ${JSON.stringify(lists)}`);
+}
+
+/** A timeline that has only ever had messages: one, answered (so only messages have a mark). */
+async function messagesOnly(): Promise<World> {
+  const w = await world({ third: true }); // not a 1-on-1: silence is not nudged
+  await say(w, "hello");
+  silent(w.model, 1);
+  assert.equal((await w.wake()).code, 0);
+  assert.ok(await mark(w, "messages"));
+  return w;
+}
+
 Deno.test({
   name: "kinds that never had an item (no mark) are listed together with the rest",
   ...loose,
   async fn() {
     // The common timeline: messages only. Assets and webhook events never get a mark, so every
     // wake lists their first-wake window; those two listings go out with the other two.
-    await using w = await world({ third: true });
-    await say(w, "hello");
-    silent(w.model, 1);
-    assert.equal((await w.wake()).code, 0);
-    assert.ok(await mark(w, "messages"));
+    await using w = await messagesOnly();
     assert.equal(await mark(w, "assets"), undefined);
     assert.equal(await mark(w, "webhook_events"), undefined);
-    await fault(w, { path: LISTS.source, method: "GET", delay_ms: 300, count: 4 });
-    const before = w.sandbox.requests.length;
-    const idle = await w.wake();
-    assert.equal(idle.code, 0, idle.stderr);
-    assert.match(idle.stderr, /wake end .*turns=0 .*posted=0/);
-    const lists = w.sandbox.requests.slice(before).filter((r) =>
-      r.method === "GET" && LISTS.test(r.path)
-    );
-    assert.deepEqual(
-      lists.map((r) => LISTS.exec(r.path)![1]).sort(),
-      ["assets", "messages", "tasks", "webhook_events"],
-      "each kind listed exactly once",
-    );
-    const lastStart = Math.max(...lists.map((r) => r.startedAt));
-    const firstEnd = Math.min(...lists.map((r) => r.startedAt + r.ms));
-    assert.ok(lastStart < firstEnd, `the four listings did not overlap: ${JSON.stringify(lists)}`);
+    await idleWakeListsAtOnce(w);
     // A first wake of assets still infers nothing from an empty stream: no mark.
     assert.equal(await mark(w, "assets"), undefined);
   },
@@ -90,10 +103,7 @@ Deno.test({
   name: "a first-wake window taken from the read-ahead still answers what arrived in it",
   ...loose,
   async fn() {
-    await using w = await world({ third: true });
-    await say(w, "hello");
-    silent(w.model, 1);
-    assert.equal((await w.wake()).code, 0);
+    await using w = await messagesOnly();
     // The first asset ever: the assets reconcile bootstraps from the window read ahead.
     await upload(w, "first.txt");
     silent(w.model, 1);
@@ -119,22 +129,7 @@ Deno.test({
   async fn() {
     await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
     await everyKindMarked(w);
-    // Each listing now takes 300 ms: one after another they could never overlap.
-    await fault(w, { path: LISTS.source, method: "GET", delay_ms: 300, count: 4 });
-    const before = w.sandbox.requests.length;
-    const idle = await w.wake();
-    assert.equal(idle.code, 0, idle.stderr);
-    assert.match(idle.stderr, /wake end .*turns=0 .*posted=0/);
-    const lists: RequestRecord[] = w.sandbox.requests.slice(before).filter((r) =>
-      r.method === "GET" && LISTS.test(r.path)
-    );
-    assert.deepEqual(
-      lists.map((r) => LISTS.exec(r.path)![1]).sort(),
-      ["assets", "messages", "tasks", "webhook_events"],
-    );
-    const lastStart = Math.max(...lists.map((r) => r.startedAt));
-    const firstEnd = Math.min(...lists.map((r) => r.startedAt + r.ms));
-    assert.ok(lastStart < firstEnd, `the four listings did not overlap: ${JSON.stringify(lists)}`);
+    await idleWakeListsAtOnce(w);
   },
 });
 
