@@ -30,7 +30,7 @@ import { postAs } from "./post.ts";
 import type { TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
 import { firstWakeLimit, takeListing, takeTasks } from "./read_ahead.ts";
-import type { Wake } from "./wake_state.ts";
+import { startDashboardRead, type Wake } from "./wake_state.ts";
 
 /** How one kind reads to the shared per-item loop. */
 interface ItemKind<T> {
@@ -238,6 +238,7 @@ async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<Ledg
       ledger.push({ uuid, disposition: settled ? "final" : "pending" });
       continue;
     }
+    startDashboardRead(wake);
     const shown = kind.perceive ? await kind.perceive(wake, item) : undefined;
     const spec = specOf(item, shown?.text);
     const turn = Message.user(spec.text, { items: [uuid] });

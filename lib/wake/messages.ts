@@ -24,7 +24,7 @@ import { PACING_FAILED, settleRead } from "./pacing.ts";
 import type { Rebuild, TurnSpec } from "./turn.ts";
 import { engaged } from "./load_engaged.ts";
 import { firstWakeLimit, takeListing } from "./read_ahead.ts";
-import type { Wake } from "./wake_state.ts";
+import { startDashboardRead, type Wake } from "./wake_state.ts";
 
 const KIND = "messages";
 
@@ -123,6 +123,7 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
   if (batch.length && wake.billingWall) {
     for (const entry of ledger) if (entry.disposition === "ours") entry.disposition = "pending";
   } else if (batch.length) {
+    startDashboardRead(wake);
     if (pace?.enabled) {
       // Loop 1: read the newest peer AI's message at a human's pace, settling on the true newest.
       await settleRead({

@@ -33,7 +33,7 @@ import { nudgeHook, type NudgeReason } from "./nudge.ts";
 import { postReport } from "./post.ts";
 import { billingReport, permanentReport, type ReportedItem, verbatim } from "./reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "./state/billing.ts";
-import { persist, sourceOf, type Wake } from "./wake_state.ts";
+import { persist, sourceOf, startDashboardRead, type Wake } from "./wake_state.ts";
 
 /** The narration substituted when the reserve summary failed: nothing is posted. */
 export const STUCK_NOTE = "I got stuck working through that and stopped before reaching an answer.";
@@ -364,8 +364,9 @@ async function ensureBrief(wake: Wake, query: string) {
     brief.composed = true;
     brief.charter = await wake.charter();
     if (wake.settings.onboard) {
+      startDashboardRead(wake);
       const [dashboard, memory] = await Promise.all([
-        wake.client.users.dashboardMarkdown().then((t) => t.trim(), () => undefined),
+        wake.brief.dashboard,
         recallMemory(wake.memory, {
           agent: wake.context.self.uuid,
           timeline: wake.settings.timeline,

@@ -86,6 +86,8 @@ export interface BriefState {
   volatile?: string;
   /** The volatile half's named parts (for the `context attribution` line). */
   parts?: readonly (readonly [name: string, text: string])[];
+  /** `GET /users/dashboard.md` for the volatile half, stripped; undefined when it failed. */
+  dashboard?: Promise<string | undefined>;
 }
 
 /** One assembled wake. */
@@ -126,6 +128,19 @@ export interface Wake {
 /** The transcript key of a timeline. */
 export function sourceOf(timeline: string): string {
   return `timeline:${timeline}`;
+}
+
+/**
+ * Starts reading `dashboard.md` for the brief once a turn is certain to engage, so its round trip
+ * runs while the claims, the turn's code and the user turn's save are under way rather than after
+ * them. At most once a wake, only with onboarding on, never for a wake that engages nothing.
+ */
+export function startDashboardRead(wake: Wake): void {
+  if (!wake.settings.onboard || wake.brief.composed || wake.brief.dashboard) return;
+  wake.brief.dashboard = wake.client.users.dashboardMarkdown().then(
+    (t) => t.trim(),
+    () => undefined,
+  );
 }
 
 /** Saves the live transcript (capped, atomic). */

@@ -266,6 +266,8 @@ Deno.test("§11.13: signed probes in a message, asset, event and task are acked 
   assert.deepEqual(await seenTasks(w), [t.content.uuid]);
   assert.deepEqual(await session(w), []); // nothing in the transcript
   assert.match(result.stderr, /posted=4/);
+  // Four items handled, no turn engaged: no brief, so no dashboard.md either.
+  assert.ok(!w.sandbox.requests.some((r) => r.path === "/users/dashboard.md"));
 
   // A forged marker is an ordinary message the model answers.
   await say(w, `ping BCNOC1 n-forged ${"0".repeat(64)}`);

@@ -32,13 +32,17 @@ async function aiPeer(w: World): Promise<{ uuid: string; client: PlatformClient 
   return { uuid: c.user.uuid, client };
 }
 
-/** Scripts a reply and records when the first model request arrived. */
-function timedReply(w: World, body: string): { at?: number } {
-  const seen: { at?: number } = {};
+/**
+ * Scripts a reply and records when the first model request arrived: `at` in wall time, `mono` on
+ * this process's monotonic clock (the one the in-process sandbox stamps requests with).
+ */
+function timedReply(w: World, body: string): { at?: number; mono?: number } {
+  const seen: { at?: number; mono?: number } = {};
   w.model.reply(
     "chat",
     () => {
       seen.at ??= Date.now();
+      seen.mono ??= performance.now();
       return {
         json: chatCompletion({
           toolCalls: [{ id: "call_0", name: "messages", arguments: { action: "create", body } }],
@@ -66,6 +70,14 @@ Deno.test("§11.19: a peer AI's message is paced for its read time (floor, less 
   assert.ok(waited >= 2_900, `model called ${waited} ms after the message`);
   assert.ok(Date.now() - started >= 2_900);
   assert.doesNotMatch(run.stderr, /Read-pac/);
+  // The brief's dashboard.md was requested once the turn was certain, before the pacing wait,
+  // not after it: its round trip never adds to the wait for the model.
+  const primer = w.sandbox.requests.find((r) => r.path === "/users/dashboard.md");
+  assert.ok(primer, "no dashboard.md request");
+  assert.ok(
+    seen.mono! - primer.startedAt >= 2_000,
+    `dashboard.md requested ${seen.mono! - primer.startedAt} ms before the model call`,
+  );
 });
 
 Deno.test("§11.19: a human's message is never paced; pacing disabled never paces", async () => {
