@@ -17,7 +17,7 @@ import {
 } from "./claim_record.ts";
 import { processAlive } from "./liveness.ts";
 import { type ClaimKind, claimsDir } from "./paths.ts";
-import { readSettledIndex, rememberSettled } from "./settled_index.ts";
+import { rememberSettled, settledView } from "./settled_index.ts";
 
 export type { ClaimKind } from "./paths.ts";
 
@@ -182,23 +182,26 @@ export class ClaimStore {
    */
   async unsettled(kind: ClaimKind, timeline: string): Promise<string[]> {
     const dir = claimsDir(this.home, kind, timeline);
-    const found: string[] = [];
-    const known = readSettledIndex(dir);
-    const settled: string[] = [];
+    const names: string[] = [];
     try {
-      for await (const { name } of Deno.readDir(dir)) {
-        // Temps (`.new`, `.tmp`), tokens (`.takeover.<wake>`) and the index never end in `.claim`.
-        if (!name.endsWith(".claim") || known.has(name)) continue;
-        const text = await this.#readText(join(dir, name));
-        if (text === undefined) continue;
-        if (isFinalText(text)) settled.push(name);
-        else if (!isSettled(parseClaimRecord(text, join(dir, name), this.#journal))) {
-          found.push(unquote(name.slice(0, -".claim".length)));
-        }
-      }
+      for await (const { name } of Deno.readDir(dir)) names.push(name);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return [];
       throw error;
+    }
+    const { skip, contested } = settledView(dir, names);
+    const found: string[] = [];
+    const settled: string[] = [];
+    for (const name of names) {
+      // Temps (`.new`, `.tmp`), tokens (`.takeover.<wake>`) and the index never end in `.claim`.
+      if (!name.endsWith(".claim") || skip.has(name)) continue;
+      const text = await this.#readText(join(dir, name));
+      if (text === undefined) continue;
+      if (isFinalText(text)) {
+        if (!contested.has(name)) settled.push(name);
+      } else if (!isSettled(parseClaimRecord(text, join(dir, name), this.#journal))) {
+        found.push(unquote(name.slice(0, -".claim".length)));
+      }
     }
     rememberSettled(dir, settled);
     return found.sort();

@@ -12,7 +12,7 @@ import { join } from "../../core/paths.ts";
 import { silentJournal } from "../../journal/journal.ts";
 import { isFinalText, parseClaimRecord } from "./claim_record.ts";
 import { CLAIM_KINDS, claimsDir } from "./paths.ts";
-import { readSettledIndex, rememberSettled } from "./settled_index.ts";
+import { rememberSettled, settledView } from "./settled_index.ts";
 
 /** Linux's hard ceiling on a pid; nothing above it can be running. */
 const PID_CEILING = 2 ** 22;
@@ -54,18 +54,18 @@ export function livenessSnapshot(
   const judged = new Map<number, boolean>();
   for (const kind of CLAIM_KINDS) {
     const dir = claimsDir(home, kind, timeline);
-    let entries: Iterable<Deno.DirEntry>;
+    let names: string[];
     try {
-      entries = Deno.readDirSync(dir);
+      names = Array.from(Deno.readDirSync(dir), (entry) => entry.name);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
       throw error;
     }
-    const known = readSettledIndex(dir);
+    const { skip, contested } = settledView(dir, names);
     const settled: string[] = [];
-    for (const { name } of entries) {
+    for (const name of names) {
       if (!name.endsWith(".claim") && !name.includes(".takeover.")) continue;
-      if (name.endsWith(".new") || known.has(name)) continue; // a temp; a claim settled for good
+      if (name.endsWith(".new") || skip.has(name)) continue; // a temp; a claim settled for good
       let text: string;
       try {
         text = Deno.readTextFileSync(join(dir, name));
@@ -73,7 +73,7 @@ export function livenessSnapshot(
         continue; // gone meanwhile: nothing to judge
       }
       if (name.endsWith(".claim") && isFinalText(text)) {
-        settled.push(name);
+        if (!contested.has(name)) settled.push(name);
         continue;
       }
       const { pid } = parseClaimRecord(text, join(dir, name), silentJournal);

@@ -46,10 +46,13 @@ Deno.test("settled index: appended whole lines; a torn line or a foreign line ma
     rememberSettled(dir, ["a.claim", "b.claim"]);
     rememberSettled(dir, []);
     rememberSettled(dir, ["c.claim"]);
-    assert.equal(await read(home, `${DIR}/${SETTLED_INDEX}`), "a.claim\nb.claim\nc.claim\n");
-    // A crash tore the last append; something else wrote a line that is not a claim's name.
+    assert.equal(await read(home, `${DIR}/${SETTLED_INDEX}`), "\na.claim\nb.claim\n\nc.claim\n");
+    // A crash tore an append; something else wrote a line that is not a claim's name.
     await Deno.writeTextFile(join(dir, SETTLED_INDEX), "notes\nd.cl", { append: true });
     assert.deepEqual(readSettledIndex(dir), new Set(["a.claim", "b.claim", "c.claim"]));
+    // The next append starts on a fresh line, so the torn one swallows nothing.
+    rememberSettled(dir, ["e.claim"]);
+    assert.deepEqual(readSettledIndex(dir), new Set(["a.claim", "b.claim", "c.claim", "e.claim"]));
   }));
 
 Deno.test("liveness snapshot: indexes what is final, then never reads it again", () =>
@@ -66,7 +69,7 @@ Deno.test("liveness snapshot: indexes what is final, then never reads it again",
     livenessSnapshot(home, TL, probe);
     assert.deepEqual(asked.sort(), [4242, 4343], "done-3 was not read; live claims still are");
     assert.equal(
-      (await read(home, `${DIR}/${SETTLED_INDEX}`)).split("\n").length - 1,
+      (await read(home, `${DIR}/${SETTLED_INDEX}`)).split("\n").filter(Boolean).length,
       SETTLED.length,
       "nothing new to index, nothing appended",
     );
@@ -75,13 +78,33 @@ Deno.test("liveness snapshot: indexes what is final, then never reads it again",
 Deno.test("liveness snapshot: a claim committed since the last wake is indexed then", () =>
   withHome(async (home) => {
     await history(home);
+    await put(home, `${DIR}/later.claim`, inFlight(4545));
     livenessSnapshot(home, TL, () => true);
+    await put(home, `${DIR}/later.claim`, done);
     await put(home, `${DIR}/live.claim`, done);
     const asked: number[] = [];
     livenessSnapshot(home, TL, (pid) => (asked.push(pid), true));
     assert.deepEqual(asked, [4343], "only the token is left to judge");
-    assert.ok(readSettledIndex(join(home, DIR)).has("live.claim"));
-    assert.ok(!readSettledIndex(join(home, DIR)).has("corrupt.claim"), "unreadable: read again");
+    const index = readSettledIndex(join(home, DIR));
+    assert.ok(index.has("later.claim"));
+    assert.ok(!index.has("live.claim"), "a claim a take-over token names is never indexed");
+    assert.ok(!index.has("corrupt.claim"), "unreadable: read again");
+  }));
+
+Deno.test("a take-over that rewrote an indexed claim back in flight is seen by both scans", () =>
+  withHome(async (home) => {
+    // Wake A committed M while wake B, which had judged M's dead owner, won the take-over token;
+    // a third wake indexed M as done; then B's rename put its in-flight record over M.
+    await history(home);
+    const store = new ClaimStore(home);
+    livenessSnapshot(home, TL, () => true);
+    assert.ok(readSettledIndex(join(home, DIR)).has("done-4.claim"));
+    await put(home, `${DIR}/.done-4.takeover.${"d".repeat(32)}`, inFlight(5151));
+    await put(home, `${DIR}/done-4.claim`, inFlight(5151));
+    const asked: number[] = [];
+    livenessSnapshot(home, TL, (pid) => (asked.push(pid), true));
+    assert.deepEqual(asked.sort(), [4242, 4343, 5151]);
+    assert.deepEqual(await store.unsettled("messages", TL), ["done-4", "live"]);
   }));
 
 Deno.test("unsettled: builds and honours the same index", () =>
