@@ -123,7 +123,6 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
   if (batch.length && wake.billingWall) {
     for (const entry of ledger) if (entry.disposition === "ours") entry.disposition = "pending";
   } else if (batch.length) {
-    startDashboardRead(wake);
     if (pace?.enabled) {
       // Loop 1: read the newest peer AI's message at a human's pace, settling on the true newest.
       await settleRead({
@@ -153,6 +152,8 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
         },
       }
       : undefined;
+    // After the read pacing (which can last minutes), so the primer the model sees is fresh.
+    startDashboardRead(wake);
     const outcome = await (await engaged()).engage(
       wake,
       batchSpec(wake, batch),

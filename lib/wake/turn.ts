@@ -361,10 +361,10 @@ async function settleNarration(
 async function ensureBrief(wake: Wake, query: string) {
   const brief = wake.brief;
   if (!brief.composed) {
+    startDashboardRead(wake); // unless started already (a resumed turn comes here first)
     brief.composed = true;
     brief.charter = await wake.charter();
     if (wake.settings.onboard) {
-      startDashboardRead(wake);
       const [dashboard, memory] = await Promise.all([
         wake.brief.dashboard,
         recallMemory(wake.memory, {

@@ -132,8 +132,8 @@ export function sourceOf(timeline: string): string {
 
 /**
  * Starts reading `dashboard.md` for the brief once a turn is certain to engage, so its round trip
- * runs while the claims, the turn's code and the user turn's save are under way rather than after
- * them. At most once a wake, only with onboarding on, never for a wake that engages nothing.
+ * runs while the turn's code loads, an image downloads and the user turn is saved rather than
+ * after them. At most once a wake, only with onboarding on, never for a wake that engages nothing.
  */
 export function startDashboardRead(wake: Wake): void {
   if (!wake.settings.onboard || wake.brief.composed || wake.brief.dashboard) return;

@@ -54,9 +54,15 @@ Deno.test("§6.3: a peer's PNG is shown on its turn as an image_url data URL, ne
   const png = await uploadPng(w);
   const note = await upload(w, "notes.txt");
   silent(w.model, 2);
+  const before = w.sandbox.requests.length;
   const result = await w.wake();
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits("chat"), 3); // seed + one turn per new file
+  // The brief's primer is requested once the turn is certain, before the image is downloaded.
+  const requested = w.sandbox.requests.slice(before).map((r) => r.path);
+  const primer = requested.indexOf("/users/dashboard.md");
+  const pixels = requested.findIndex((path) => path.endsWith("/pixel.png"));
+  assert.ok(primer >= 0 && pixels > primer, requested.join("\n"));
 
   // The image turn: text part with "Looking at it now." plus the pixels as a data URL.
   const shown = userTurns(w.model, 1).at(-1)!;

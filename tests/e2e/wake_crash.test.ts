@@ -242,7 +242,12 @@ Deno.test("crash (d) messages: killed after the create returned ⇒ resumed, nev
   await dying.kill();
   assert.deepEqual(await agentPosts(w), ["pong"]);
 
+  const primers = () => w.sandbox.requests.filter((r) => r.path === "/users/dashboard.md").length;
+  const before = primers();
   const log = await recover(w, w.model);
+  // The resumed turn is the wake's first: its brief still carries the dashboard primer.
+  assert.equal(primers() - before, 1);
+  assert.match(log, /context attribution .* brief_dashboard=\d+/);
   assert.match(
     log,
     new RegExp(

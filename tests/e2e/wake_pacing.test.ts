@@ -70,12 +70,12 @@ Deno.test("§11.19: a peer AI's message is paced for its read time (floor, less 
   assert.ok(waited >= 2_900, `model called ${waited} ms after the message`);
   assert.ok(Date.now() - started >= 2_900);
   assert.doesNotMatch(run.stderr, /Read-pac/);
-  // The brief's dashboard.md was requested once the turn was certain, before the pacing wait,
-  // not after it: its round trip never adds to the wait for the model.
+  // The brief's dashboard.md is read after the pacing wait, so the primer the model sees is
+  // fresh (it is still requested before the turn's own set-up, not after it).
   const primer = w.sandbox.requests.find((r) => r.path === "/users/dashboard.md");
   assert.ok(primer, "no dashboard.md request");
   assert.ok(
-    seen.mono! - primer.startedAt >= 2_000,
+    seen.mono! - primer.startedAt < 1_000,
     `dashboard.md requested ${seen.mono! - primer.startedAt} ms before the model call`,
   );
 });
