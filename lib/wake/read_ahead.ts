@@ -72,6 +72,9 @@ export async function readAhead(
   ): Promise<Listing<T> | undefined> => {
     if (!kinds.includes(kind)) return undefined;
     const mark = await readMark(home, kind, timeline);
+    // An unbounded first-wake window (`HARNESS_CONTEXT_MESSAGES=all`) pages through the whole
+    // stream: listed only by the reconcile that uses it, never ahead on the chance.
+    if (mark === undefined && limit === undefined) return undefined;
     return { mark, items: started(list(mark === undefined ? { limit } : { until: mark })) };
   };
   const [messages, assets, webhookEvents] = await Promise.all([

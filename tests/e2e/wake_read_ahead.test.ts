@@ -100,6 +100,27 @@ Deno.test({
 });
 
 Deno.test({
+  name: "an unbounded first-wake window (HARNESS_CONTEXT_MESSAGES=all) is never listed ahead",
+  ...loose,
+  async fn() {
+    await using w = await messagesOnly();
+    // Bounded (the default): the assets window went out with the other listings, then again after
+    // the message turn. Unbounded: only the listing the reconcile uses, after the turn.
+    const assetListings = async (env: Record<string, string>) => {
+      await say(w, "another");
+      silent(w.model, 1);
+      const before = w.sandbox.requests.length;
+      const run = await w.wake([], env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /wake end .*turns=1 /);
+      return w.sandbox.requests.slice(before).filter((r) => r.path === "/assets").length;
+    };
+    assert.equal(await assetListings({}), 2);
+    assert.equal(await assetListings({ HARNESS_CONTEXT_MESSAGES: "all" }), 1);
+  },
+});
+
+Deno.test({
   name: "a first-wake window taken from the read-ahead still answers what arrived in it",
   ...loose,
   async fn() {
