@@ -16,20 +16,12 @@ import {
   tempHome,
   write,
 } from "./install_support.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-const BENIGN_RELS = [
-  "assets",
-  "delete",
-  "lock",
-  "messages",
-  "tasks",
-  "timelines",
-  "trust",
-  "users",
-  "web_fetch",
-  "webhook_endpoints",
-  "webhook_events",
-].map((stem) => `tools/${stem}.json`);
+/** The benign default set without the memory tool, which ships no tool plugin file. */
+const BENIGN_RELS = BENIGN_TOOLS.filter((stem) => stem !== "memory").map((stem) =>
+  `tools/${stem}.json`
+);
 const PROMPTS = ["prompts/initialize.md", "prompts/system-prompt.md"];
 const SP = "prompts/system-prompt.md";
 const OLD = "You are an older default.\n";

@@ -14,20 +14,10 @@ import {
   unmetReasons,
 } from "../../lib/config/plugins.ts";
 import { SHIPPED_STEMS } from "../../lib/config/overlay.ts";
+import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-const BENIGN = [
-  "assets",
-  "delete",
-  "lock",
-  "messages",
-  "tasks",
-  "timelines",
-  "trust",
-  "users",
-  "web_fetch",
-  "webhook_endpoints",
-  "webhook_events",
-];
+/** The benign default set without the memory tool, which ships no tool plugin file. */
+const BENIGN = BENIGN_TOOLS.filter((stem) => stem !== "memory");
 
 /** §5.1: stem → affinity (null = universal). */
 const AFFINITY: Record<string, string[] | null> = {
