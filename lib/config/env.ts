@@ -12,6 +12,7 @@ import { LogLevelError, parseLogLevel } from "../journal/level.ts";
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
 import { optionsFromEnv, type PlatformClientOptions } from "../platform/config.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
+import { SECRET_VARIABLES } from "../core/secret_variables.ts";
 
 /** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
 export type EnvSource =
@@ -22,14 +23,7 @@ export type EnvSource =
 export type ProfileName = "locked" | "unlocked";
 
 /** Variables whose values are credentials: never echoed in an error, a log line or a report. */
-export const SECRET_VARIABLES: readonly string[] = [
-  "AI_API_KEY",
-  "BASECRADLE_TOKEN",
-  "BASECRADLE_PASSWORD",
-  "NOC_PROBE_SECRET",
-  "XAI_MANAGEMENT_KEY",
-  "NTFY_DM_TOKEN",
-];
+export { SECRET_VARIABLES };
 
 /** Defaults the contract fixes (§2.2); exported so docs and resolved-config can cite them. */
 export const ENV_DEFAULTS = {

@@ -27,20 +27,14 @@ import {
 } from "./pinning.ts";
 import type { ImageSink } from "./results.ts";
 import { McpTool, type McpToolSpec } from "./tools.ts";
+import { SECRET_VARIABLES } from "../core/secret_variables.ts";
 
 /**
  * The harness's own credentials, withheld from a stdio server's inherited environment (the
- * names `config/env.ts` treats as secrets; duplicated because `mcp` sits below `config`). A
- * server that needs a key gets it from its own config's `env`, deliberately.
+ * core's secret-variable list). A server that needs a key gets it from its own config's `env`,
+ * deliberately.
  */
-export const DEFAULT_WITHHELD_ENV: readonly string[] = [
-  "AI_API_KEY",
-  "BASECRADLE_TOKEN",
-  "BASECRADLE_PASSWORD",
-  "NOC_PROBE_SECRET",
-  "XAI_MANAGEMENT_KEY",
-  "NTFY_DM_TOKEN",
-];
+export const DEFAULT_WITHHELD_ENV: readonly string[] = SECRET_VARIABLES;
 
 /** How to load. */
 export interface LoadMcpOptions {

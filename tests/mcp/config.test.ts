@@ -81,6 +81,7 @@ Deno.test("readMcpConfigs: a missing mcp/ dir is empty", async () => {
 });
 
 Deno.test("stdio servers never inherit the harness's own credentials by default", () => {
-  // mcp sits below config, so the list is duplicated; this keeps the copies in step.
+  // One list for every layer: a copy would drift.
+  assert.equal(DEFAULT_WITHHELD_ENV, SECRET_VARIABLES);
   assert.deepEqual([...DEFAULT_WITHHELD_ENV].sort(), [...SECRET_VARIABLES].sort());
 });
