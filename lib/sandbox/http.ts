@@ -5,6 +5,7 @@
 import type * as z from "../core/zod.ts";
 import { type FieldErrors, Problem, validationFailed } from "./problem.ts";
 import type { SandboxState, SessionRow, UserRow } from "./state.ts";
+import { concatBytes } from "../core/bytes.ts";
 
 /** What an unauthenticated handler receives. */
 export interface RequestContext {
@@ -131,13 +132,7 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array<
   } finally {
     reader.releaseLock();
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 function tooLarge(limit: number): Problem {

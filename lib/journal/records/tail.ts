@@ -6,6 +6,7 @@
  */
 import { sha256Hex } from "./canonical.ts";
 import { judgeLine } from "./line.ts";
+import { concatBytes } from "../../core/bytes.ts";
 
 /** What the writer needs to know about a chain's end. */
 export interface ChainTail {
@@ -41,10 +42,7 @@ export async function readTail(file: Deno.FsFile, size: number): Promise<ChainTa
   while (true) {
     const from = Math.max(0, start - CHUNK);
     const chunk = await readRange(file, from, start);
-    const joined = new Uint8Array(chunk.length + buffer.length);
-    joined.set(chunk);
-    joined.set(buffer, chunk.length);
-    buffer = joined;
+    buffer = concatBytes([chunk, buffer]);
     start = from;
     const found = scan(buffer, start === 0);
     if (found !== "more") return found;

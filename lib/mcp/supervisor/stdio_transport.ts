@@ -11,6 +11,7 @@ import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { SUPERVISOR, SUPERVISOR_LABEL } from "./script.ts";
+import { concatBytes } from "../../core/bytes.ts";
 
 /** What to spawn. */
 export interface StdioSpawn {
@@ -129,7 +130,8 @@ export class SupervisedStdioTransport implements Transport {
         let start = 0;
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
           pending.push(chunk.subarray(start, i));
-          this.#deliver(decoder.decode(concat(pending)));
+          // a line within one chunk (the usual case) is decoded where it lies, uncopied
+          this.#deliver(decoder.decode(pending.length === 1 ? pending[0] : concatBytes(pending)));
           pending = [];
           size = 0;
           start = i + 1;
@@ -206,17 +208,6 @@ async function settles(promise: Promise<unknown>, ms: number): Promise<boolean> 
   } finally {
     clearTimeout(timer);
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 function asError(error: unknown): Error {
