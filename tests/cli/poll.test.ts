@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { DEMO_MODEL_ID, DEMO_PREFIX } from "../../lib/sandbox/model/demo_model.ts";
-import { say, waitFor, type World, world } from "../e2e/wake_support.ts";
-import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
+import { say, spawnHarness, waitFor, type World, world } from "../e2e/wake_support.ts";
+import { runCli } from "../support/run_cli.ts";
 
 /** The world's env with the sandbox's deterministic demo model in place of the scripted one. */
 function demoEnv(w: World): Record<string, string> {
@@ -30,31 +30,12 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   Deno.test(`the loop answers news, then stops cleanly on ${signal} (exit 0)`, async () => {
     await using w = await world();
     await say(w, "old news");
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-P=harness",
-        "--quiet",
-        `${REPO_ROOT}main.ts`,
-        "poll",
-        "--timeline",
-        w.timeline,
-        "--interval",
-        "0.1",
-      ],
-      cwd: REPO_ROOT,
-      env: { NO_COLOR: "1", DENO_DIR, ...demoEnv(w) },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    let stderr = "";
-    const decoder = new TextDecoder();
-    const drained = child.stderr.pipeTo(
-      new WritableStream({ write: (c) => void (stderr += decoder.decode(c, { stream: true })) }),
+    const poll = spawnHarness(
+      ["poll", "--timeline", w.timeline, "--interval", "0.1"],
+      demoEnv(w),
     );
     try {
-      await waitFor("poll start", () => stderr.includes("poll start"), 60_000, () => stderr);
+      await waitFor("poll start", () => poll.stderr().includes("poll start"), 60_000, poll.stderr);
       await say(w, "are you there?");
       const reply = await waitFor(
         "the demo model's reply",
@@ -62,26 +43,21 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
           (await w.peer.client.messages.list({ timeline: w.timeline }).toArray())
             .find((m) => m.user.uuid === w.agent.uuid),
         30_000,
-        () => stderr,
+        poll.stderr,
       );
       assert.ok(reply?.content.body.startsWith(DEMO_PREFIX), reply?.content.body);
       // Only the news was answered, once.
       const mine = (await w.peer.client.messages.list({ timeline: w.timeline }).toArray())
         .filter((m) => m.user.uuid === w.agent.uuid);
       assert.equal(mine.length, 1);
-      child.kill(signal);
-      const status = await child.status;
-      await drained;
+      const status = await poll.kill(signal);
+      const stderr = poll.stderr();
       assert.equal(status.code, 0, stderr);
       assert.match(stderr, /^INFO posted /m);
       assert.match(stderr, /^INFO unspoken /m);
       assert.ok(!/^ERROR/m.test(stderr), stderr);
     } finally {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* already gone */ }
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
+      await poll.kill();
     }
   });
 }

@@ -269,30 +269,26 @@ export async function waitFor<T>(
   }
 }
 
-/** A wake running as a child process that the test may SIGKILL. */
+/** A harness command running as a child process that the test may signal. */
 export interface LiveWake {
   readonly child: Deno.ChildProcess;
   /** stderr so far. */
   stderr(): string;
-  /** SIGKILLs the process and waits for it to be gone. */
-  kill(): Promise<void>;
+  /** Sends `signal` (default SIGKILL), waits for the process to be gone, returns how it ended. */
+  kill(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
 
 /** Spawns `harness wake --timeline <t>` exactly as {@link runCli} would, without waiting. */
 export function spawnWake(w: World, args: string[] = [], extra: Record<string, string> = {}) {
+  return spawnHarness(["wake", "--timeline", w.timeline, ...args], { ...w.env, ...extra });
+}
+
+/** Spawns `harness <args>` from source with the production permissions, without waiting. */
+export function spawnHarness(args: string[], env: Record<string, string>): LiveWake {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-P=harness",
-      "--quiet",
-      `${REPO_ROOT}main.ts`,
-      "wake",
-      "--timeline",
-      w.timeline,
-      ...args,
-    ],
+    args: ["run", "-P=harness", "--quiet", `${REPO_ROOT}main.ts`, ...args],
     cwd: REPO_ROOT,
-    env: { NO_COLOR: "1", DENO_DIR, ...w.env, ...extra },
+    env: { NO_COLOR: "1", DENO_DIR, ...env },
     stdin: "null",
     stdout: "null",
     stderr: "piped",
@@ -307,12 +303,13 @@ export function spawnWake(w: World, args: string[] = [], extra: Record<string, s
   const live: LiveWake = {
     child,
     stderr: () => text,
-    async kill() {
+    async kill(signal = "SIGKILL") {
       try {
-        child.kill("SIGKILL");
+        child.kill(signal);
       } catch { /* already gone */ }
-      await child.status;
+      const status = await child.status;
       await drained;
+      return status;
     },
   };
   return live;
