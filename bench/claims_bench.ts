@@ -1,10 +1,10 @@
 /**
  * What a long history costs every wake: claims are kept for good, one file per item ever
- * answered, and each wake's liveness snapshot (lib/wake/state/liveness.ts) looks for the
+ * answered, and each wake's liveness snapshot (lib/home/liveness.ts) looks for the
  * unsettled ones among them before it narrows its permissions. This measures the snapshot over a
  * timeline with many settled claims and one in-flight claim, against a baseline in the same run:
  * listing the directory and reading every file's bytes, what any reader without the
- * settled-claims index (lib/wake/state/settled_index.ts) must do.
+ * settled-claims index (lib/home/settled_index.ts) must do.
  *
  *   deno bench -A bench/claims_bench.ts
  *
@@ -13,10 +13,10 @@
  * first snapshot over an unindexed history, which reads and indexes every claim, is shown too.
  */
 import { join } from "node:path";
-import { claimsDir } from "../lib/wake/state/paths.ts";
-import { encodeClaimRecord } from "../lib/wake/state/claim_record.ts";
-import { livenessSnapshot } from "../lib/wake/state/liveness.ts";
-import { SETTLED_INDEX } from "../lib/wake/state/settled_index.ts";
+import { claimsDir } from "../lib/home/paths.ts";
+import { encodeClaimRecord } from "../lib/home/claim_record.ts";
+import { livenessSnapshot } from "../lib/home/liveness.ts";
+import { SETTLED_INDEX } from "../lib/home/settled_index.ts";
 
 const TIMELINE = "01a22e71-93e8-713c-a705-0800769ff9bb";
 const CLAIMS = 5_000;

@@ -25,7 +25,7 @@
  * is the only difference). Prints a table; exits 1 when a target is missed.
  */
 import { parseArgs } from "node:util";
-import { dumpsIndented } from "../lib/core/python_json.ts";
+import { dumpsIndented } from "../lib/pycompat/json.ts";
 import { chatCompletion } from "../tests/support/model_mock.ts";
 import { say, session, sessionPath, world } from "../tests/e2e/wake_support.ts";
 

@@ -4,7 +4,7 @@
  * any JSON transcript store pays. Target: ≤ 200 ms per load+save. `deno bench -A bench/session_bench.ts`
  * prints the ratio; the saved file being a fixed point is asserted in tests/core/session.test.ts.
  */
-import { FileSessionStore } from "../lib/core/session.ts";
+import { FileSessionStore } from "../lib/core/transcript/session.ts";
 import { largeTranscript } from "../tests/core/session_large.ts";
 
 const SOURCE = "timeline:5f0c1a2e-8b7d-4e3f-9a6b-1c2d3e4f5a6b";

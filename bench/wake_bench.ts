@@ -37,8 +37,8 @@ import { fileURLToPath } from "node:url";
 import { Gate } from "../lib/gate/mod.ts";
 import { PlatformClient } from "../lib/platform/mod.ts";
 import { type RequestRecord, Sandbox } from "../lib/sandbox/mod.ts";
-import { encodeClaimRecord } from "../lib/wake/state/claim_record.ts";
-import { claimsDir } from "../lib/wake/state/paths.ts";
+import { encodeClaimRecord } from "../lib/home/claim_record.ts";
+import { claimsDir } from "../lib/home/paths.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TARGETS = { idleRatio: 5, overheadMs: 150, rssMb: 120 };

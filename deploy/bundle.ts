@@ -7,7 +7,7 @@
  * Why bundle: `deno run main.ts` resolves, reads and instantiates every module separately — about
  * 210 for a wake with nothing new (ours plus zod's) and some 450 more once the model SDK loads —
  * and that per-module cost is most of a short wake's start-up. The bundle keeps the same module
- * boundaries where they matter: main.ts and every lazily imported module (lib/core/lazy_modules.ts)
+ * boundaries where they matter: main.ts and every lazily imported module (lib/base/lazy_modules.ts)
  * is an entry point of its own, and code shared between them is split into chunks, so each source
  * module is still evaluated once, and only when its entry point is first imported.
  *
@@ -18,7 +18,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { join, relative, resolve } from "node:path";
-import { LAZY_MODULES } from "../lib/core/lazy_modules.ts";
+import { LAZY_MODULES } from "../lib/base/lazy_modules.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -46,7 +46,7 @@ for (const module of LAZY_MODULES) {
 }
 if (absent.length > 0) {
   console.error(
-    `bundle: lib/core/lazy_modules.ts lists ${absent.join(", ")}, which does not exist; ` +
+    `bundle: lib/base/lazy_modules.ts lists ${absent.join(", ")}, which does not exist; ` +
       "remove it from the list or restore the module.",
   );
   Deno.exit(1);

@@ -20,15 +20,21 @@
 // The agent core.
 export { Harness } from "./core/harness.ts";
 export type { Charter, HarnessOptions, SendOptions } from "./core/harness.ts";
-export { Message } from "./core/message.ts";
-export type { ImageContent, Role, ToolCall, Usage } from "./core/message.ts";
-export { SHELL, Tool } from "./core/tool.ts";
-export type { Capability, JsonSchema, ToolContext, ToolOutput, ToolSpec } from "./core/tool.ts";
+export { Message } from "./core/types/message.ts";
+export type { ImageContent, Role, ToolCall, Usage } from "./core/types/message.ts";
+export { SHELL, Tool } from "./core/types/tool.ts";
+export type {
+  Capability,
+  JsonSchema,
+  ToolContext,
+  ToolOutput,
+  ToolSpec,
+} from "./core/types/tool.ts";
 export { ToolRegistrationError, ToolRegistry } from "./core/registry.ts";
 export type { ToolRegistryOptions } from "./core/registry.ts";
 export { Policy, PolicyError } from "./core/policy.ts";
 export type { Profile } from "./core/policy.ts";
-export type { CacheMode, Provider } from "./core/provider.ts";
+export type { CacheMode, Provider } from "./core/types/provider.ts";
 export { Engine, EngineError, nudgeOnce } from "./core/engine.ts";
 export type {
   EngineOptions,
@@ -42,9 +48,9 @@ export type {
 } from "./core/engine.ts";
 export type { ToolRun } from "./core/dispatch.ts";
 export type { Sleep } from "./core/retry.ts";
-export { InMemorySessionStore } from "./core/session_store.ts";
-export type { SessionStore } from "./core/session_store.ts";
-export { FileSessionStore } from "./core/session.ts";
+export { InMemorySessionStore } from "./core/transcript/session_store.ts";
+export type { SessionStore } from "./core/transcript/session_store.ts";
+export { FileSessionStore } from "./core/transcript/session.ts";
 export {
   ProviderAPIError,
   ProviderAuthError,
@@ -57,7 +63,7 @@ export {
   ProviderRequestError,
   ProviderResponseError,
   ProviderServerError,
-} from "./core/faults.ts";
+} from "./core/types/faults.ts";
 
 // Model providers (each loads its SDK lazily).
 export { EchoProvider, OpenAIProvider, OpenRouterProvider } from "./providers/mod.ts";

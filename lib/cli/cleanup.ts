@@ -4,12 +4,12 @@
  * only the ones the platform answers 404. `--timeline <uuid>` purges one timeline outright, with
  * no platform call and no credentials. Memory (memory.db, the palace) is never touched.
  */
-import { errorMessage } from "../core/error_text.ts";
+import { errorMessage } from "../base/error_text.ts";
 import { type Command, processIo, UsageError } from "./command.ts";
 import { cleanupFailed, journalFromEnv, type StreamJournal } from "../journal/mod.ts";
 import { optionsFromEnv, PlatformClient } from "../platform/mod.ts";
-import { manualPurgeLine, purgeTimeline, sweep } from "../wake/state/cleanup.ts";
-import { VERSION } from "../version.ts";
+import { manualPurgeLine, purgeTimeline, sweep } from "../home/cleanup.ts";
+import { VERSION } from "../base/version.ts";
 
 const options = {
   sweep: { type: "boolean" },

@@ -3,7 +3,7 @@
  * the same strictness: unknown flags and stray positionals are usage errors (exit 2).
  */
 import { ArgvError, type OptionSpecs, type OptionValues, parseArgv } from "./argv.ts";
-import { isUuid } from "../core/uuid.ts";
+import { isUuid } from "../base/uuid.ts";
 
 /** A subcommand: its usage text, its flags, and what it does. */
 export interface Command<O extends OptionSpecs = OptionSpecs> {

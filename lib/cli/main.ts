@@ -4,7 +4,7 @@
  */
 import { type Io, parseCommandArgs, processIo, UsageError } from "./command.ts";
 import { COMMANDS } from "./registry.ts";
-import { lazyImport } from "../core/lazy_import.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 
 /** The top-level help, listing only implemented subcommands. */
 export function topUsage(): string {

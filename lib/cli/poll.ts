@@ -4,8 +4,8 @@
  * SIGTERM stop it cleanly (exit 0); a configuration, credential or start-up failure is ONE stderr
  * line `harness poll: <error>` and exit 1; a malformed flag is a usage error (2).
  */
-import { oneLineError } from "../core/error_text.ts";
-import { lazyImport } from "../core/lazy_import.ts";
+import { oneLineError } from "../base/error_text.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { type Command, UsageError, uuidArg } from "./command.ts";
 
 const options = {
@@ -34,7 +34,7 @@ export async function runPoll(request: PollRequest): Promise<number> {
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
   // Loaded only now, so `harness poll --help` and usage errors pay for none of the runtime.
-  // (lazyImport keeps the graph off Deno's start-up parse; see lib/core/lazy_import.ts.)
+  // (lazyImport keeps the graph off Deno's start-up parse; see lib/base/lazy_import.ts.)
   const { TimelineAgent } = await lazyImport<typeof import("../poll/mod.ts")>("lib/poll/mod.ts");
   let agent: Awaited<ReturnType<typeof TimelineAgent.fromEnv>> | undefined;
   try {

@@ -5,7 +5,7 @@
  * Read-only: no platform, no model, no credentials.
  */
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
-import { statsRecords, type TimelineStats, verifyRecords } from "../journal/records/mod.ts";
+import { statsRecords, type TimelineStats, verifyRecords } from "../home/records/mod.ts";
 
 const options = {
   timeline: { type: "string" },

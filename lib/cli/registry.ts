@@ -5,10 +5,10 @@
  * The modules are imported with {@link lazyImport}, never a literal `import("./x.ts")`: Deno
  * reads and parses every literal dynamic import reachable from the entry point at start-up, so a
  * literal here would make each `harness wake` pay for the sandbox, installer and demo graphs it
- * never runs. Each is listed in lib/core/lazy_modules.ts, which makes it an entry point of the
+ * never runs. Each is listed in lib/base/lazy_modules.ts, which makes it an entry point of the
  * bundle the binary is compiled from.
  */
-import { lazyImport } from "../core/lazy_import.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import type { Command } from "./command.ts";
 
 /** One registry row: what `harness --help` shows, and how to load the command. */

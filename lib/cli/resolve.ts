@@ -10,7 +10,7 @@ import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveTools, splitStems, type ToolResolution } from "../config/resolve.ts";
 import { loadMemoryProvider } from "../memory/loader.ts";
 import { validateModelAxes } from "../providers/axes.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 
 const options = {
   provider: { type: "string" },

@@ -12,18 +12,13 @@ import { type Command, type Io, processIo } from "./command.ts";
 import { sdkVersion } from "./version.ts";
 import { parseEnv } from "../config/env.ts";
 import type { Params } from "../config/params.ts";
-import { resolveRuntime, type Runtime } from "../config/runtime.ts";
-import { type SandboxReport, sandboxReport } from "../config/sandbox.ts";
-import {
-  dumpsIndented,
-  parsePythonJson,
-  pythonFloatRepr,
-  sortKeysDeep,
-} from "../core/python_json.ts";
+import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import { type SandboxReport, sandboxReport } from "../runtime/permissions.ts";
+import { dumpsIndented, parsePythonJson, pythonFloatRepr, sortKeysDeep } from "../pycompat/json.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { loadMcp, type McpLoad } from "../mcp/mod.ts";
 import { SECRET_VARIABLES } from "../config/env.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 
 /** How {@link runResolvedConfig} runs. */
 export interface ResolvedConfigOptions {

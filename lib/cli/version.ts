@@ -1,9 +1,9 @@
 /** `harness version`: one line a fleet drift-guard can parse. */
 import type { Command } from "./command.ts";
-import { PRODUCT, VERSION } from "../version.ts";
+import { PRODUCT, VERSION } from "../base/version.ts";
 import manifest from "../../deno.json" with { type: "json" };
 import lockText from "../../deno.lock" with { type: "text" };
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 
 const SDK_PACKAGES: Record<string, string> = {
   openai: "openai",

@@ -2,7 +2,7 @@
  * `harness wake --timeline <uuid>`: what a router execs once per platform event. The flags fall
  * back to the router's BASECRADLE_* variables; a missing or malformed uuid is a usage error (2).
  */
-import { lazyImport } from "../core/lazy_import.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { type Command, UsageError, uuidArg } from "./command.ts";
 
 const options = {
@@ -54,7 +54,7 @@ failure (one line on stderr); 2 a usage error.
     // Loaded only now, so `harness wake --help` and usage errors pay for none of the runtime.
     // A process that parses each schema about once is faster without zod's JIT (it compiles a
     // parser per object schema on first use); the results are the same.
-    (await import("../core/zod.ts")).config({ jitless: true });
+    (await import("../base/zod.ts")).config({ jitless: true });
     const { runWake } = await lazyImport<typeof import("../wake/wake.ts")>("lib/wake/wake.ts");
     return await runWake({ timeline, triggers });
   },

@@ -5,7 +5,7 @@
  * that is not implemented resolves to the skip reason "not available in this runtime", so a
  * Python-era stem carries over visibly instead of silently vanishing.
  */
-import { type Capability, SHELL } from "../core/tool.ts";
+import { type Capability, SHELL } from "../core/types/tool.ts";
 
 /** What the runtime knows about one function tool. */
 export interface CatalogueTool {

@@ -5,14 +5,14 @@
  * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
  * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
  */
-import { DEFAULT_MAX_STEPS } from "../core/step_note.ts";
-import { isUuid } from "../core/uuid.ts";
-import * as z from "../core/zod.ts";
+import { DEFAULT_MAX_STEPS } from "../core/types/step_note.ts";
+import { isUuid } from "../base/uuid.ts";
+import * as z from "../base/zod.ts";
 import { LogLevelError, parseLogLevel } from "../journal/level.ts";
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
 import { optionsFromEnv, type PlatformClientOptions } from "../platform/config.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
-import { SECRET_VARIABLES } from "../core/secret_variables.ts";
+import { SECRET_VARIABLES } from "./secret_variables.ts";
 
 /** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
 export type EnvSource =

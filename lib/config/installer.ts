@@ -11,11 +11,11 @@
  * the new `.json` (`kept-legacy`, named in the summary). A `.py` recorded but deleted counts as
  * the stem deleted, so the `.json` is not resurrected either.
  */
-import { atomicWrite } from "../core/atomic_write.ts";
-import { sha256Hex } from "../core/sha256.ts";
+import { atomicWrite } from "../base/atomic_write.ts";
+import { sha256Hex } from "../base/sha256.ts";
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
-import { join } from "../core/paths.ts";
-import { VERSION } from "../version.ts";
+import { join } from "../base/paths.ts";
+import { VERSION } from "../base/version.ts";
 import { ALL_SHIPPED_DEFAULTS } from "./defaults.ts";
 import { InstallReport } from "./install_report.ts";
 import {
@@ -32,7 +32,6 @@ import { normalizeStems } from "./resolve.ts";
 export { InstallReport } from "./install_report.ts";
 /** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */
 export { sha256Hex };
-export { autoReconcile } from "./reconcile.ts";
 export type { InstallAction } from "./install_report.ts";
 
 /** What {@link install} reconciles. */

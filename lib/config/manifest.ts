@@ -4,11 +4,11 @@
  * declaration) and `.version`. Written as Python's `json.dumps(indent=2, sort_keys=True)` plus
  * a newline, so a box moving between the Python harness and this runtime reads the same bytes.
  */
-import { isRecord } from "../core/json_object.ts";
-import { atomicWrite } from "../core/atomic_write.ts";
-import { dumpsIndented, sortKeysDeep } from "../core/python_json.ts";
-import { join } from "../core/paths.ts";
-import { readText } from "../core/read_files.ts";
+import { isRecord } from "../base/json_object.ts";
+import { atomicWrite } from "../base/atomic_write.ts";
+import { dumpsIndented, sortKeysDeep } from "../pycompat/json.ts";
+import { join } from "../base/paths.ts";
+import { readText } from "../base/read_files.ts";
 
 /** The manifest, relative to the config home. */
 export const MANIFEST_NAME = ".manifest.json";

@@ -4,8 +4,8 @@
  * `tools/` is authoritative, a missing directory meaning zero plugin files. Otherwise the wake
  * resolves the embedded defaults (`null`).
  */
-import { join } from "../core/paths.ts";
-import { readDirNames, readText } from "../core/read_files.ts";
+import { join } from "../base/paths.ts";
+import { readDirNames, readText } from "../base/read_files.ts";
 import { type Manifest, readManifest } from "./manifest.ts";
 import { isPluginFileName } from "./overlay.ts";
 import type { Overlay } from "./resolve.ts";

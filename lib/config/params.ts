@@ -5,10 +5,10 @@
  * JSON, or not an object refuses to load with a sentence naming the file — a box must never run
  * silently untuned. The installer never writes either file.
  */
-import { errorMessage } from "../core/error_text.ts";
-import { parsePythonJson } from "../core/python_json.ts";
-import { join } from "../core/paths.ts";
-import { readBytes } from "../core/read_files.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { parsePythonJson } from "../pycompat/json.ts";
+import { join } from "../base/paths.ts";
+import { readBytes } from "../base/read_files.ts";
 import type { Journal } from "../journal/journal.ts";
 import { OPENAI_OWNED_KEYS, OPENROUTER_OWNED_KEYS, stripOwned } from "../providers/params.ts";
 import { ConfigError } from "./errors.ts";

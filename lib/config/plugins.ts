@@ -18,9 +18,9 @@
  * }
  * ```
  */
-import { errorMessage } from "../core/error_text.ts";
-import { isRecord } from "../core/json_object.ts";
-import * as z from "../core/zod.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { isRecord } from "../base/json_object.ts";
+import * as z from "../base/zod.ts";
 import { type Catalogue, RUNTIME_CATALOGUE } from "./catalogue.ts";
 
 /** The one plugin-file format this runtime reads. */

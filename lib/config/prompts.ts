@@ -4,8 +4,8 @@
  * the embedded defaults before that, and the legacy `HARNESS_SYSTEM_PROMPT` only for a home that
  * was never installed. HTML comments are operator notes and never reach the model.
  */
-import { join } from "../core/paths.ts";
-import { readBytes } from "../core/read_files.ts";
+import { join } from "../base/paths.ts";
+import { readBytes } from "../base/read_files.ts";
 import { DEFAULT_INITIALIZE, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
 import { ConfigError } from "./errors.ts";
 import { type Manifest, readManifest } from "./manifest.ts";

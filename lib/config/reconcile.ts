@@ -3,9 +3,9 @@
  * needed reads two small files; only a home that really needs it loads the installer (and its
  * filesystem and hashing imports), so the common wake — nothing upgraded — does not.
  */
-import { lazyImport } from "../core/lazy_import.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import type { Journal } from "../journal/journal.ts";
-import { PRODUCT, VERSION } from "../version.ts";
+import { PRODUCT, VERSION } from "../base/version.ts";
 import type { InstallReport } from "./install_report.ts";
 import { readManifest, readVersionStamp } from "./manifest.ts";
 

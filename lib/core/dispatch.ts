@@ -4,9 +4,9 @@
  */
 import type { Journal } from "../journal/journal.ts";
 import { toolRun } from "../journal/catalogue_engine.ts";
-import type { ImageContent, ToolCall } from "./message.ts";
+import type { ImageContent, ToolCall } from "./types/message.ts";
 import type { ToolRegistry } from "./registry.ts";
-import { toToolOutput } from "./tool.ts";
+import { toToolOutput } from "./types/tool.ts";
 
 /** The reply to a call naming no registered tool. */
 export function unknownToolText(name: string): string {

@@ -10,13 +10,13 @@ import { reserveSummary, stepLine, wakeUsedSteps } from "../journal/catalogue_en
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { runToolCall, type ToolRun } from "./dispatch.ts";
 import { evictImages, imageTurn } from "./images.ts";
-import { type ImageContent, Message } from "./message.ts";
-import type { Provider } from "./provider.ts";
+import { type ImageContent, Message } from "./types/message.ts";
+import type { Provider } from "./types/provider.ts";
 import type { ToolRegistry } from "./registry.ts";
 import { loggedChat, realSleep, type Sleep } from "./retry.ts";
-import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepNote } from "./step_note.ts";
+import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepNote } from "./types/step_note.ts";
 import type { StepContext, TurnHook } from "./turn_hook.ts";
-import type { ToolSpec } from "./tool.ts";
+import type { ToolSpec } from "./types/tool.ts";
 
 export { nudgeOnce } from "./turn_hook.ts";
 export type { StepContext, TurnHook } from "./turn_hook.ts";

@@ -10,19 +10,19 @@
  * by the reference harness may begin with its own charter turn; when this Harness has a charter,
  * that stale copy is left on disk but not sent, so the model never reads two charters.
  */
-import { errorMessage } from "./error_text.ts";
-import { isSummary } from "./summary_marker.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { isSummary } from "./types/summary_marker.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { Engine, type EngineResult, type TurnHook } from "./engine.ts";
-import { openHomeStore } from "./home_store.ts";
-import { Message } from "./message.ts";
+import { openHomeStore } from "./transcript/home_store.ts";
+import { Message } from "./types/message.ts";
 import type { Policy } from "./policy.ts";
-import type { Provider } from "./provider.ts";
+import type { Provider } from "./types/provider.ts";
 import { ToolRegistry } from "./registry.ts";
 import type { Sleep } from "./retry.ts";
-import { InMemorySessionStore, type SessionStore } from "./session_store.ts";
-import { isStepNote } from "./step_note.ts";
-import type { Tool } from "./tool.ts";
+import { InMemorySessionStore, type SessionStore } from "./transcript/session_store.ts";
+import { isStepNote } from "./types/step_note.ts";
+import type { Tool } from "./types/tool.ts";
 
 /** The session `send` and `transcript` use when no source is named. */
 export const DEFAULT_SOURCE = "default";

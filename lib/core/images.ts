@@ -6,7 +6,7 @@
  */
 import { imageWithheld } from "../journal/catalogue_engine.ts";
 import type { Journal } from "../journal/journal.ts";
-import { type ImageContent, Message } from "./message.ts";
+import { type ImageContent, Message } from "./types/message.ts";
 
 /** `(Showing image: a, b)`, the shown turn's caption and the breadcrumb left after eviction. */
 export function showingCaption(images: readonly ImageContent[]): string {

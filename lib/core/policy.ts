@@ -3,7 +3,7 @@
  * "safe by default" locks (DESIGN §3.7): the locked profile refuses shell-class tools before
  * they can ever reach a model; Deno's own permissions are the second lock.
  */
-import { type Capability, SHELL, type Tool } from "./tool.ts";
+import { type Capability, SHELL, type Tool } from "./types/tool.ts";
 
 /** The two profiles an operator can select (`HARNESS_PROFILE`). */
 export type Profile = "locked" | "unlocked";

@@ -4,7 +4,7 @@
  * "what may run" — the engine itself knows nothing about safety.
  */
 import { Policy, PolicyError } from "./policy.ts";
-import type { Tool, ToolSpec } from "./tool.ts";
+import type { Tool, ToolSpec } from "./types/tool.ts";
 
 // Re-exported so the seed's "Safe by default" example needs one import line.
 export { Policy, PolicyError } from "./policy.ts";

@@ -5,10 +5,10 @@
  */
 import { llmCall } from "../journal/catalogue_engine.ts";
 import type { Journal } from "../journal/journal.ts";
-import { isTransient, ProviderServerError } from "./faults.ts";
-import type { Message } from "./message.ts";
-import type { Provider } from "./provider.ts";
-import type { ToolSpec } from "./tool.ts";
+import { isTransient, ProviderServerError } from "./types/faults.ts";
+import type { Message } from "./types/message.ts";
+import type { Provider } from "./types/provider.ts";
+import type { ToolSpec } from "./types/tool.ts";
 
 /** Backoff before the nth retry is this × n milliseconds (0.5 s, 1.0 s, …). */
 export const RETRY_BACKOFF_MS = 500;

@@ -4,7 +4,7 @@
  * nudge and the code-execution bridge are the host's business, injected like the provider.
  */
 import type { ToolRun } from "./dispatch.ts";
-import type { Message } from "./message.ts";
+import type { Message } from "./types/message.ts";
 
 /** What a hook sees after one step has run (reply appended, its tools dispatched). */
 export interface StepContext {

@@ -2,7 +2,7 @@
  * The gate's built-in checks. Each is a pure function of the body and its configuration, so the
  * same body always gets the same verdicts (a logged refusal can be replayed, a test can pin it).
  */
-import { codePointLength } from "../core/code_points.ts";
+import { codePointLength } from "../base/code_points.ts";
 import type { Guardrails } from "./guardrails.ts";
 import { findCredentialShape, usableLiterals } from "./secret_shapes.ts";
 import { type Check, fail, pass, type Verdict } from "./verdict.ts";

@@ -8,11 +8,12 @@
  * line's colour depends on who was posting (contracts §7.2), and the caller decides what the
  * failure means (a tool relays it to the model, the wake reports it).
  */
-import { codePointLength } from "../core/code_points.ts";
+import { codePointLength } from "../base/code_points.ts";
 import { posted } from "../journal/catalogue.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import type { Message, PlatformClient } from "../platform/mod.ts";
-import type { OutboundGate, PostKind, PostRequest } from "../tools/platform_context.ts";
+import type { OutboundGate, PostRequest } from "./post_request.ts";
+import type { PostKind } from "../journal/catalogue_wake.ts";
 import { CheckedMessage } from "./checked_message.ts";
 import { pipeline } from "./checks.ts";
 import { deliver } from "./deliver.ts";

@@ -15,9 +15,8 @@
  *
  * Every key is optional; unknown keys are errors.
  */
-import { resolveConfigHome } from "../config/prompts.ts";
-import { join } from "../core/paths.ts";
-import * as z from "../core/zod.ts";
+import { join } from "../base/paths.ts";
+import * as z from "../base/zod.ts";
 
 /** The file's name inside the config home. */
 export const GUARDRAILS_FILE = "guardrails.json";
@@ -175,16 +174,12 @@ export function parseGuardrails(text: string, file: string): Guardrails {
 }
 
 /**
- * Reads `<configHome>/guardrails.json`; without an argument, in the config home the environment
- * names (config's own `resolveConfigHome`, which refuses a missing HOME it needs).
- * No file ⇒ {@link DEFAULT_GUARDRAILS}; an unreadable or malformed file ⇒ GuardrailsError.
+ * Reads `<configHome>/guardrails.json` (the caller resolves the config home: the gate reads no
+ * environment). No file ⇒ {@link DEFAULT_GUARDRAILS}; an unreadable or malformed file ⇒
+ * GuardrailsError.
  */
-export async function loadGuardrails(configHome?: string): Promise<Guardrails> {
-  const root = configHome ?? resolveConfigHome({
-    configHome: Deno.env.get("BASECRADLE_CONFIG_HOME"),
-    home: Deno.env.get("HOME"),
-  });
-  const file = join(root, GUARDRAILS_FILE);
+export async function loadGuardrails(configHome: string): Promise<Guardrails> {
+  const file = join(configHome, GUARDRAILS_FILE);
   let text: string;
   try {
     text = await Deno.readTextFile(file);

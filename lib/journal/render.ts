@@ -7,7 +7,7 @@
  */
 import type { EventOptions, Fields, FieldValue, HeadColor, Level } from "./journal.ts";
 import { scrubSecrets } from "./scrub.ts";
-import { codePointLength } from "../core/code_points.ts";
+import { codePointLength } from "../base/code_points.ts";
 
 /** A field value's bound, in code points (longer values keep 239 and end with `…`). */
 export const MAX_VALUE = 240;

@@ -12,8 +12,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import * as z from "../core/zod.ts";
-import { VERSION } from "../version.ts";
+import * as z from "../base/zod.ts";
+import { VERSION } from "../base/version.ts";
 import type { McpServerConfig } from "./config.ts";
 import { CallResultSchema, type McpConnection } from "./connection.ts";
 import { SupervisedStdioTransport } from "./supervisor/stdio_transport.ts";

@@ -4,8 +4,8 @@
  * happen before the process narrows its permissions. A malformed file is a skipped server with
  * its reason, never a failed wake.
  */
-import { isRecord } from "../core/json_object.ts";
-import * as z from "../core/zod.ts";
+import { isRecord } from "../base/json_object.ts";
+import * as z from "../base/zod.ts";
 import { isApproved, readApprovals } from "./pinning.ts";
 
 /** A local server the harness spawns and talks to over stdin/stdout. */

@@ -3,7 +3,7 @@
  * the modules a wake imports eagerly (`load.ts`, `tools.ts`, `results.ts`) depend on this file
  * only, so nothing outside the lazily imported `client.ts` pulls the SDK into the start-up graph.
  */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 
 /** A `tools/call` result, loosely validated (content blocks are judged one by one). */
 export const CallResultSchema = z.looseObject({

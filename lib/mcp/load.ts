@@ -4,7 +4,7 @@
  * report — in the journal and for the brief — that the agent has left the safe zone. Nothing
  * here can fail the wake: every problem becomes a `skipped` entry with its reason.
  */
-import { lazyImport } from "../core/lazy_import.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import type { Journal } from "../journal/journal.ts";
 import { silentJournal } from "../journal/journal.ts";
 import { ImageRing, type ImageStash } from "../tools/shared/image_stash.ts";
@@ -27,7 +27,7 @@ import {
 } from "./pinning.ts";
 import type { ImageSink } from "./results.ts";
 import { McpTool, type McpToolSpec } from "./tools.ts";
-import { SECRET_VARIABLES } from "../core/secret_variables.ts";
+import { SECRET_VARIABLES } from "../config/secret_variables.ts";
 
 /**
  * The harness's own credentials, withheld from a stdio server's inherited environment (the

@@ -8,8 +8,8 @@
  * A never-approved server is refused too, and refused BEFORE it is spawned: dropping a file in
  * `mcp/` is not by itself consent to run it (the safer default; see the README).
  */
-import { errorMessage } from "../core/error_text.ts";
-import { atomicWrite } from "../core/atomic_write.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { atomicWrite } from "../base/atomic_write.ts";
 
 /** Where approvals live, relative to the config home. */
 export const APPROVALS_FILE = "mcp/.approved.json";

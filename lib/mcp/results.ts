@@ -4,9 +4,9 @@
  * to the model (the engine's vision gate decides whether pixels or a placeholder go out) and
  * stashed for the wake so `assets post_image` can share them on the timeline.
  */
-import * as z from "../core/zod.ts";
-import type { ToolOutput } from "../core/tool.ts";
-import type { ImageContent } from "../core/message.ts";
+import * as z from "../base/zod.ts";
+import type { ToolOutput } from "../core/types/tool.ts";
+import type { ImageContent } from "../core/types/message.ts";
 import type { CallResult } from "./connection.ts";
 
 /** Where images are stashed for the wake (an `ImageRing` fits). */

@@ -3,7 +3,7 @@
  * server and turns every failure — a timeout, a dead server, a JSON-RPC error — into a tool
  * error the model can read, so a misbehaving server never stalls or crashes the wake.
  */
-import { type JsonSchema, Tool, type ToolContext, type ToolOutput } from "../core/tool.ts";
+import { type JsonSchema, Tool, type ToolContext, type ToolOutput } from "../core/types/tool.ts";
 import type { McpConnection } from "./connection.ts";
 import { type ImageSink, renderCallResult } from "./results.ts";
 

@@ -3,10 +3,10 @@
  * the recalled section of a brief or one observation, never the turn. Failures become the
  * reference's WARNING lines (monitors match their text); successes a DEBUG `memory` line.
  */
-import type { Tool } from "../core/tool.ts";
+import type { Tool } from "../core/types/tool.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import type { MemoryExchange, MemoryProvider, MemoryScope } from "./provider.ts";
-import { codePointLength } from "../core/code_points.ts";
+import { codePointLength } from "../base/code_points.ts";
 
 /** Logged when `observe` throws. */
 export const OBSERVE_FAILED = "Memory provider observe() failed; continuing.";

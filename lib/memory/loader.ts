@@ -14,7 +14,7 @@
  * provider object. Dynamic import of code from disk works only when running from source
  * (`deno run`); a compiled binary cannot import it.
  */
-import { errorMessage } from "../core/error_text.ts";
+import { errorMessage } from "../base/error_text.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type MemoryProvider, SqliteMemoryProvider } from "./provider.ts";
 

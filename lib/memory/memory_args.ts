@@ -2,7 +2,7 @@
  * The memory tool's argument schema: bad input from the model becomes one sentence it can read
  * and correct. Loaded lazily by the tool, so importing the library does not load zod.
  */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 
 /**
  * The raw arguments the memory tool accepts. Null is accepted for the optional fields because

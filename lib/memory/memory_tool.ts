@@ -3,8 +3,8 @@
  * the store's data into the reference's exact replies; bad arguments throw an Error whose text
  * the model reads (the engine reports it as `Error running 'memory': …`).
  */
-import { type JsonSchema, Tool } from "../core/tool.ts";
-import { pyRepr } from "../core/py_repr.ts";
+import { type JsonSchema, Tool } from "../core/types/tool.ts";
+import { pyRepr } from "../pycompat/repr.ts";
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite_store.ts";
 import type { MemoryStore } from "./store.ts";
 

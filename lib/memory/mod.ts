@@ -35,7 +35,7 @@ export {
   SqliteMemoryProvider,
   type SqliteMemoryProviderOptions,
 } from "./provider.ts";
-export { pyRepr } from "../core/py_repr.ts";
+export { pyRepr } from "../pycompat/repr.ts";
 export { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 export {
   DEFAULT_BUSY_TIMEOUT_MS,

@@ -4,7 +4,7 @@
  * and `context(scope)` at turn 0. The default binds the `memory` tool over one SQLite file and
  * leaves both hooks out, which is exactly explicit, write-it-yourself memory.
  */
-import type { Tool } from "../core/tool.ts";
+import type { Tool } from "../core/types/tool.ts";
 import { MemoryTool } from "./memory_tool.ts";
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite_store.ts";
 import type { MemoryStore } from "./store.ts";

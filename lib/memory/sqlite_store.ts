@@ -3,8 +3,8 @@
  * with a busy timeout, schema versioned and migrated forward-only on open. The file is the same
  * one the Python reference writes, so an agent keeps its memory across the switch.
  */
-import { errorMessage } from "../core/error_text.ts";
-import { dirname, join } from "../core/paths.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { dirname, join } from "../base/paths.ts";
 import { DatabaseSync } from "node:sqlite";
 import { ftsMatchExpression } from "./fts_query.ts";
 import { ensureSchema } from "./schema.ts";

@@ -1,5 +1,5 @@
 /** Admin-only surfaces: contact messages and the notes on them. Non-admins get 403 not_an_admin. */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 import type { CallOptions, Transport } from "./http.ts";
 import { fetchPage, type ListSpec, ownUuid, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";

@@ -1,5 +1,5 @@
 /** Assets: multipart upload (replay-protected), list, read, and blob download. */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 import { type CallOptions, type CreateOptions, type Transport } from "./http.ts";
 import { PlatformError } from "./errors.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";

@@ -3,7 +3,7 @@
  * from the harness's BASECRADLE_* environment variables. Bad values refuse to load with a
  * sentence naming the variable; secret values are never echoed.
  */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 import type { Credentials } from "./auth.ts";
 import { ConfigurationError } from "./errors.ts";
 import type { FetchLike } from "./http.ts";

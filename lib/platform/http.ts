@@ -3,8 +3,8 @@
  * answer under the same deadline, heals a dead token once, and turns every failure into a
  * typed error. Resource modules describe calls; only this file touches `fetch`.
  */
-import type * as z from "../core/zod.ts";
-import { USER_AGENT } from "../version.ts";
+import type * as z from "../base/zod.ts";
+import { USER_AGENT } from "../base/version.ts";
 import {
   ConfigurationError,
   errorFromProblem,

@@ -5,7 +5,7 @@
  * namespace, byte-identical to the keys the Python harness derives, so a box can switch
  * runtimes mid-flight.
  */
-import { isUuid } from "../core/uuid.ts";
+import { isUuid } from "../base/uuid.ts";
 
 /** The namespace every harness key is derived in. */
 export const IDEMPOTENCY_NAMESPACE = "9f2b0c4e-6a1d-4f7e-9c3b-8d5a2e1f0b74";

@@ -2,7 +2,7 @@
  * Glue between the transport and pagination: every paginated endpoint is described once as a
  * ListSpec, and gets both a single-page call and a lazy walker from it.
  */
-import type * as z from "../core/zod.ts";
+import type * as z from "../base/zod.ts";
 import { type CallOptions, endpointName, type Transport } from "./http.ts";
 import { type ListOptions, type Page, Paginator } from "./pagination.ts";
 import { pageSchema } from "./schemas.ts";

@@ -4,7 +4,7 @@
  * and shapes the platform has reshaped over time (§15 of the contract) accept both forms.
  * Field names stay as on the wire (snake_case) so records round-trip into transcripts as-is.
  */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 
 /** A timestamp string as sent by the platform (ISO-8601; offsets vary, so not parsed here). */
 const Timestamp = z.string();

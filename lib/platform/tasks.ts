@@ -1,5 +1,5 @@
 /** Tasks: schedule (replay-protected), list by timeline/status, read, cancel. */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 import { type CallOptions, type CreateOptions, type Transport } from "./http.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";

@@ -1,5 +1,5 @@
 /** Identity (the dashboard), the user directory, and trust. */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 import type { CallOptions, Transport } from "./http.ts";
 import { type Dashboard, DashboardSchema, type User, UserSchema } from "./schemas.ts";
 

@@ -3,7 +3,7 @@
  * naming the endpoint and the first offending field. Field values are never echoed, because a
  * response may hold a token.
  */
-import type * as z from "../core/zod.ts";
+import type * as z from "../base/zod.ts";
 import { MalformedResponseError } from "./errors.ts";
 
 /** Renders a zod issue path as `items[3].content.uuid`. */

@@ -1,5 +1,5 @@
 /** Webhook events (read-only) and the unauthenticated ingest that creates them. */
-import * as z from "../core/zod.ts";
+import * as z from "../base/zod.ts";
 import type { CallOptions, Transport } from "./http.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";

@@ -3,9 +3,9 @@
  * answered) and, after that, what arrived since the high-water mark. The mark lives in memory
  * only — poll mode keeps nothing on disk (contracts §6.17b).
  */
-import { Message } from "../core/message.ts";
+import { Message } from "../core/types/message.ts";
 import type { Message as PlatformMessage, PlatformClient } from "../platform/mod.ts";
-import { messageLine } from "../wake/render.ts";
+import { messageLine } from "../runtime/render.ts";
 
 /** `HARNESS_CONTEXT_MESSAGES`: how many backlog messages to seed, or `"all"`. */
 export type ContextWindow = number | "all";

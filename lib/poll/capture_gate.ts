@@ -4,7 +4,7 @@
  * posting anything itself.
  */
 import type { Message as PlatformMessage } from "../platform/mod.ts";
-import type { OutboundGate, PostRequest } from "../tools/platform_context.ts";
+import type { OutboundGate, PostRequest } from "../gate/post_request.ts";
 
 /** An {@link OutboundGate} that records the agent's posts as they succeed. */
 export class CapturingGate implements OutboundGate {

@@ -5,10 +5,10 @@
  * (§6.17b): no upgrade reconcile (no writes to the config home from a laptop loop), no claims,
  * marks, breaker, brief or memory hooks. The charter is the seeded one a brief-less wake uses.
  */
-import { isUuid } from "../core/uuid.ts";
+import { isUuid } from "../base/uuid.ts";
 import { parseEnv } from "../config/env.ts";
 import { loadCharter } from "../config/prompts.ts";
-import { resolveRuntime } from "../config/runtime.ts";
+import { resolveRuntime } from "../runtime/resolve.ts";
 import { Gate, loadGuardrails } from "../gate/mod.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
@@ -16,8 +16,8 @@ import { journalFromEnv } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { PlatformClient } from "../platform/mod.ts";
 import { buildProvider } from "../providers/factory.ts";
-import { buildTools, loadOptionalFactories } from "../wake/tools.ts";
-import type { TimelineAgentOptions } from "./timeline_agent.ts";
+import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
+import type { TimelineAgentOptions } from "./options.ts";
 
 /** How {@link pollOptionsFromEnv} builds. */
 export interface FromEnvOptions {

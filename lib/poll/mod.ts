@@ -18,8 +18,8 @@ export {
   type PostedMessage,
   type RunOptions,
   TimelineAgent,
-  type TimelineAgentOptions,
 } from "./timeline_agent.ts";
+export type { TimelineAgentOptions } from "./options.ts";
 export { type FromEnvOptions, PollConfigError, pollOptionsFromEnv } from "./from_env.ts";
 export { type ContextWindow, type Mark } from "./backlog.ts";
 export { orientation, ORIENTATION_HEADING, withOrientation } from "./orientation.ts";

@@ -5,7 +5,7 @@
  * is on. Only fields the dashboard actually returned are rendered, each capped, so a verbose or
  * hostile server cannot inflate every turn's prompt.
  */
-import { headCodePoints } from "../core/code_points.ts";
+import { headCodePoints } from "../base/code_points.ts";
 import type { Dashboard } from "../platform/mod.ts";
 
 /** The heading the orientation opens with. */

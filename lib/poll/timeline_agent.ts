@@ -10,32 +10,25 @@
  * a wake it keeps nothing on disk and has no claims, marks, breaker, brief, pacing or memory
  * hooks — a crash simply starts over, answering only what arrives after the restart.
  */
-import { oneLineError } from "../core/error_text.ts";
+import { oneLineError } from "../base/error_text.ts";
 import { Harness } from "../core/harness.ts";
-import type { Policy } from "../core/policy.ts";
-import type { Provider } from "../core/provider.ts";
-import { InMemorySessionStore } from "../core/session_store.ts";
-import type { Message } from "../core/message.ts";
-import type { Tool } from "../core/tool.ts";
+import { InMemorySessionStore } from "../core/transcript/session_store.ts";
+import type { Message } from "../core/types/message.ts";
 import { Gate } from "../gate/mod.ts";
 import { unspoken } from "../journal/catalogue_engine.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
-import type { MemoryProvider } from "../memory/provider.ts";
-import {
-  type Message as PlatformMessage,
-  NotFoundError,
-  type PlatformClient,
-} from "../platform/mod.ts";
+import { type Message as PlatformMessage, NotFoundError } from "../platform/mod.ts";
 import { MessagesTool } from "../tools/messages.ts";
-import type { OutboundGate, PlatformContext, SelfIdentity } from "../tools/platform_context.ts";
+import type { SelfIdentity } from "../tools/shared/platform_context.ts";
 import { SimpleContext } from "../tools/shared/simple_context.ts";
-import { messageLine } from "../wake/render.ts";
-import { type ContextWindow, type Mark, markOf, readBacklog, readSince } from "./backlog.ts";
+import { messageLine } from "../runtime/render.ts";
+import { type Mark, markOf, readBacklog, readSince } from "./backlog.ts";
 import { CapturingGate } from "./capture_gate.ts";
 import { type FromEnvOptions, pollOptionsFromEnv } from "./from_env.ts";
+import type { TimelineAgentOptions } from "./options.ts";
 import { orientation, withOrientation } from "./orientation.ts";
-import { sleep } from "../core/sleep.ts";
+import { sleep } from "../base/sleep.ts";
 
 /** A message the agent chose to post (the platform's record of it). */
 export type PostedMessage = PlatformMessage;
@@ -45,39 +38,6 @@ export const DEFAULT_INTERVAL_MS = 2000;
 
 /** How many backlog messages are seeded when not told otherwise (one API page). */
 export const DEFAULT_CONTEXT_MESSAGES = 50;
-
-/** Everything a TimelineAgent is built from; `TimelineAgent.fromEnv` fills it from the env. */
-export interface TimelineAgentOptions {
-  /** The authenticated platform client. */
-  readonly client: PlatformClient;
-  /** The timeline to watch. */
-  readonly timeline: string;
-  /** The model. */
-  readonly provider: Provider;
-  /**
-   * The agent's tools, built once its identity is known, bound to `context` (whose gate is the
-   * only way out). Default: the `messages` tool alone — without it the agent cannot speak.
-   */
-  readonly tools?: (context: PlatformContext) => Iterable<Tool>;
-  /** The policy every tool passes (default: locked). */
-  readonly policy?: Policy;
-  /** The operator's charter (standing instructions). */
-  readonly charter?: string;
-  /** Prefix the dashboard orientation to the charter (`HARNESS_ONBOARD`, default on). */
-  readonly onboard?: boolean;
-  /** Backlog messages to seed as context (`HARNESS_CONTEXT_MESSAGES`, default 50). */
-  readonly contextMessages?: ContextWindow;
-  /** The outbound gate (default: a {@link Gate} with the default guardrails). */
-  readonly gate?: OutboundGate;
-  /** Where lines go (default: silent). */
-  readonly journal?: Journal;
-  /** Per-turn step budget (default 24). */
-  readonly maxSteps?: number;
-  /** Extra attempts for transient provider faults (default 2). */
-  readonly responseRetries?: number;
-  /** A memory provider whose tools are in `tools`; `close()` closes it. Its hooks never run. */
-  readonly memory?: MemoryProvider;
-}
 
 /** Options for one poll. */
 export interface PollOptions {

@@ -3,7 +3,7 @@
  * validates the model axes of every wake, and an idle wake must not load the adapters (or, through
  * them, anything of a model SDK) to do it.
  */
-import { ProviderError } from "../core/faults.ts";
+import { ProviderError } from "../core/types/faults.ts";
 
 /** The endpoint vendors (`AI_PROVIDER`). */
 export const PROVIDERS = ["openai", "xai", "openrouter"] as const;

@@ -2,8 +2,8 @@
  * EchoProvider: the smallest possible provider, and the template for your own. It never
  * calls a network; it answers every turn with the newest user text.
  */
-import { Message } from "../core/message.ts";
-import type { Provider } from "../core/provider.ts";
+import { Message } from "../core/types/message.ts";
+import type { Provider } from "../core/types/provider.ts";
 
 /** Replies `You said: <the newest user message>`; handy for wiring tests and demos. */
 export class EchoProvider implements Provider {

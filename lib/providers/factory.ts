@@ -2,7 +2,7 @@
  * buildProvider: the provider × SDK × surface matrix (contracts §2.1) as one validated
  * constructor. Plain options in, a Provider out; reading the environment is config's job.
  */
-import type { Provider } from "../core/provider.ts";
+import type { Provider } from "../core/types/provider.ts";
 import { OpenAIProvider, type OpenAISurface } from "./openai.ts";
 import { OpenRouterProvider } from "./openrouter.ts";
 import { validateModelAxes } from "./axes.ts";

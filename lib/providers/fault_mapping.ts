@@ -1,5 +1,5 @@
 /**
- * Maps every SDK failure onto the engine's fault classes (`core/faults.ts`, contracts §8.3).
+ * Maps every SDK failure onto the engine's fault classes (`core/types/faults.ts`, contracts §8.3).
  *
  * The mapping is by HTTP status first and by phrase second, because vendors disagree on codes
  * but agree on wording: an OpenAI 400 `context_length_exceeded` and an OpenRouter 400 whose
@@ -7,7 +7,7 @@
  * recognised with `instanceof` against the lazily loaded SDK module the adapter passes in, so
  * this file never loads an SDK itself.
  */
-import { isRecord } from "../core/json_object.ts";
+import { isRecord } from "../base/json_object.ts";
 import type OpenAI from "openai";
 import type * as OpenRouterErrors from "@openrouter/sdk/models/errors";
 import {
@@ -22,7 +22,7 @@ import {
   ProviderRequestError,
   ProviderResponseError,
   ProviderServerError,
-} from "../core/faults.ts";
+} from "../core/types/faults.ts";
 
 /** The request exceeded the model's context window (case-insensitive). */
 export const OVERFLOW_PHRASES: readonly RegExp[] = [

@@ -4,10 +4,10 @@
  * never pays for it; SDK retries are off because the engine owns retries (contracts §6.9).
  */
 import type OpenAI from "openai";
-import type { CacheMode, Provider } from "../core/provider.ts";
-import type { Message } from "../core/message.ts";
-import type { ToolSpec } from "../core/tool.ts";
-import { ProviderError } from "../core/faults.ts";
+import type { CacheMode, Provider } from "../core/types/provider.ts";
+import type { Message } from "../core/types/message.ts";
+import type { ToolSpec } from "../core/types/tool.ts";
+import { ProviderError } from "../core/types/faults.ts";
 import { mapOpenAIError } from "./fault_mapping.ts";
 import { OPENAI_OWNED_KEYS, stripOwned } from "./params.ts";
 import { fromChatReply, toChatMessages, toChatTools } from "./openai_chat.ts";

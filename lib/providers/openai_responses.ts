@@ -3,8 +3,8 @@
  * out, one assistant Message back.
  */
 import type OpenAI from "openai";
-import type { Message, ToolCall } from "../core/message.ts";
-import type { ToolSpec } from "../core/tool.ts";
+import type { Message, ToolCall } from "../core/types/message.ts";
+import type { ToolSpec } from "../core/types/tool.ts";
 import {
   type Citation,
   dataUrl,

@@ -5,10 +5,10 @@
  * body is kept per call because its schema drops the `url_citation` annotations.
  */
 import type { OpenRouter } from "@openrouter/sdk";
-import type { CacheMode, Provider } from "../core/provider.ts";
-import type { Message } from "../core/message.ts";
-import type { ToolSpec } from "../core/tool.ts";
-import { ProviderError } from "../core/faults.ts";
+import type { CacheMode, Provider } from "../core/types/provider.ts";
+import type { Message } from "../core/types/message.ts";
+import type { ToolSpec } from "../core/types/tool.ts";
+import { ProviderError } from "../core/types/faults.ts";
 import { mapOpenRouterError } from "./fault_mapping.ts";
 import { OPENROUTER_OWNED_KEYS, stripOwned } from "./params.ts";
 import { chatReplyCitations, chatReplyMessage, fromChatReply } from "./openai_chat.ts";

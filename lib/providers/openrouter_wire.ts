@@ -5,9 +5,9 @@
  * schemas silently drop keys they do not know.
  */
 import type { ChatMessages, ChatRequest } from "@openrouter/sdk/models";
-import type { Message } from "../core/message.ts";
-import type { ToolSpec } from "../core/tool.ts";
-import { ProviderError } from "../core/faults.ts";
+import type { Message } from "../core/types/message.ts";
+import type { ToolSpec } from "../core/types/tool.ts";
+import { ProviderError } from "../core/types/faults.ts";
 import { camelKey } from "./params.ts";
 import { type ChatSpelling, toChatMessagesIn } from "./openai_chat.ts";
 import { isRecord } from "./wire.ts";

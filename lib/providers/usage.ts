@@ -3,8 +3,8 @@
  * adapters share. Field names are tried in order and the first integer wins; the camelCase
  * aliases exist because the openrouter SDK renames every field it parses.
  */
-import { isRecord } from "../core/json_object.ts";
-import type { Message, Usage } from "../core/message.ts";
+import { isRecord } from "../base/json_object.ts";
+import type { Message, Usage } from "../core/types/message.ts";
 
 /** The context ceiling used when the provider does not state one. */
 export const CONTEXT_FLOOR = 128_000;

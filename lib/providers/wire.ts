@@ -2,11 +2,11 @@
  * Small helpers every adapter shares: the API key check, tool-call argument parsing, image
  * data URLs, the citation footer and type guards for SDK replies (loosely typed JSON).
  */
-import { isRecord } from "../core/json_object.ts";
+import { isRecord } from "../base/json_object.ts";
 
 export { isRecord };
-import type { ImageContent } from "../core/message.ts";
-import { ProviderError } from "../core/faults.ts";
+import type { ImageContent } from "../core/types/message.ts";
+import { ProviderError } from "../core/types/faults.ts";
 
 /** Refuses a missing API key at construction, before any SDK loads. */
 export function requireApiKey(apiKey: string | undefined): void {

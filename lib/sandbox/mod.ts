@@ -13,8 +13,8 @@ export {
   type WakeRouterOptions,
   type WakeViewer,
 } from "./router.ts";
-export type { CreatedUser, NewUser } from "./admin.ts";
-export type { EventName, SandboxEvent } from "./events.ts";
-export type { Fault, FaultSpec } from "./faults.ts";
-export type { SandboxLimits } from "./state.ts";
-export { isUuid, uuid7, Uuid7Generator } from "./uuid7.ts";
+export type { CreatedUser, NewUser } from "./routes/admin.ts";
+export type { EventName, SandboxEvent } from "./shared/events.ts";
+export type { Fault, FaultSpec } from "./shared/faults.ts";
+export type { SandboxLimits } from "./shared/state.ts";
+export { isUuid, uuid7, Uuid7Generator } from "./shared/uuid7.ts";

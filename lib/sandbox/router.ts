@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { SandboxEvent } from "./events.ts";
-import { uuid7 } from "./uuid7.ts";
+import type { SandboxEvent } from "./shared/events.ts";
+import { uuid7 } from "./shared/uuid7.ts";
 
 /** The events that wake agents; `timeline.deleted` is terminal and wakes no one. */
 export const ACTIONABLE_EVENTS: ReadonlySet<string> = new Set([

@@ -3,16 +3,16 @@
  * its state in SQLite, a task clock, fault injection and (optionally) router emulation.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { adminRoutes, type CreatedUser, createUser, type NewUser } from "./admin.ts";
-import { authenticate, createSession } from "./auth.ts";
-import { openDatabase } from "./db.ts";
-import { EventLog, type SandboxEvent } from "./events.ts";
-import { type Fault, faultResponse, type FaultSpec, FaultTable } from "./faults.ts";
-import { sleep } from "../core/sleep.ts";
-import { RouteTable } from "./http.ts";
+import { adminRoutes, type CreatedUser, createUser, type NewUser } from "./routes/admin.ts";
+import { authenticate, createSession } from "./shared/auth.ts";
+import { openDatabase } from "./shared/db.ts";
+import { EventLog, type SandboxEvent } from "./shared/events.ts";
+import { type Fault, faultResponse, type FaultSpec, FaultTable } from "./shared/faults.ts";
+import { sleep } from "../base/sleep.ts";
+import { RouteTable } from "./shared/http.ts";
 import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
-import { Problem, problemResponse } from "./problem.ts";
-import { findTimeline, viewersOf } from "./records.ts";
+import { Problem, problemResponse } from "./shared/problem.ts";
+import { findTimeline, viewersOf } from "./shared/access.ts";
 import { WakeRouter } from "./router.ts";
 import { blobRoutes } from "./routes/blobs.ts";
 import { contactRoutes } from "./routes/contact.ts";
@@ -28,8 +28,8 @@ import {
   type SandboxLimits,
   type SandboxState,
   type SessionRow,
-} from "./state.ts";
-import { activateDueTasks } from "./tasks.ts";
+} from "./shared/state.ts";
+import { activateDueTasks } from "./shared/tasks.ts";
 
 /** Options for {@link Sandbox.start}. */
 export interface SandboxOptions {

@@ -9,12 +9,12 @@
  * it cannot have. `create` is replay-protected (Idempotency-Key kind `asset`); `post_image`
  * is not, because its bytes live only in this wake's memory and can never be re-sent.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema, ToolContext, ToolOutput } from "../core/tool.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema, ToolContext, ToolOutput } from "../core/types/tool.ts";
 import { imageWithheld } from "../journal/catalogue_engine.ts";
 import type { Asset } from "../platform/mod.ts";
 import { mediaType } from "./net/content_type.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";
 import {
   captureFilename,
@@ -30,7 +30,7 @@ import type { ImageStash } from "./shared/image_stash.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
-import { pyRepr } from "../core/py_repr.ts";
+import { pyRepr } from "../pycompat/repr.ts";
 
 const ACTIONS = ["list", "read", "view", "create", "post_image"] as const;
 

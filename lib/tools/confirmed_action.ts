@@ -8,15 +8,15 @@
  * exact confirm to pass; nothing destructive is sent. A subclass declares only the verb, the
  * consequence, the operation and the success sentence.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema } from "../core/tool.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema } from "../core/types/tool.ts";
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { PlatformError } from "../platform/mod.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { optionalText, textArgs } from "./shared/args.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { explain, relay } from "./shared/relay.ts";
-import { pyRepr } from "../core/py_repr.ts";
+import { pyRepr } from "../pycompat/repr.ts";
 
 const Args = textArgs({ confirm: optionalText, timeline: optionalText });
 type ConfirmArgs = typeof Args._output;

@@ -6,7 +6,7 @@
  */
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { ConfirmedTimelineAction } from "./confirmed_action.ts";
-import { pyRepr } from "../core/py_repr.ts";
+import { pyRepr } from "../pycompat/repr.ts";
 
 /** Permanently delete a timeline, only with `confirm=<its uuid>`. */
 export class DeleteTool extends ConfirmedTimelineAction {

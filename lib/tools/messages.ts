@@ -11,14 +11,14 @@
  * logged ERROR `post failed` (red). One call, never a blind retry: a double post would wake
  * the recipient twice.
  */
-import * as z from "../core/zod.ts";
-import { codePointLength, headCodePoints } from "../core/code_points.ts";
-import { type JsonSchema, Tool, type ToolContext } from "../core/tool.ts";
+import * as z from "../base/zod.ts";
+import { codePointLength, headCodePoints } from "../base/code_points.ts";
+import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { GateRefusal } from "../gate/refusal.ts";
 import { postFailed } from "../journal/catalogue.ts";
 import { type Message, PlatformError } from "../platform/mod.ts";
-import { pyRepr } from "../core/py_repr.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import { pyRepr } from "../pycompat/repr.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 
 /** Most messages one `list` returns; when it bites, the reply says there may be more. */
 export const LIST_LIMIT = 50;

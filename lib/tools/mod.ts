@@ -9,13 +9,12 @@
 
 export type {
   CreateKind,
-  OutboundGate,
   PlatformContext,
-  PostKind,
-  PostRequest,
   SelfIdentity,
   VisibleAct,
-} from "./platform_context.ts";
+} from "./shared/platform_context.ts";
+export type { OutboundGate, PostRequest } from "../gate/post_request.ts";
+export type { PostKind } from "../gate/../journal/catalogue_wake.ts";
 export { MessagesTool } from "./messages.ts";
 export { AssetsTool } from "./assets.ts";
 export type { AssetsContextExtras, AssetsToolOptions } from "./assets.ts";
@@ -32,8 +31,8 @@ export { WebFetchTool } from "./web_fetch.ts";
 export type { WebFetchOptions } from "./web_fetch.ts";
 export { SystemPromptEditTool, SystemPromptReadTool, systemPromptTools } from "./system_prompt.ts";
 export type { SystemPromptOptions } from "./system_prompt.ts";
-export { ShellTool } from "./shell.ts";
-export type { ShellToolOptions } from "./shell.ts";
+export { ShellTool } from "./shell/tool.ts";
+export type { ShellToolOptions } from "./shell/tool.ts";
 export { ImageRing } from "./shared/image_stash.ts";
 export type { ImageStash, StashedImage } from "./shared/image_stash.ts";
 export { SimpleContext } from "./shared/simple_context.ts";

@@ -12,12 +12,12 @@
  *
  * @module
  */
-import { sha256Hex } from "../core/sha256.ts";
-import { join } from "../core/paths.ts";
-import { atomicWrite } from "../core/atomic_write.ts";
-import { codePointLength } from "../core/code_points.ts";
-import { type JsonSchema, Tool } from "../core/tool.ts";
-import { pyRepr } from "../core/py_repr.ts";
+import { sha256Hex } from "../base/sha256.ts";
+import { join } from "../base/paths.ts";
+import { atomicWrite } from "../base/atomic_write.ts";
+import { codePointLength } from "../base/code_points.ts";
+import { type JsonSchema, Tool } from "../core/types/tool.ts";
+import { pyRepr } from "../pycompat/repr.ts";
 
 /** The only file these tools touch, relative to the config home. Deliberately not variable. */
 const PROMPT_DIR = "prompts";

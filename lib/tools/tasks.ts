@@ -7,10 +7,10 @@
  * Idempotency-Key (kind `task`): if a killed wake's create already landed, its re-issue gets
  * the original task back instead of scheduling the work twice.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema, ToolContext } from "../core/tool.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { Task } from "../platform/mod.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { type Clock, normalizeActivateAt } from "./shared/activate_at.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";

@@ -5,16 +5,16 @@
  * `delete`), so a routine call here can never grab them by accident. Authorization (ownership,
  * mutual trust, headroom) is the platform's; a refusal is relayed in its words.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema } from "../core/tool.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema } from "../core/types/tool.ts";
 import type { Participant, Timeline } from "../platform/mod.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
 import { pyBool } from "./shared/text.ts";
-import { pyRepr } from "../core/py_repr.ts";
+import { pyRepr } from "../pycompat/repr.ts";
 import { resolveUser } from "./shared/users.ts";
 
 const ACTIONS = ["create", "read", "list", "add_participant", "remove_participant"] as const;

@@ -4,9 +4,9 @@
  * one-directional: the reply says only which edge changed, and whether trust is now mutual
  * because the other side already trusted back — never that granting made it so.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema } from "../core/tool.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema } from "../core/types/tool.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";
 import { PlatformTool } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";

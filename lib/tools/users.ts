@@ -3,10 +3,10 @@
  * read one user by handle or uuid, or `me` for your own dashboard. Access tiers are the
  * platform's: a read shows exactly the fields the API returned and never invents one.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema } from "../core/tool.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema } from "../core/types/tool.ts";
 import type { Dashboard } from "../platform/mod.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";
 import { FIRST_NOTE, renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool } from "./shared/platform_tool.ts";

@@ -10,14 +10,14 @@
  * written for the Python harness reads the same text. Only a call with no `url` (the model's own
  * mistake) throws. An HTTP error status is an answer, not a failure, and is returned as text.
  */
-import * as z from "../core/zod.ts";
-import { type JsonSchema, Tool, type ToolContext } from "../core/tool.ts";
+import * as z from "../base/zod.ts";
+import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { type AddressPolicy, publicAddressPolicy } from "./net/address_policy.ts";
 import { charsetOf, isHtmlType, isTextType, mediaType } from "./net/content_type.ts";
 import { htmlToText } from "./net/html_text.ts";
 import { decodeContent } from "./net/http1.ts";
 import { type HttpResponse, pinnedTransport, type Transport } from "./net/pinned_transport.ts";
-import { pyRepr } from "../core/py_repr.ts";
+import { pyRepr } from "../pycompat/repr.ts";
 import { readCapped } from "./net/read_capped.ts";
 import { denoResolver, type Resolver } from "./net/resolve.ts";
 import { checkTarget, FetchRefusal, parseTargetUrl } from "./net/target.ts";

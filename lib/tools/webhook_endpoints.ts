@@ -5,10 +5,10 @@
  * Idempotency-Key (kind `webhook_endpoint`): a duplicate would mint a second secret URL the
  * sender never receives. Setting a signature secret is deliberately not offered.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema, ToolContext } from "../core/tool.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { WebhookEndpoint } from "../platform/mod.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";

@@ -3,10 +3,10 @@
  * (optionally one endpoint's), read one in full with its headers and the raw payload exactly
  * as delivered. Read-only: events exist only because something was delivered.
  */
-import type * as z from "../core/zod.ts";
-import type { JsonSchema } from "../core/tool.ts";
+import type * as z from "../base/zod.ts";
+import type { JsonSchema } from "../core/types/tool.ts";
 import type { WebhookEvent } from "../platform/mod.ts";
-import type { PlatformContext } from "./platform_context.ts";
+import type { PlatformContext } from "./shared/platform_context.ts";
 import { optionalText, present, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";

@@ -9,14 +9,14 @@
  * The pixels ride the in-memory user turn only: the transcript never stores them, and the caller
  * evicts them when the turn ends.
  */
-import type { ImageContent } from "../core/message.ts";
-import type { Provider } from "../core/provider.ts";
+import type { ImageContent } from "../core/types/message.ts";
+import type { Provider } from "../core/types/provider.ts";
 import { imageDegraded } from "../journal/catalogue_engine.ts";
 import type { Journal } from "../journal/journal.ts";
 import type { Asset, AssetsApi } from "../platform/mod.ts";
 import { viewRefusal } from "../tools/shared/asset_format.ts";
 import { downloadImage } from "../tools/shared/asset_image.ts";
-import { renderAsset, renderAssetShown } from "./render.ts";
+import { renderAsset, renderAssetShown } from "../runtime/render.ts";
 
 /** What the model should see for one engaged asset: the turn's text, plus any pixels. */
 export interface AssetPerception {

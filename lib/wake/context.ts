@@ -3,16 +3,16 @@
  * gate and identity it carries the per-turn bookkeeping — the anchor and start of the turn being
  * engaged (for Idempotency-Keys) and the visible acts since the turn began (for the nudge).
  */
-import type { Message } from "../core/message.ts";
+import type { Message } from "../core/types/message.ts";
 import type { Journal } from "../journal/journal.ts";
 import type { PlatformClient } from "../platform/mod.ts";
 import type {
   CreateKind,
-  OutboundGate,
   PlatformContext,
   SelfIdentity,
   VisibleAct,
-} from "../tools/platform_context.ts";
+} from "../tools/shared/platform_context.ts";
+import type { OutboundGate } from "../gate/post_request.ts";
 import { type KeyedTurn, keyForCall } from "./keys.ts";
 
 /** What the context is built from. */

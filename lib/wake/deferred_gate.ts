@@ -4,7 +4,7 @@
  * wake before anything runs); only the gate object itself waits.
  */
 import type { Message } from "../platform/mod.ts";
-import type { OutboundGate, PostRequest } from "../tools/platform_context.ts";
+import type { OutboundGate, PostRequest } from "../gate/post_request.ts";
 
 /** An {@link OutboundGate} that builds the real one on first use. */
 export class DeferredGate implements OutboundGate {

@@ -10,8 +10,8 @@
  * It runs when no turn is in flight and nothing else holds the transcript, and edits only `items`,
  * which is persisted but never sent to a model.
  */
-import { isSummary, pruneSummaryItems } from "../core/compaction_cut.ts";
-import { CLAIM_KINDS } from "./state/paths.ts";
+import { isSummary, pruneSummaryItems } from "../core/compaction/cut.ts";
+import { CLAIM_KINDS } from "../home/paths.ts";
 import { persist, type Wake } from "./wake_state.ts";
 
 /** Prunes every summary's `items` to the undecided ones; saves the transcript only if it changed. */

@@ -4,7 +4,7 @@
  * tasks. A self-authored asset is never engaged but its mark still advances (the self-filter that
  * stops an agent answering its own generated images forever).
  */
-import { type ImageContent, Message } from "../core/message.ts";
+import { type ImageContent, Message } from "../core/types/message.ts";
 import type { Asset, Task, WebhookEvent } from "../platform/mod.ts";
 import {
   bootstrapMark,
@@ -16,19 +16,19 @@ import {
   strandedUuids,
   unhandledTasks,
   withFetchedTrigger,
-} from "./inference.ts";
+} from "./first_wake.ts";
 import { perceiveAsset } from "./asset_view.ts";
 import { armedReason } from "./nudge.ts";
 import { probeAck, verifiedProbe } from "./probe.ts";
 import { recoverItems } from "./recovery.ts";
-import { renderAsset, renderEvent, renderTask } from "./render.ts";
+import { renderAsset, renderEvent, renderTask } from "../runtime/render.ts";
 import type { ReportedItem } from "./reports.ts";
-import type { ClaimKind } from "./state/claims.ts";
-import { readMark, writeMark } from "./state/marks.ts";
-import { addSeen, readSeen } from "./state/seen.ts";
+import type { ClaimKind } from "../home/claims.ts";
+import { readMark, writeMark } from "../home/marks.ts";
+import { addSeen, readSeen } from "../home/seen.ts";
 import { postAs } from "./post.ts";
-import type { TurnSpec } from "./turn.ts";
-import { engaged } from "./load_engaged.ts";
+import type { TurnSpec } from "./engaged_half.ts";
+import { engaged } from "./engaged_half.ts";
 import { firstWakeLimit, takeListing, takeTasks } from "./read_ahead.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
 

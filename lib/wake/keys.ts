@@ -5,9 +5,9 @@
  * same kind earlier in call order within the turn's work that already have a result — results are
  * paired with calls only inside their own assistant run, never by a global id lookup.
  */
-import { createKind } from "../core/create_calls.ts";
-import type { Message } from "../core/message.ts";
-import { runResults } from "../core/runs.ts";
+import { createKind } from "../core/types/create_calls.ts";
+import type { Message } from "../core/types/message.ts";
+import { runResults } from "../core/types/runs.ts";
 import { idempotencyKey, type KeyedKind } from "../platform/idempotency.ts";
 
 /** Where a recorded call sits: its assistant turn's index and its position among that turn's calls. */

@@ -4,7 +4,7 @@
  * another wake — answer the batch as ONE turn, then settle: commit claims, advance the mark up to
  * the first item that must be offered again.
  */
-import { Message } from "../core/message.ts";
+import { Message } from "../core/types/message.ts";
 import type { Message as PlatformMessage } from "../platform/mod.ts";
 import {
   bootstrapMark,
@@ -13,16 +13,16 @@ import {
   planFirstMessageWake,
   settledMark,
   strandedUuids,
-} from "./inference.ts";
+} from "./first_wake.ts";
 import { armedReason, isOneOnOne } from "./nudge.ts";
 import { probeAck, verifiedProbe } from "./probe.ts";
 import { recoverItems } from "./recovery.ts";
-import { messageLine, renderBatch } from "./render.ts";
-import { readMark, writeMark } from "./state/marks.ts";
+import { messageLine, renderBatch } from "../runtime/render.ts";
+import { readMark, writeMark } from "../home/marks.ts";
 import { postAs } from "./post.ts";
 import { PACING_FAILED, settleRead } from "./pacing.ts";
-import type { Rebuild, TurnSpec } from "./turn.ts";
-import { engaged } from "./load_engaged.ts";
+import type { Rebuild, TurnSpec } from "./engaged_half.ts";
+import { engaged } from "./engaged_half.ts";
 import { firstWakeLimit, takeListing } from "./read_ahead.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
 

@@ -5,7 +5,7 @@
  * landed meanwhile, restarts the read on it (at most `maxBuilds` restarts). The math is pure and
  * the settle loop takes its clock and sleep, so both are tested without waiting.
  */
-import { codePointLength } from "../core/code_points.ts";
+import { codePointLength } from "../base/code_points.ts";
 
 /** `HARNESS_PACE_*`: whether pacing runs, and its knobs. */
 export interface PaceConfig {

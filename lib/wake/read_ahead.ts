@@ -13,9 +13,26 @@
  * starts the remaining kinds' reads together again. A read-ahead that fails surfaces only if its
  * reconcile takes it, in the reconcile's own turn.
  */
-import type { Asset, Message, Task, WebhookEvent } from "../platform/mod.ts";
-import { readMark } from "./state/marks.ts";
-import type { Wake } from "./wake_state.ts";
+import type { Asset, Message, PlatformClient, Task, WebhookEvent } from "../platform/mod.ts";
+import { readMark } from "../home/marks.ts";
+
+/**
+ * What read-ahead uses of a wake: where the marks are, the platform client, the tallies that
+ * tell whether anything happened since the reads started, and the slot the reads live in. The
+ * wake's state satisfies it; naming only this keeps this module free of the wake's own types.
+ */
+export interface ReadAheadHost {
+  readonly settings: {
+    readonly home: string;
+    readonly timeline: string;
+    readonly window: number | "all";
+  };
+  readonly client: PlatformClient;
+  readonly engine: { readonly turns: number };
+  readonly context: { readonly spoken: number };
+  readonly posts: number;
+  readAhead?: ReadAhead;
+}
 
 /** The kinds, in reconcile order. */
 export type ReadAheadKind = "messages" | "assets" | "webhook_events" | "tasks";
@@ -48,18 +65,18 @@ function started<T>(items: Promise<T[]>): Promise<T[]> {
 }
 
 /** How much the wake has done so far: turns engaged, posts made, replies spoken. */
-function activity(wake: Wake): number {
+function activity(wake: ReadAheadHost): number {
   return wake.engine.turns + wake.posts + wake.context.spoken;
 }
 
 /** How many of the newest items a first wake (a kind without a mark) lists: `undefined` is all. */
-export function firstWakeLimit(wake: Wake): number | undefined {
+export function firstWakeLimit(wake: ReadAheadHost): number | undefined {
   return wake.settings.window === "all" ? undefined : Math.max(1, wake.settings.window);
 }
 
 /** Starts the first reads of `kinds` (each once its mark is read) and returns them. */
 export async function readAhead(
-  wake: Wake,
+  wake: ReadAheadHost,
   kinds: readonly ReadAheadKind[] = ALL_KINDS,
 ): Promise<ReadAhead> {
   const { home, timeline } = wake.settings;
@@ -101,7 +118,7 @@ export async function readAhead(
  * reads of `kinds` (the kinds still to come) start together again; otherwise the read-ahead stands.
  */
 export async function refreshReadAhead(
-  wake: Wake,
+  wake: ReadAheadHost,
   kinds: readonly ReadAheadKind[],
 ): Promise<void> {
   if (wake.readAhead && wake.readAhead.activity === activity(wake)) return;
@@ -109,7 +126,7 @@ export async function refreshReadAhead(
 }
 
 /** Whether nothing has happened since the read-ahead was started. */
-function current(wake: Wake): ReadAhead | undefined {
+function current(wake: ReadAheadHost): ReadAhead | undefined {
   const ahead = wake.readAhead;
   return ahead && ahead.activity === activity(wake) ? ahead : undefined;
 }
@@ -119,7 +136,7 @@ function current(wake: Wake): ReadAhead | undefined {
  * stand in for a fresh one.
  */
 export function takeListing<K extends "messages" | "assets" | "webhook_events">(
-  wake: Wake,
+  wake: ReadAheadHost,
   kind: K,
   mark: string | undefined,
 ): NonNullable<ReadAhead[K]>["items"] | undefined {
@@ -129,6 +146,6 @@ export function takeListing<K extends "messages" | "assets" | "webhook_events">(
 }
 
 /** The read-ahead activated-task listing, when it may stand in for a fresh one. */
-export function takeTasks(wake: Wake): Promise<Task[]> | undefined {
+export function takeTasks(wake: ReadAheadHost): Promise<Task[]> | undefined {
   return current(wake)?.tasks;
 }

@@ -14,10 +14,10 @@
  * Non-idempotent effects are never re-run: only recorded platform creates whose result is the
  * interrupted sentinel are re-issued, under the key the dead wake minted.
  */
-import { runResultIndex } from "../core/runs.ts";
-import { createKind } from "../core/create_calls.ts";
-import { isInterrupted } from "../core/heal.ts";
-import type { Message } from "../core/message.ts";
+import { runResultIndex } from "../core/types/runs.ts";
+import { createKind } from "../core/types/create_calls.ts";
+import { isInterrupted } from "../core/transcript/heal.ts";
+import type { Message } from "../core/types/message.ts";
 import {
   dropped,
   recovered,
@@ -29,11 +29,11 @@ import {
 } from "../journal/catalogue_recovery.ts";
 import { idempotencyKey, type KeyedKind } from "../platform/idempotency.ts";
 import { createOrdinal } from "./keys.ts";
-import type { ClaimKind } from "./state/claims.ts";
-import type { TurnOutcome, TurnSpec } from "./turn.ts";
-import { engaged } from "./load_engaged.ts";
+import type { ClaimKind } from "../home/claims.ts";
+import type { TurnOutcome, TurnSpec } from "./engaged_half.ts";
+import { engaged } from "./engaged_half.ts";
 import { persist, type Wake } from "./wake_state.ts";
-import { SUMMARY_MARKER } from "../core/compaction_cut.ts";
+import { SUMMARY_MARKER } from "../core/compaction/cut.ts";
 
 /** What recovery decided for one item. */
 export type Recovery =

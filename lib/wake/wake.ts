@@ -8,12 +8,12 @@
  * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
  * failure, with ONE stderr line `harness wake: <error>` and never a stack trace.
  */
-import { oneLineError } from "../core/error_text.ts";
-import { join } from "../core/paths.ts";
-import { lazyImport } from "../core/lazy_import.ts";
-import { FileSessionStore } from "../core/session.ts";
+import { oneLineError } from "../base/error_text.ts";
+import { join } from "../base/paths.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+import { FileSessionStore } from "../core/transcript/session.ts";
 import { parseEnv, SECRET_VARIABLES } from "../config/env.ts";
-import { resolveRuntime } from "../config/runtime.ts";
+import { resolveRuntime } from "../runtime/resolve.ts";
 import type { Guardrails } from "../gate/guardrails.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import type { Journal } from "../journal/journal.ts";
@@ -25,13 +25,13 @@ import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../pl
 import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { releaseSettledEvidence } from "./evidence.ts";
-import { engaged } from "./load_engaged.ts";
+import { engaged } from "./engaged_half.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
 import { readAhead, refreshReadAhead } from "./read_ahead.ts";
-import { recordAndCheck } from "./state/breaker.ts";
-import { ClaimStore, newWakeId } from "./state/claims.ts";
-import { livenessSnapshot } from "./state/liveness.ts";
+import { recordAndCheck } from "../home/breaker.ts";
+import { ClaimStore, newWakeId } from "../home/claims.ts";
+import { livenessSnapshot } from "../home/liveness.ts";
 import { EngineSlot, sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
 
 /** The operator's guardrails file in the config home (`GUARDRAILS_FILE` of lib/gate). */

@@ -3,15 +3,15 @@
  * transcript being extended, the claim store, the bound platform context and the lazily composed
  * brief. Reconcilers and the turn runner all take this one object.
  */
-import type { Compactor } from "../core/compaction.ts";
+import type { Compactor } from "../core/compaction/compaction.ts";
 import type { Engine } from "../core/engine.ts";
-import type { Message } from "../core/message.ts";
-import type { FileSessionStore } from "../core/session.ts";
+import type { Message } from "../core/types/message.ts";
+import type { FileSessionStore } from "../core/transcript/session.ts";
 import type { Journal } from "../journal/journal.ts";
 import type { McpLoad } from "../mcp/load.ts";
 import type { MemoryProvider } from "../memory/provider.ts";
 import type { PlatformClient } from "../platform/mod.ts";
-import type { ClaimStore } from "./state/claims.ts";
+import type { ClaimStore } from "../home/claims.ts";
 import type { WakeContext } from "./context.ts";
 import type { PaceConfig } from "./pacing.ts";
 import type { ReadAhead } from "./read_ahead.ts";

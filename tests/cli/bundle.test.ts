@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { COMMANDS } from "../../lib/cli/registry.ts";
-import { LAZY_MODULES } from "../../lib/core/lazy_modules.ts";
+import { LAZY_MODULES } from "../../lib/base/lazy_modules.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
 import { writeServer } from "../mcp/support.ts";
@@ -216,7 +216,7 @@ Deno.test({
         cwd: REPO_ROOT,
       }).output();
       assert.ok(copied.success);
-      const list = `${copy}/lib/core/lazy_modules.ts`;
+      const list = `${copy}/lib/base/lazy_modules.ts`;
       await Deno.writeTextFile(
         list,
         (await Deno.readTextFile(list)).replace(
@@ -229,7 +229,7 @@ Deno.test({
       assert.match(stderr, /no_such_module/);
       assert.match(
         stderr,
-        /^bundle: lib\/core\/lazy_modules\.ts lists lib\/no_such_module\.ts, which does not exist; remove it from the list or restore the module\.$/m,
+        /^bundle: lib\/base\/lazy_modules\.ts lists lib\/no_such_module\.ts, which does not exist; remove it from the list or restore the module\.$/m,
       );
       await assert.rejects(Deno.stat(`${copy}/out/main.js`), Deno.errors.NotFound);
     } finally {

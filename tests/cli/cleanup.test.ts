@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { withContract } from "../contract/helpers.ts";
 import { runCli } from "../support/run_cli.ts";
-import { put, tree, withHome } from "../wake/state/helpers.ts";
-import { VERSION } from "../../lib/version.ts";
+import { put, tree, withHome } from "../home/helpers.ts";
+import { VERSION } from "../../lib/base/version.ts";
 
 const TL = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b";
 /** Blank values stop the parent's environment leaking into the child. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { DEFAULT_SYSTEM_PROMPT } from "../../lib/config/defaults.ts";
-import { VERSION } from "../../lib/version.ts";
+import { VERSION } from "../../lib/base/version.ts";
 import { runCli } from "../support/run_cli.ts";
 
 const ENV = { AI_PROVIDER: "openai" };

@@ -1,5 +1,5 @@
 /**
- * Deno cannot see a `lazyImport` ahead of time, so lib/core/lazy_modules.ts names every module
+ * Deno cannot see a `lazyImport` ahead of time, so lib/base/lazy_modules.ts names every module
  * imported that way: it makes each an entry point of the bundle (deploy/bundle.ts), which is what
  * the binary is compiled from. A module missing from the list would be missing from the binary
  * and fail only when its command runs. These tests read the sources, so a new command or a new
@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { COMMANDS } from "../../lib/cli/registry.ts";
-import { LAZY_MODULES } from "../../lib/core/lazy_modules.ts";
-import { BUNDLED, PACKAGE_ROOT, packageModuleUrl } from "../../lib/core/lazy_import.ts";
+import { LAZY_MODULES } from "../../lib/base/lazy_modules.ts";
+import { BUNDLED, PACKAGE_ROOT, packageModuleUrl } from "../../lib/base/lazy_import.ts";
 import { REPO_ROOT } from "../support/run_cli.ts";
 
 /** Every `lib/**.ts` file, repo-relative. */
@@ -52,7 +52,7 @@ Deno.test("every registry command is imported lazily, through the list", async (
 
 Deno.test("every lazyImport target is a listed file, and every listed module is imported", async () => {
   const targets = await lazyTargets();
-  assert.ok(targets.has("lib/wake/load_engaged.ts"), "the scan must see the wake's engaged half");
+  assert.ok(targets.has("lib/wake/engaged_half.ts"), "the scan must see the wake's engaged half");
   for (const [file, modules] of targets) {
     for (const module of modules) {
       const stat = await Deno.stat(`${REPO_ROOT}/${module}`);
@@ -62,7 +62,7 @@ Deno.test("every lazyImport target is a listed file, and every listed module is 
   }
   const wanted = new Set([...targets.values()].flat());
   const stale = LAZY_MODULES.filter((module) => !wanted.has(module));
-  assert.deepEqual(stale, [], "lib/core/lazy_modules.ts lists a module nothing imports lazily");
+  assert.deepEqual(stale, [], "lib/base/lazy_modules.ts lists a module nothing imports lazily");
   assert.equal(new Set(LAZY_MODULES).size, LAZY_MODULES.length, "a module is listed twice");
 });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { main, topUsage } from "../../lib/cli/main.ts";
 import { COMMANDS } from "../../lib/cli/registry.ts";
-import { VERSION } from "../../lib/version.ts";
+import { VERSION } from "../../lib/base/version.ts";
 import { runCli } from "../support/run_cli.ts";
 
 function includes(haystack: string, needle: string) {

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { appendFile, truncate } from "node:fs/promises";
 import { runCli } from "../support/run_cli.ts";
-import { appendTurnRecord, chainPath } from "../../lib/journal/records/mod.ts";
-import { chainLines, putLines, turnInput, withHome, writeChain } from "../records/fixture.ts";
+import { appendTurnRecord, chainPath } from "../../lib/home/records/mod.ts";
+import { chainLines, putLines, turnInput, withHome, writeChain } from "../home/records/fixture.ts";
 
 /** One timeline per kind of damage, plus an intact one. */
 const TIMELINES = {

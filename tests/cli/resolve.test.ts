@@ -3,7 +3,7 @@
  * question; one stderr line, exit 1 and nothing on stdout for a bad one; exit 2 for bad usage.
  */
 import assert from "node:assert/strict";
-import { VERSION } from "../../lib/version.ts";
+import { VERSION } from "../../lib/base/version.ts";
 import { runCli } from "../support/run_cli.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 

@@ -4,7 +4,8 @@
  * is a WARNING and never stops the wake.
  */
 import assert from "node:assert/strict";
-import { autoReconcile, install } from "../../lib/config/installer.ts";
+import { install } from "../../lib/config/installer.ts";
+import { autoReconcile } from "../../lib/config/reconcile.ts";
 import type { Journal, Level } from "../../lib/journal/journal.ts";
 import { exists, hashOf, patchManifest, read, tempHome, write } from "./install_support.ts";
 

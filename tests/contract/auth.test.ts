@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
   UnprocessableError,
 } from "../../lib/platform/mod.ts";
-import { USER_AGENT } from "../../lib/version.ts";
+import { USER_AGENT } from "../../lib/base/version.ts";
 import { expectError, PASSWORD, withContract } from "./helpers.ts";
 
 Deno.test("contract: session mint returns a working token; sign-out kills it", () =>

@@ -19,13 +19,13 @@ import {
   TOOL_ARGS_CAP,
   TOOL_RESULT_CAP,
   waterFill,
-} from "../../lib/core/caps.ts";
-import { codePointLength } from "../../lib/core/code_points.ts";
-import { createKind } from "../../lib/core/create_calls.ts";
-import { INTERRUPTED } from "../../lib/core/heal.ts";
-import { Message, type ToolCall } from "../../lib/core/message.ts";
-import { dumpsIndented, jsonSize } from "../../lib/core/python_json.ts";
-import { parseTranscript, serializeTranscript } from "../../lib/core/session_format.ts";
+} from "../../lib/core/transcript/caps.ts";
+import { codePointLength } from "../../lib/base/code_points.ts";
+import { createKind } from "../../lib/core/types/create_calls.ts";
+import { INTERRUPTED } from "../../lib/core/transcript/heal.ts";
+import { Message, type ToolCall } from "../../lib/core/types/message.ts";
+import { dumpsIndented, jsonSize } from "../../lib/pycompat/json.ts";
+import { parseTranscript, serializeTranscript } from "../../lib/core/transcript/session_format.ts";
 
 const call = (id: string, name: string, args: Record<string, unknown>): ToolCall => ({
   id,

@@ -4,11 +4,11 @@ import {
   compactionMemoryKey,
   Compactor,
   SUMMARIZE_INSTRUCTION,
-} from "../../lib/core/compaction.ts";
-import { isSummary, summaryNote, transcriptChars } from "../../lib/core/compaction_cut.ts";
-import { ContextBudget } from "../../lib/core/context_budget.ts";
-import { ProviderServerError } from "../../lib/core/faults.ts";
-import { Message } from "../../lib/core/message.ts";
+} from "../../lib/core/compaction/compaction.ts";
+import { isSummary, summaryNote, transcriptChars } from "../../lib/core/compaction/cut.ts";
+import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ProviderServerError } from "../../lib/core/types/faults.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { RecordingJournal } from "./engine_fixtures.ts";
 import { conversation, SplitProvider, type SummaryScript } from "./compaction_fixtures.ts";
 

@@ -8,9 +8,9 @@ import {
   persistedStepCap,
   providerTokensIn,
   worstCaseTurnTokens,
-} from "../../lib/core/context_budget.ts";
-import type { Provider } from "../../lib/core/provider.ts";
-import { Message } from "../../lib/core/message.ts";
+} from "../../lib/core/compaction/context_budget.ts";
+import type { Provider } from "../../lib/core/types/provider.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { RecordingJournal } from "./engine_fixtures.ts";
 
 /** A provider whose only interesting surface is `contextLimit`, counting how often it is asked. */

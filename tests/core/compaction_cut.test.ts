@@ -10,8 +10,8 @@ import {
   SUMMARY_MARKER,
   summaryNote,
   transcriptChars,
-} from "../../lib/core/compaction_cut.ts";
-import { Message } from "../../lib/core/message.ts";
+} from "../../lib/core/compaction/cut.ts";
+import { Message } from "../../lib/core/types/message.ts";
 
 const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
   id,

@@ -3,10 +3,10 @@
  * instruction as its system turn) from the agent's own calls, answering each from its own script
  * and recording both. It holds no tests, so importing it registers nothing twice.
  */
-import { EXCERPT_HEADER, SUMMARIZE_INSTRUCTION } from "../../lib/core/compaction.ts";
-import { Message } from "../../lib/core/message.ts";
-import type { Provider } from "../../lib/core/provider.ts";
-import type { ToolSpec } from "../../lib/core/tool.ts";
+import { EXCERPT_HEADER, SUMMARIZE_INSTRUCTION } from "../../lib/core/compaction/compaction.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import type { Provider } from "../../lib/core/types/provider.ts";
+import type { ToolSpec } from "../../lib/core/types/tool.ts";
 import type { Scripted } from "./engine_fixtures.ts";
 
 /** What the summarizer answers with: text, a fault, or a function of the excerpt. */

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { Compactor } from "../../lib/core/compaction.ts";
-import { withOverflowHeal } from "../../lib/core/compaction_heal.ts";
-import { isSummary } from "../../lib/core/compaction_cut.ts";
-import { ContextBudget } from "../../lib/core/context_budget.ts";
+import { Compactor } from "../../lib/core/compaction/compaction.ts";
+import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
+import { isSummary } from "../../lib/core/compaction/cut.ts";
+import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
 import { Engine } from "../../lib/core/engine.ts";
-import { ProviderAuthError, ProviderContextLengthError } from "../../lib/core/faults.ts";
-import { Message } from "../../lib/core/message.ts";
+import { ProviderAuthError, ProviderContextLengthError } from "../../lib/core/types/faults.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
 import { calls, EchoTool, RecordingJournal, type Scripted, text } from "./engine_fixtures.ts";
 import { conversation, SplitProvider } from "./compaction_fixtures.ts";

@@ -5,23 +5,27 @@
  * (`ProviderContextLengthError`) any request over its ceiling, exactly as a vendor would.
  */
 import assert from "node:assert/strict";
-import { capForPersistence } from "../../lib/core/caps.ts";
-import { Compactor, EXCERPT_HEADER, SUMMARIZE_INSTRUCTION } from "../../lib/core/compaction.ts";
-import { withOverflowHeal } from "../../lib/core/compaction_heal.ts";
+import { capForPersistence } from "../../lib/core/transcript/caps.ts";
+import {
+  Compactor,
+  EXCERPT_HEADER,
+  SUMMARIZE_INSTRUCTION,
+} from "../../lib/core/compaction/compaction.ts";
+import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import {
   isBoundary,
   isSummary,
   SUMMARY_MARKER,
   transcriptChars,
-} from "../../lib/core/compaction_cut.ts";
-import { ContextBudget } from "../../lib/core/context_budget.ts";
+} from "../../lib/core/compaction/cut.ts";
+import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
 import { Engine } from "../../lib/core/engine.ts";
-import { ProviderContextLengthError } from "../../lib/core/faults.ts";
-import { Message, type ToolCall } from "../../lib/core/message.ts";
-import { jsonSize } from "../../lib/core/python_json.ts";
+import { ProviderContextLengthError } from "../../lib/core/types/faults.ts";
+import { Message, type ToolCall } from "../../lib/core/types/message.ts";
+import { jsonSize } from "../../lib/pycompat/json.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { parseTranscript, serializeTranscript } from "../../lib/core/session_format.ts";
-import { Tool, type ToolOutput, type ToolSpec } from "../../lib/core/tool.ts";
+import { parseTranscript, serializeTranscript } from "../../lib/core/transcript/session_format.ts";
+import { Tool, type ToolOutput, type ToolSpec } from "../../lib/core/types/tool.ts";
 import { RecordingJournal } from "./engine_fixtures.ts";
 
 const LIMIT = 8000;

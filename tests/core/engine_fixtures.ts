@@ -5,9 +5,9 @@
  * registers nothing twice.
  */
 import type { EventOptions, Fields, Journal, Level } from "../../lib/journal/journal.ts";
-import { type ImageContent, Message, type ToolCall } from "../../lib/core/message.ts";
-import type { Provider } from "../../lib/core/provider.ts";
-import { Tool, type ToolOutput, type ToolSpec } from "../../lib/core/tool.ts";
+import { type ImageContent, Message, type ToolCall } from "../../lib/core/types/message.ts";
+import type { Provider } from "../../lib/core/types/provider.ts";
+import { Tool, type ToolOutput, type ToolSpec } from "../../lib/core/types/tool.ts";
 
 /** One scripted answer: a reply, a fault to throw, or a function of the request. */
 export type Scripted =

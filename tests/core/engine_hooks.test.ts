@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Engine, nudgeOnce, type StepContext, type TurnHook } from "../../lib/core/engine.ts";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
 import { calls, EchoTool, RecordingJournal, ScriptedProvider, text } from "./engine_fixtures.ts";
 

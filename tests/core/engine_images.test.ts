@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Engine } from "../../lib/core/engine.ts";
-import { ProviderAuthError } from "../../lib/core/faults.ts";
-import { Message } from "../../lib/core/message.ts";
+import { ProviderAuthError } from "../../lib/core/types/faults.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
 import {
   calls,

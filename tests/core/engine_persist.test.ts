@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Engine } from "../../lib/core/engine.ts";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { Tool } from "../../lib/core/tool.ts";
+import { Tool } from "../../lib/core/types/tool.ts";
 import { calls, EchoTool, RecordingJournal, ScriptedProvider, text } from "./engine_fixtures.ts";
 
 Deno.test("persist: the reply naming a call is saved before that call runs (invariant 3)", async () => {

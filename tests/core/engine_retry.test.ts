@@ -7,8 +7,8 @@ import {
   ProviderRequestError,
   ProviderResponseError,
   ProviderServerError,
-} from "../../lib/core/faults.ts";
-import { Message } from "../../lib/core/message.ts";
+} from "../../lib/core/types/faults.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
 import { RecordingJournal, recordingSleep, ScriptedProvider, text } from "./engine_fixtures.ts";
 

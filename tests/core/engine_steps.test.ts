@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Engine } from "../../lib/core/engine.ts";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { isStepNote, stepNote } from "../../lib/core/step_note.ts";
+import { isStepNote, stepNote } from "../../lib/core/types/step_note.ts";
 import {
   calls,
   EchoTool,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Engine } from "../../lib/core/engine.ts";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { Tool } from "../../lib/core/tool.ts";
+import { Tool } from "../../lib/core/types/tool.ts";
 import {
   BoomTool,
   calls,

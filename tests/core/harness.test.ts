@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ProviderAuthError } from "../../lib/core/faults.ts";
+import { ProviderAuthError } from "../../lib/core/types/faults.ts";
 import { DEFAULT_SOURCE, Harness, withCharter } from "../../lib/core/harness.ts";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { Policy, PolicyError } from "../../lib/core/policy.ts";
-import type { Provider } from "../../lib/core/provider.ts";
-import { InMemorySessionStore } from "../../lib/core/session_store.ts";
-import { SHELL, Tool } from "../../lib/core/tool.ts";
+import type { Provider } from "../../lib/core/types/provider.ts";
+import { InMemorySessionStore } from "../../lib/core/transcript/session_store.ts";
+import { SHELL, Tool } from "../../lib/core/types/tool.ts";
 import { calls, RecordingJournal, ScriptedProvider, text } from "./engine_fixtures.ts";
 
 /** The seed's "Add your own provider" example: one method, nothing to inherit. */

@@ -3,9 +3,13 @@
  * the exact interrupted sentinel right after that run, and the loader says how many.
  */
 import assert from "node:assert/strict";
-import { healInterruptedCalls, INTERRUPTED, isInterrupted } from "../../lib/core/heal.ts";
-import { Message } from "../../lib/core/message.ts";
-import { FileSessionStore, healedWarning } from "../../lib/core/session.ts";
+import {
+  healInterruptedCalls,
+  INTERRUPTED,
+  isInterrupted,
+} from "../../lib/core/transcript/heal.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import { FileSessionStore, healedWarning } from "../../lib/core/transcript/session.ts";
 import type { Journal, Level } from "../../lib/journal/journal.ts";
 
 const FIXTURES = new URL("../fixtures/transcripts/", import.meta.url);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type LoadRefusing, Policy, PolicyError } from "../../lib/core/policy.ts";
-import { SHELL, Tool } from "../../lib/core/tool.ts";
+import { SHELL, Tool } from "../../lib/core/types/tool.ts";
 
 class Shell extends Tool {
   readonly name = "shell";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Policy, PolicyError } from "../../lib/core/policy.ts";
 import { ToolRegistrationError, ToolRegistry } from "../../lib/core/registry.ts";
-import { SHELL, Tool } from "../../lib/core/tool.ts";
+import { SHELL, Tool } from "../../lib/core/types/tool.ts";
 
 class Named extends Tool {
   readonly description: string;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
-import { runEnd, runResultIndex, runResults } from "../../lib/core/runs.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import { runEnd, runResultIndex, runResults } from "../../lib/core/types/runs.ts";
 
 // user, assistant(call a, call b), tool a (interrupted), tool b, tool a (re-driven), assistant
 const call = (id: string) => ({ id, name: "messages", arguments: { action: "create" } });

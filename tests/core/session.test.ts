@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type AtomicWriteOps, denoAtomicWriteOps } from "../../lib/core/atomic_write.ts";
-import { TOOL_RESULT_CAP } from "../../lib/core/caps.ts";
-import { codePointLength } from "../../lib/core/code_points.ts";
-import { Message } from "../../lib/core/message.ts";
-import { FileSessionStore } from "../../lib/core/session.ts";
-import { TranscriptError } from "../../lib/core/session_format.ts";
+import { type AtomicWriteOps, denoAtomicWriteOps } from "../../lib/base/atomic_write.ts";
+import { TOOL_RESULT_CAP } from "../../lib/core/transcript/caps.ts";
+import { codePointLength } from "../../lib/base/code_points.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import { FileSessionStore } from "../../lib/core/transcript/session.ts";
+import { TranscriptError } from "../../lib/core/transcript/session_format.ts";
 
 const FIXTURES = new URL("../fixtures/transcripts/", import.meta.url);
 const SOURCE = "timeline:5f0c1a2e-8b7d-4e3f-9a6b-1c2d3e4f5a6b";

@@ -9,8 +9,8 @@ import {
   jsonSize,
   parsePythonJson,
   pythonFloatRepr,
-} from "../../lib/core/python_json.ts";
-import { quote, unquote } from "../../lib/core/quote.ts";
+} from "../../lib/pycompat/json.ts";
+import { quote, unquote } from "../../lib/pycompat/quote.ts";
 
 Deno.test("floats are written in Python's repr", () => {
   const cases: [number, string][] = [

@@ -3,7 +3,7 @@
  * peer turns, step notes, tool-calling turns with results of mixed sizes (some over the cap),
  * non-ASCII text and a few interrupted calls.
  */
-import { Message, type ToolCall } from "../../lib/core/message.ts";
+import { Message, type ToolCall } from "../../lib/core/types/message.ts";
 
 /**
  * Deterministic PRNG (mulberry32), so every run measures the same transcript; the memory bench

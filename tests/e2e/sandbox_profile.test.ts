@@ -10,7 +10,7 @@ import { runCli } from "../support/run_cli.ts";
 import { say, scriptReply, world } from "./wake_support.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-const SANDBOX_MODULE = new URL("../../lib/config/sandbox.ts", import.meta.url).href;
+const SANDBOX_MODULE = new URL("../../lib/runtime/permissions.ts", import.meta.url).href;
 
 /** Narrows a fresh process as `profile`, then tries to spawn `true`; prints the outcome. */
 async function spawnAfterNarrowing(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
-import { NOW_INSTRUCTION } from "../../lib/wake/brief.ts";
+import { NOW_INSTRUCTION } from "../../lib/wake/engaged/brief.ts";
 import { agentPosts, say, scriptReply, world } from "./wake_support.ts";
 
 Deno.test("a peer message gets exactly one reply, bookends and an unspoken line", async () => {

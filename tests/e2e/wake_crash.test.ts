@@ -19,7 +19,7 @@
  * Polling the transcript file tells the test when the assistant turn is saved.
  */
 import assert from "node:assert/strict";
-import { ClaimStore } from "../../lib/wake/state/claims.ts";
+import { ClaimStore } from "../../lib/home/claims.ts";
 import { idempotencyKey } from "../../lib/platform/mod.ts";
 import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
 import {

@@ -14,7 +14,7 @@
  * - 8–12, 39, 40: `--version`, `--resolved-config`, resolve, cleanup, memory, installer/verify —
  *   not the wake's reconcile path (installer/verify are not built; others have their own suites).
  * - 15 (breaker): not among the items this suite was asked for; unit-tested in
- *   tests/wake/state/breaker.test.ts.
+ *   tests/home/breaker.test.ts.
  * - 19, 20 (pacing and batch rebuilds), 33–37 (caps, compaction): pacing and compaction are not
  *   built yet; the caps are unit-tested in tests/core.
  * - 23 (provider retries): an engine concern, tested in tests/core/engine_retry.test.ts.

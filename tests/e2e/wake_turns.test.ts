@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { MENTION_NUDGE_HEAD, ONE_ON_ONE_NUDGE_HEAD } from "../../lib/wake/nudge.ts";
-import { ClaimStore } from "../../lib/wake/state/claims.ts";
+import { ClaimStore } from "../../lib/home/claims.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import {
   activatedTask,

@@ -45,36 +45,6 @@ Deno.test("guardrails: absent file ⇒ the defaults (10 000 chars, no patterns, 
   });
 });
 
-Deno.test("guardrails: no argument and no HOME to find the config home is the config error", async () => {
-  const saved = { config: Deno.env.get("BASECRADLE_CONFIG_HOME"), home: Deno.env.get("HOME") };
-  Deno.env.delete("BASECRADLE_CONFIG_HOME");
-  Deno.env.delete("HOME");
-  try {
-    await assert.rejects(
-      loadGuardrails(),
-      /HOME is not set, so the default config home cannot be found/,
-    );
-  } finally {
-    for (const [name, value] of [["BASECRADLE_CONFIG_HOME", saved.config], ["HOME", saved.home]]) {
-      if (value === undefined) Deno.env.delete(name!);
-      else Deno.env.set(name!, value);
-    }
-  }
-});
-
-Deno.test("guardrails: no argument resolves $BASECRADLE_CONFIG_HOME", async () => {
-  await withHome('{"max_length": 77}', async (home) => {
-    const before = Deno.env.get("BASECRADLE_CONFIG_HOME");
-    Deno.env.set("BASECRADLE_CONFIG_HOME", home);
-    try {
-      assert.equal((await loadGuardrails()).maxLength, 77);
-    } finally {
-      if (before === undefined) Deno.env.delete("BASECRADLE_CONFIG_HOME");
-      else Deno.env.set("BASECRADLE_CONFIG_HOME", before);
-    }
-  });
-});
-
 Deno.test("guardrails: a valid file is read, patterns compiled with their flags", async () => {
   const json = JSON.stringify({
     max_length: 500,

@@ -6,7 +6,11 @@
 import { type Contract, type Peer, withContract } from "../contract/helpers.ts";
 import { Gate, type GateOptions } from "../../lib/gate/mod.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
-import type { CreateKind, PlatformContext, VisibleAct } from "../../lib/tools/platform_context.ts";
+import type {
+  CreateKind,
+  PlatformContext,
+  VisibleAct,
+} from "../../lib/tools/shared/platform_context.ts";
 
 /** A PlatformContext that remembers the keys it handed out and the acts recorded. */
 export interface RecordingContext extends PlatformContext {

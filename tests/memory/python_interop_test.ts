@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MemoryTool } from "../../lib/memory/memory_tool.ts";
-import { pyRepr } from "../../lib/core/py_repr.ts";
+import { pyRepr } from "../../lib/pycompat/repr.ts";
 import { SqliteMemoryStore } from "../../lib/memory/sqlite_store.ts";
 import { hasPython, runPython, tempHome } from "./helpers.ts";
 

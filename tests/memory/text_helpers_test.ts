@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ftsMatchExpression, splitTerms } from "../../lib/memory/fts_query.ts";
-import { pyRepr } from "../../lib/core/py_repr.ts";
+import { pyRepr } from "../../lib/pycompat/repr.ts";
 import { pythonIsoUtc } from "../../lib/memory/timestamp.ts";
 
 Deno.test("pyRepr quotes as CPython's repr does", () => {

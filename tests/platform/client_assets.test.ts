@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { json, problem, routes, startStub } from "../support/http_stub.ts";
 import { ForbiddenError, NotFoundError, PlatformError } from "../../lib/platform/mod.ts";
-import { USER_AGENT } from "../../lib/version.ts";
+import { USER_AGENT } from "../../lib/base/version.ts";
 import { asset, clientFor, TIMELINE, TOKEN, u } from "./fixtures.ts";
 
 const CSV = new TextEncoder().encode("a,b\n1");

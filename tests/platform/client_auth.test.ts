@@ -6,7 +6,7 @@ import {
   PlatformError,
   UnauthorizedError,
 } from "../../lib/platform/mod.ts";
-import { USER_AGENT } from "../../lib/version.ts";
+import { USER_AGENT } from "../../lib/base/version.ts";
 import { session, subjectUser } from "./fixtures.ts";
 
 const PASSWORD = "s3cret-Passw0rd!";

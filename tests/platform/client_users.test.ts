@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { json, noContent, routes, startStub } from "../support/http_stub.ts";
 import { MalformedResponseError, NotFoundError } from "../../lib/platform/mod.ts";
-import { USER_AGENT } from "../../lib/version.ts";
+import { USER_AGENT } from "../../lib/base/version.ts";
 import { ada, clientFor, session, subjectUser, TOKEN, u, vega } from "./fixtures.ts";
 
 const FULL_DASHBOARD = {

@@ -1,6 +1,6 @@
 /** The few-line example provider. */
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { EchoProvider } from "../../lib/providers/echo.ts";
 
 Deno.test("echo answers the newest USER turn, even after a tool result", async () => {

@@ -1,6 +1,6 @@
 /** What the two SDK fault suites share: awaiting one call's fault and checking its class. */
 import assert from "node:assert/strict";
-import type { ProviderError } from "../../lib/core/faults.ts";
+import type { ProviderError } from "../../lib/core/types/faults.ts";
 
 /** A fault class, abstract ones included (`instanceof` works on those too). */
 export type FaultClass = abstract new (...args: never[]) => ProviderError;

@@ -8,7 +8,7 @@ import {
   ProviderRateLimitError,
   ProviderRequestError,
   ProviderServerError,
-} from "../../lib/core/faults.ts";
+} from "../../lib/core/types/faults.ts";
 import {
   classifyHttpFault,
   matchesAny,

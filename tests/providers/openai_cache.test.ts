@@ -4,9 +4,9 @@
  * last frozen turn — the charter on a first wake — never on the volatile brief or the new turn.
  */
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import { OpenAIProvider } from "../../lib/providers/openai.ts";
-import { briefView } from "../../lib/wake/brief.ts";
+import { briefView } from "../../lib/wake/engaged/brief.ts";
 import { chatCompletion, ModelMock } from "../support/model_mock.ts";
 
 function provider(mock: ModelMock, cacheMode?: "automatic" | "explicit" | "none") {

@@ -3,7 +3,7 @@
  * failures from the mock — and exactly one HTTP attempt per call (SDK retries are off).
  */
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import {
   ProviderAPIError,
   ProviderAuthError,
@@ -16,7 +16,7 @@ import {
   ProviderRequestError,
   ProviderResponseError,
   ProviderServerError,
-} from "../../lib/core/faults.ts";
+} from "../../lib/core/types/faults.ts";
 import { OpenAIProvider, type OpenAISurface } from "../../lib/providers/openai.ts";
 import {
   closedPort,

@@ -2,8 +2,8 @@
  * OpenAIProvider against the wire-level mock: real openai SDK, real HTTP, asserted payloads.
  */
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
-import type { ToolSpec } from "../../lib/core/tool.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import type { ToolSpec } from "../../lib/core/types/tool.ts";
 import { OpenAIProvider } from "../../lib/providers/openai.ts";
 import { RAW_ARGUMENTS_KEY } from "../../lib/providers/wire.ts";
 import { chatCompletion, ModelMock, responsesReply } from "../support/model_mock.ts";

@@ -3,7 +3,7 @@
  * retries off: exactly one attempt per call (its default retries 5xx for up to an hour).
  */
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import {
   ProviderAPIError,
   ProviderAuthError,
@@ -16,7 +16,7 @@ import {
   ProviderRequestError,
   ProviderResponseError,
   ProviderServerError,
-} from "../../lib/core/faults.ts";
+} from "../../lib/core/types/faults.ts";
 import { OpenRouterProvider } from "../../lib/providers/openrouter.ts";
 import {
   chatCompletion,

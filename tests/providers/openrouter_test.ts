@@ -3,9 +3,9 @@
  * validation included), real HTTP, asserted payloads.
  */
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
-import type { ToolSpec } from "../../lib/core/tool.ts";
-import { ProviderError } from "../../lib/core/faults.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import type { ToolSpec } from "../../lib/core/types/tool.ts";
+import { ProviderError } from "../../lib/core/types/faults.ts";
 import {
   OpenRouterProvider,
   type OpenRouterProviderOptions,

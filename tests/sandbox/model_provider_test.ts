@@ -4,8 +4,8 @@
  */
 import { strict as assert } from "node:assert";
 import { Harness } from "../../lib/core/harness.ts";
-import { Message } from "../../lib/core/message.ts";
-import { Tool, type ToolSpec } from "../../lib/core/tool.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import { Tool, type ToolSpec } from "../../lib/core/types/tool.ts";
 import { OpenAIProvider, type OpenAISurface } from "../../lib/providers/mod.ts";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
 import { DEMO_MODEL_ID } from "../../lib/sandbox/model/mod.ts";

@@ -1,6 +1,6 @@
 /** The `assets` tool against the real sandbox: every action, its refusals and its keys. */
 import { strict as assert } from "node:assert";
-import type { ToolOutput } from "../../lib/core/tool.ts";
+import type { ToolOutput } from "../../lib/core/types/tool.ts";
 import { AssetsTool } from "../../lib/tools/assets.ts";
 import { ImageRing } from "../../lib/tools/shared/image_stash.ts";
 import { contextFor, since, withRoom } from "./timelines_fixture.ts";

@@ -4,7 +4,7 @@
  * Each case is its own process, since permission state is per process.
  */
 import assert from "node:assert/strict";
-import { RUN_NOT_PERMITTED } from "../../lib/tools/shell.ts";
+import { RUN_NOT_PERMITTED } from "../../lib/tools/shell/tool.ts";
 import { runChild, WITH_RUN, WITHOUT_RUN } from "./fixtures/shell_support.ts";
 
 const call = { command: "echo should-not-run" };

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { Policy, PolicyError } from "../../lib/core/policy.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { SHELL } from "../../lib/core/tool.ts";
-import { ROOT_REFUSAL, ShellTool } from "../../lib/tools/shell.ts";
+import { SHELL } from "../../lib/core/types/tool.ts";
+import { ROOT_REFUSAL, ShellTool } from "../../lib/tools/shell/tool.ts";
 
 const notRoot = () => 1000;
 

@@ -3,7 +3,7 @@
  * an AI agent, a room it owns, and a SimpleContext bound to that room. It holds no tests.
  */
 import { MemoryJournal } from "../../lib/journal/mod.ts";
-import { type CreateKind } from "../../lib/tools/platform_context.ts";
+import { type CreateKind } from "../../lib/tools/shared/platform_context.ts";
 import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
 import { type Contract, type Peer, withContract } from "../contract/helpers.ts";
 

@@ -14,7 +14,7 @@ import {
   readResponseHead,
   requestHead,
 } from "../../lib/tools/net/http1.ts";
-import { pyRepr } from "../../lib/core/py_repr.ts";
+import { pyRepr } from "../../lib/pycompat/repr.ts";
 import { readCapped } from "../../lib/tools/net/read_capped.ts";
 
 // --- HTML to text -------------------------------------------------------------------------

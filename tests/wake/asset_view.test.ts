@@ -5,12 +5,12 @@
  * unbuildable provider read as the text form.
  */
 import assert from "node:assert/strict";
-import type { Provider } from "../../lib/core/provider.ts";
+import type { Provider } from "../../lib/core/types/provider.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { type Asset, PlatformError } from "../../lib/platform/mod.ts";
 import { MAX_IMAGE_BYTES } from "../../lib/tools/shared/asset_format.ts";
 import { type AssetViewDeps, perceiveAsset } from "../../lib/wake/asset_view.ts";
-import { renderAsset, renderAssetShown } from "../../lib/wake/render.ts";
+import { renderAsset, renderAssetShown } from "../../lib/runtime/render.ts";
 import { asset } from "./fixtures.ts";
 
 const BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

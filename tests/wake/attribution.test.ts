@@ -1,14 +1,14 @@
 /** The `context attribution` arithmetic (contracts §7.2): total = tools + brief + history + images. */
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
-import { SUMMARY_MARKER } from "../../lib/core/compaction_cut.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import { SUMMARY_MARKER } from "../../lib/core/compaction/cut.ts";
 import {
   attributionTotal,
   contextAttribution,
   historyTotal,
 } from "../../lib/journal/catalogue_context.ts";
-import { attribute, sectionOf } from "../../lib/wake/attribution.ts";
-import { briefView, composeVolatile, volatileParts } from "../../lib/wake/brief.ts";
+import { attribute, sectionOf } from "../../lib/wake/engaged/attribution.ts";
+import { briefView, composeVolatile, volatileParts } from "../../lib/wake/engaged/brief.ts";
 import { captureJournal } from "../mcp/support.ts";
 
 Deno.test("attribution: every sent character is counted once, in its section", () => {

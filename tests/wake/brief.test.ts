@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
-import type { ToolSpec } from "../../lib/core/tool.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import type { ToolSpec } from "../../lib/core/types/tool.ts";
 import { toChatMessages, toChatTools } from "../../lib/providers/openai_chat.ts";
 import {
   briefView,
@@ -8,7 +8,7 @@ import {
   composeVolatile,
   manifestPart,
   nowPart,
-} from "../../lib/wake/brief.ts";
+} from "../../lib/wake/engaged/brief.ts";
 
 const charterInput = {
   systemPrompt: "You are Ada.",

@@ -1,8 +1,8 @@
 /** Where a compaction summary goes (contracts §6.12): the memory store, else `observe`. */
 import assert from "node:assert/strict";
-import { COMPACTION_OBSERVE_TEXT } from "../../lib/core/compaction.ts";
+import { COMPACTION_OBSERVE_TEXT } from "../../lib/core/compaction/compaction.ts";
 import type { MemoryExchange } from "../../lib/memory/provider.ts";
-import { rememberSummary } from "../../lib/wake/turn.ts";
+import { rememberSummary } from "../../lib/wake/engaged/turn.ts";
 import type { Wake } from "../../lib/wake/wake_state.ts";
 import { captureJournal } from "../mcp/support.ts";
 

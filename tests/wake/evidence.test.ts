@@ -4,11 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Message } from "../../lib/core/message.ts";
-import { FileSessionStore } from "../../lib/core/session.ts";
-import { SUMMARY_MARKER } from "../../lib/core/summary_marker.ts";
+import type { Message } from "../../lib/core/types/message.ts";
+import { FileSessionStore } from "../../lib/core/transcript/session.ts";
+import { SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
 import { releaseSettledEvidence } from "../../lib/wake/evidence.ts";
-import { ClaimStore } from "../../lib/wake/state/claims.ts";
+import { ClaimStore } from "../../lib/home/claims.ts";
 import { sourceOf, type Wake } from "../../lib/wake/wake_state.ts";
 
 const TIMELINE = "01a22e99-b3bf-71c4-899b-d8002ce60d37";

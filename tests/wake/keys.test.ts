@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
-import { INTERRUPTED } from "../../lib/core/heal.ts";
+import { Message } from "../../lib/core/types/message.ts";
+import { INTERRUPTED } from "../../lib/core/transcript/heal.ts";
 import { idempotencyKey } from "../../lib/platform/mod.ts";
 import { createOrdinal, findCall, keyForCall } from "../../lib/wake/keys.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Message } from "../../lib/core/message.ts";
+import { Message } from "../../lib/core/types/message.ts";
 import type { StepContext } from "../../lib/core/turn_hook.ts";
 import {
   armedReason,

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { INTERRUPTED } from "../../lib/core/heal.ts";
-import type { Message } from "../../lib/core/message.ts";
-import { FileSessionStore } from "../../lib/core/session.ts";
+import { INTERRUPTED } from "../../lib/core/transcript/heal.ts";
+import type { Message } from "../../lib/core/types/message.ts";
+import { FileSessionStore } from "../../lib/core/transcript/session.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import {
   actedIn,
@@ -17,7 +17,7 @@ import {
   SUMMARY_MARKER,
   turnState,
 } from "../../lib/wake/recovery.ts";
-import { ClaimStore } from "../../lib/wake/state/claims.ts";
+import { ClaimStore } from "../../lib/home/claims.ts";
 import type { Wake } from "../../lib/wake/wake_state.ts";
 
 const TL = "01900000-0000-7000-8000-000000000001";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ProviderBillingError } from "../../lib/core/faults.ts";
+import { ProviderBillingError } from "../../lib/core/types/faults.ts";
 import { billingReport, itemPhrase, permanentReport, verbatim } from "../../lib/wake/reports.ts";
 
 Deno.test("item phrases", () => {

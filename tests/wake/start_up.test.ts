@@ -47,18 +47,18 @@ async function staticGraph(entry: string): Promise<Set<string>> {
 Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly node: module", async () => {
   const graph = await staticGraph("lib/wake/wake.ts");
   assert.ok(graph.has("lib/platform/client.ts"), "the scan must see the platform client");
-  assert.ok(graph.has("lib/core/session.ts"), "the scan must see the transcript store");
+  assert.ok(graph.has("lib/core/transcript/session.ts"), "the scan must see the transcript store");
   for (
     const module of [
       "lib/core/engine.ts",
-      "lib/wake/engaged.ts",
-      "lib/wake/turn.ts",
-      "lib/wake/tools.ts",
-      "lib/wake/brief.ts",
+      "lib/wake/engaged/mod.ts",
+      "lib/wake/engaged/turn.ts",
+      "lib/runtime/tool_set.ts",
+      "lib/wake/engaged/brief.ts",
       "lib/gate/gate.ts",
       "lib/gate/guardrails.ts",
       "lib/config/installer.ts",
-      "lib/tools/shell.ts",
+      "lib/tools/shell/tool.ts",
       "lib/tools/messages.ts",
       // The model adapters: config validates the model axes without them.
       "lib/providers/factory.ts",
@@ -79,10 +79,10 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
 });
 
 Deno.test("an engaged turn's graph holds the shell tool only when it is opted in", async () => {
-  const graph = await staticGraph("lib/wake/engaged.ts");
-  assert.ok(graph.has("lib/wake/tools.ts"), "the scan must see the tool set");
+  const graph = await staticGraph("lib/wake/engaged/mod.ts");
+  assert.ok(graph.has("lib/runtime/tool_set.ts"), "the scan must see the tool set");
   assert.ok(graph.has("lib/tools/messages.ts"), "the scan must see the platform tools");
-  for (const module of ["lib/tools/shell.ts", "lib/tools/shell/run.ts"]) {
+  for (const module of ["lib/tools/shell/tool.ts", "lib/tools/shell/run.ts"]) {
     assert.ok(!graph.has(module), `${module} loads on every engaged turn`);
   }
 });

@@ -11,7 +11,7 @@ import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { SUPERVISOR, SUPERVISOR_LABEL } from "./script.ts";
-import { concatBytes } from "../../core/bytes.ts";
+import { concatBytes } from "../../base/bytes.ts";
 
 /** What to spawn. */
 export interface StdioSpawn {

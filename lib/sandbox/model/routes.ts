@@ -4,7 +4,7 @@
  * `AI_MODEL=sandbox-demo`. The routes are public (the bearer token is checked for presence only)
  * and live under `/_sandbox`, so the platform's fault injection never touches them.
  */
-import type { RouteTable } from "../http.ts";
+import type { RouteTable } from "../shared/http.ts";
 import { chatCompletion, chatConversation, chatStream } from "./chat_wire.ts";
 import { decide, DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from "./demo_model.ts";
 import { responsesConversation, responsesReply } from "./responses_wire.ts";

@@ -3,12 +3,12 @@
  * not problem+json), bounded JSON parsing, deterministic ids, token estimates and the small
  * readers for loosely typed request JSON.
  */
-import { isRecord } from "../../core/json_object.ts";
+import { isRecord } from "../../base/json_object.ts";
 
 export { isRecord };
-import { sha256Hex } from "../../core/sha256.ts";
-import { readBody } from "../http.ts";
-import { Problem } from "../problem.ts";
+import { sha256Hex } from "../../base/sha256.ts";
+import { readBody } from "../shared/http.ts";
+import { Problem } from "../shared/problem.ts";
 
 /** Request bodies the model accepts: whole conversations, so more than the API's JSON limit. */
 export const MODEL_BODY_BYTES = 16 * 1024 * 1024;

@@ -2,9 +2,9 @@
  * Asset bytes at `file.url`. The URL carries an unguessable key and is the credential, so it is
  * served without a token — clients fetch it with a plain GET, as they would a signed URL.
  */
-import type { RouteTable } from "../http.ts";
-import { notFound } from "../problem.ts";
-import { row } from "../state.ts";
+import type { RouteTable } from "../shared/http.ts";
+import { notFound } from "../shared/problem.ts";
+import { row } from "../shared/state.ts";
 
 interface BlobRow {
   filename: string;

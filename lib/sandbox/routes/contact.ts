@@ -2,14 +2,14 @@
  * The admin inbox: contact messages and their notes. Every route answers `403 not_an_admin` to
  * anyone without the admin role, before looking anything up.
  */
-import { type AuthedContext, json, readJson, type RouteTable, validate } from "../http.ts";
-import { cursor, enumFilter, FETCH_SIZE, paginate, UPPER_BOUND } from "../pagination.ts";
-import { notFound, Problem } from "../problem.ts";
-import { findUser, isAdmin } from "../records.ts";
-import { ContactStatusChange, NoteCreate } from "../schemas.ts";
-import { actor, type JsonObject } from "../shapes.ts";
-import { nowIso, row, rows, type SandboxState } from "../state.ts";
-import { isUuid, uuid7 } from "../uuid7.ts";
+import { type AuthedContext, json, readJson, type RouteTable, validate } from "../shared/http.ts";
+import { cursor, enumFilter, FETCH_SIZE, paginate, UPPER_BOUND } from "../shared/pagination.ts";
+import { notFound, Problem } from "../shared/problem.ts";
+import { findUser, isAdmin } from "../shared/access.ts";
+import { ContactStatusChange, NoteCreate } from "../shared/schemas.ts";
+import { actor, type JsonObject } from "../shared/shapes.ts";
+import { nowIso, row, rows, type SandboxState } from "../shared/state.ts";
+import { isUuid, uuid7 } from "../shared/uuid7.ts";
 
 /** A contact message as stored. */
 export interface ContactRow {

@@ -3,16 +3,16 @@
  * their `Idempotency-Key` replays: one record per (kind, timeline, author, key); a replay answers
  * 201 with the original record, ignores the new body and fires no second event.
  */
-import { readUpload } from "../assets.ts";
-import { transaction } from "../db.ts";
-import { type AuthedContext, json, readJson, type RouteTable, validate } from "../http.ts";
-import { notFound, validationFailed } from "../problem.ts";
-import { findTimeline, timelineLocked, viewableTimeline } from "../records.ts";
-import { EndpointCreate, MessageCreate, TaskCreate } from "../schemas.ts";
-import { itemJson } from "../shapes.ts";
-import { type ItemKind, type ItemRow, nowIso, row, type SandboxState } from "../state.ts";
-import type { EventName } from "../events.ts";
-import { uuid7 } from "../uuid7.ts";
+import { readUpload } from "../shared/assets.ts";
+import { transaction } from "../shared/db.ts";
+import { type AuthedContext, json, readJson, type RouteTable, validate } from "../shared/http.ts";
+import { notFound, validationFailed } from "../shared/problem.ts";
+import { findTimeline, timelineLocked, viewableTimeline } from "../shared/access.ts";
+import { EndpointCreate, MessageCreate, TaskCreate } from "../shared/schemas.ts";
+import { itemJson } from "../shared/shapes.ts";
+import { type ItemKind, type ItemRow, nowIso, row, type SandboxState } from "../shared/state.ts";
+import type { EventName } from "../shared/events.ts";
+import { uuid7 } from "../shared/uuid7.ts";
 
 /** What a create handler builds before the record is stored. */
 interface Draft {

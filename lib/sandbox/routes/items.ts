@@ -2,7 +2,7 @@
  * Reading content across timelines: `GET /messages|assets|tasks` (newest first, filtered,
  * paginated) and `GET /<kind>/{uuid}`, plus task cancellation.
  */
-import { type AuthedContext, json, type RouteTable } from "../http.ts";
+import { type AuthedContext, json, type RouteTable } from "../shared/http.ts";
 import {
   cursor,
   enumFilter,
@@ -10,11 +10,11 @@ import {
   paginate,
   UPPER_BOUND,
   uuidFilter,
-} from "../pagination.ts";
-import { Problem } from "../problem.ts";
-import { isAdmin, VIEWABLE_TIMELINES, viewableItem } from "../records.ts";
-import { itemJson } from "../shapes.ts";
-import { type ItemKind, type ItemRow, nowIso, rows } from "../state.ts";
+} from "../shared/pagination.ts";
+import { Problem } from "../shared/problem.ts";
+import { isAdmin, VIEWABLE_TIMELINES, viewableItem } from "../shared/access.ts";
+import { itemJson } from "../shared/shapes.ts";
+import { type ItemKind, type ItemRow, nowIso, rows } from "../shared/state.ts";
 
 /** Every task status there is. */
 export const TASK_STATUSES = ["pending", "activated", "blocked_timeline_locked", "cancelled"];

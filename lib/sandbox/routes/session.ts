@@ -2,13 +2,13 @@
  * Credentials: `POST/DELETE /session`, the self-scoped session list and revocations, and
  * `PATCH /users/password`.
  */
-import { createSession, hashPassword, revokeSessions, verifyPassword } from "../auth.ts";
-import { json, noContent, readJson, type RouteTable, validate } from "../http.ts";
-import { cursor, FETCH_SIZE, paginate, UPPER_BOUND } from "../pagination.ts";
-import { notFound, Problem, validationFailed } from "../problem.ts";
-import { PasswordChange, SessionCreate } from "../schemas.ts";
-import { sessionJson } from "../shapes.ts";
-import { nowIso, row, rows, type SessionRow, type UserRow } from "../state.ts";
+import { createSession, hashPassword, revokeSessions, verifyPassword } from "../shared/auth.ts";
+import { json, noContent, readJson, type RouteTable, validate } from "../shared/http.ts";
+import { cursor, FETCH_SIZE, paginate, UPPER_BOUND } from "../shared/pagination.ts";
+import { notFound, Problem, validationFailed } from "../shared/problem.ts";
+import { PasswordChange, SessionCreate } from "../shared/schemas.ts";
+import { sessionJson } from "../shared/shapes.ts";
+import { nowIso, row, rows, type SessionRow, type UserRow } from "../shared/state.ts";
 
 /** Registers the credential routes. */
 export function sessionRoutes(table: RouteTable): void {

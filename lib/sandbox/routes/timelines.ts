@@ -1,8 +1,8 @@
 /** Timelines: create, list, read with items, delete (cascade), lock, participations. */
-import { transaction } from "../db.ts";
-import { json, noContent, readJson, type RouteTable, validate } from "../http.ts";
-import { cursor, FETCH_SIZE, paginate, UPPER_BOUND } from "../pagination.ts";
-import { Problem, validationFailed } from "../problem.ts";
+import { transaction } from "../shared/db.ts";
+import { json, noContent, readJson, type RouteTable, validate } from "../shared/http.ts";
+import { cursor, FETCH_SIZE, paginate, UPPER_BOUND } from "../shared/pagination.ts";
+import { Problem, validationFailed } from "../shared/problem.ts";
 import {
   findTimeline,
   findUser,
@@ -11,9 +11,9 @@ import {
   VIEWABLE_TIMELINES,
   viewableTimeline,
   viewersOf,
-} from "../records.ts";
-import { ParticipationCreate, TimelineCreate } from "../schemas.ts";
-import { itemJson, timelineJson, userSubject } from "../shapes.ts";
+} from "../shared/access.ts";
+import { ParticipationCreate, TimelineCreate } from "../shared/schemas.ts";
+import { itemJson, timelineJson, userSubject } from "../shared/shapes.ts";
 import {
   type ItemRow,
   nowIso,
@@ -21,8 +21,8 @@ import {
   type SandboxState,
   type TimelineRow,
   type UserRow,
-} from "../state.ts";
-import { isUuid, uuid7 } from "../uuid7.ts";
+} from "../shared/state.ts";
+import { isUuid, uuid7 } from "../shared/uuid7.ts";
 
 /** Registers the timeline routes. */
 export function timelineRoutes(table: RouteTable): void {

@@ -1,10 +1,10 @@
 /** Identity and people: the dashboard (JSON and Markdown), the directory, profiles and trust. */
-import { json, noContent, type RouteTable } from "../http.ts";
-import { notFound } from "../problem.ts";
-import { findUser, isAdmin, VIEWABLE_TIMELINES } from "../records.ts";
-import { userListRow, userSubject } from "../shapes.ts";
-import { nowIso, rows, type SandboxState, type UserRow } from "../state.ts";
-import { isUuid } from "../uuid7.ts";
+import { json, noContent, type RouteTable } from "../shared/http.ts";
+import { notFound } from "../shared/problem.ts";
+import { findUser, isAdmin, VIEWABLE_TIMELINES } from "../shared/access.ts";
+import { userListRow, userSubject } from "../shared/shapes.ts";
+import { nowIso, rows, type SandboxState, type UserRow } from "../shared/state.ts";
+import { isUuid } from "../shared/uuid7.ts";
 
 /** Registers the user routes (specific paths before `/users/:uuid`). */
 export function userRoutes(table: RouteTable): void {

@@ -2,15 +2,15 @@
  * Webhooks: endpoint reads and verbs (enable, disable, rotate), event reads, and the
  * unauthenticated ingest `POST /webhooks/{token}` where outside senders deliver.
  */
-import { transaction } from "../db.ts";
-import { json, readBody, type RequestContext, type RouteTable } from "../http.ts";
-import { notFound, Problem } from "../problem.ts";
-import { findTimeline, timelineLocked, viewableItem } from "../records.ts";
-import { itemJson } from "../shapes.ts";
-import { type ItemRow, nowIso, row } from "../state.ts";
-import { uuid7 } from "../uuid7.ts";
+import { transaction } from "../shared/db.ts";
+import { json, readBody, type RequestContext, type RouteTable } from "../shared/http.ts";
+import { notFound, Problem } from "../shared/problem.ts";
+import { findTimeline, timelineLocked, viewableItem } from "../shared/access.ts";
+import { itemJson } from "../shared/shapes.ts";
+import { type ItemRow, nowIso, row } from "../shared/state.ts";
+import { uuid7 } from "../shared/uuid7.ts";
 import { listItems } from "./items.ts";
-import { uuidFilter } from "../pagination.ts";
+import { uuidFilter } from "../shared/pagination.ts";
 
 /** Registers the webhook routes. */
 export function webhookRoutes(table: RouteTable): void {

@@ -3,7 +3,7 @@
  * addresses may it dial for it? Every refusal is a {@link FetchRefusal} whose message is a
  * plain sentence the model can act on.
  */
-import { errorMessage } from "../../core/error_text.ts";
+import { errorMessage } from "../../base/error_text.ts";
 import { type AddressPolicy, dialAddress } from "./address_policy.ts";
 import { type IpAddress, parseIp } from "./ip.ts";
 import { ResolveError, type Resolver } from "./resolve.ts";

@@ -6,7 +6,7 @@
  * value behind the agent's back.
  */
 import { ToolRefusal } from "./relay.ts";
-import { pyRepr } from "../../core/py_repr.ts";
+import { pyRepr } from "../../pycompat/repr.ts";
 
 const RELATIVE = /^\+\s*(\d+)\s*([smhdw])$/i;
 const UNIT_SECONDS: Readonly<Record<string, number>> = {

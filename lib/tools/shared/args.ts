@@ -4,7 +4,7 @@
  * is an optional string (null folded to undefined) and unknown keys are tolerated; a field of
  * the wrong type becomes an `Error: …` the model can read and correct.
  */
-import * as z from "../../core/zod.ts";
+import * as z from "../../base/zod.ts";
 
 /** An optional string argument; `null` reads as absent. */
 export const optionalText: z.ZodPipe<

@@ -5,7 +5,7 @@
  */
 import type { Asset, AssetFile } from "../../platform/mod.ts";
 import { isTextType, mediaType } from "../net/content_type.ts";
-import { pyRepr } from "../../core/py_repr.ts";
+import { pyRepr } from "../../pycompat/repr.ts";
 
 /** Text larger than this is described, not inlined: a huge log must not flood the context. */
 export const MAX_INLINE_BYTES = 256 * 1024;

@@ -4,7 +4,7 @@
  * cap. Call it only for a file {@link viewRefusal} accepted (a viewable type, declared within
  * {@link MAX_IMAGE_BYTES}); the bytes live in memory only and are never written anywhere.
  */
-import type { ImageContent } from "../../core/message.ts";
+import type { ImageContent } from "../../core/types/message.ts";
 import type { Asset, AssetsApi, CallOptions } from "../../platform/mod.ts";
 import { mediaType } from "../net/content_type.ts";
 import { MAX_IMAGE_BYTES, viewRefusal } from "./asset_format.ts";

@@ -4,9 +4,9 @@
  * library user registers it first and connects it later); until then every call answers with
  * a clear "not connected" text instead of failing obscurely.
  */
-import type * as z from "../../core/zod.ts";
-import { type JsonSchema, Tool, type ToolContext, type ToolOutput } from "../../core/tool.ts";
-import type { PlatformContext } from "../platform_context.ts";
+import type * as z from "../../base/zod.ts";
+import { type JsonSchema, Tool, type ToolContext, type ToolOutput } from "../../core/types/tool.ts";
+import type { PlatformContext } from "./platform_context.ts";
 import { parseArgs } from "./args.ts";
 
 /** The capability every platform tool declares; the shipped profiles permit it. */

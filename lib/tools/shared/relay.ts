@@ -6,7 +6,7 @@
  * engine reports it as `Error running '<tool>': …`.
  */
 import { PlatformError } from "../../platform/mod.ts";
-import { pyRepr } from "../../core/py_repr.ts";
+import { pyRepr } from "../../pycompat/repr.ts";
 
 /** A model-readable refusal raised inside a tool (an unknown handle, an unreadable time). */
 export class ToolRefusal extends Error {

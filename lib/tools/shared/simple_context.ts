@@ -6,14 +6,8 @@
  */
 import { type Journal, silentJournal } from "../../journal/journal.ts";
 import type { Message, PlatformClient } from "../../platform/mod.ts";
-import type {
-  CreateKind,
-  OutboundGate,
-  PlatformContext,
-  PostRequest,
-  SelfIdentity,
-  VisibleAct,
-} from "../platform_context.ts";
+import type { CreateKind, PlatformContext, SelfIdentity, VisibleAct } from "./platform_context.ts";
+import type { OutboundGate, PostRequest } from "../../gate/post_request.ts";
 
 /** What {@link SimpleContext} is built from. */
 export interface SimpleContextInit {

@@ -2,7 +2,7 @@
  * Small renderers that keep tool replies in the reference's wording, which prints Python
  * values: `repr()` of a string and `True`/`False` for a flag.
  */
-import { codePointLength, headCodePoints } from "../../core/code_points.ts";
+import { codePointLength, headCodePoints } from "../../base/code_points.ts";
 
 /** `True` / `False`, as the reference prints a flag (`locked=False`). */
 export function pyBool(value: boolean): string {

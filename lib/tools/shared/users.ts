@@ -3,9 +3,9 @@
  * a handle is matched case-insensitively over the directory (`GET /users`), which lists every
  * visible user except the caller, so the agent's own handle is recognised from the context.
  */
-import { isUuid } from "../../core/uuid.ts";
+import { isUuid } from "../../base/uuid.ts";
 import type { PlatformClient, User } from "../../platform/mod.ts";
-import type { SelfIdentity } from "../platform_context.ts";
+import type { SelfIdentity } from "./platform_context.ts";
 import { ToolRefusal } from "./relay.ts";
 
 /** Resolves a user reference; throws {@link ToolRefusal} when no visible user has the handle. */

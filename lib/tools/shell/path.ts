@@ -5,7 +5,7 @@
  * The directory is derived from the running executable at spawn time, never configured, so a
  * moved install is followed automatically. Both helpers only ever add, and only when absent.
  */
-import { dirname } from "../../core/paths.ts";
+import { dirname } from "../../base/paths.ts";
 
 /** POSIX `os.defpath` without its leading empty (current-directory) entry. */
 export const DEFAULT_PATH = "/bin:/usr/bin";

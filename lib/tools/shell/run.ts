@@ -4,7 +4,7 @@
  * not just its shell. The buffer matters: reading stops once past the cap, so a runaway producer
  * (`yes`) fills the pipe and blocks instead of ballooning the harness's memory.
  */
-import { codePointLength } from "../../core/code_points.ts";
+import { codePointLength } from "../../base/code_points.ts";
 
 /** What {@link runGrouped} needs. */
 export interface GroupedRun {

@@ -1,0 +1,30 @@
+/**
+ * Every module the package imports with `lazyImport`, by package path. The list is the one
+ * source of truth for three things: which paths `lazyImport` accepts (a type error otherwise),
+ * which entry points deploy/bundle.ts gives the bundle (each becomes `<bundle>/<path>.js`), and
+ * therefore what `deno compile` embeds. tests/cli/lazy_modules.test.ts keeps it exact.
+ */
+export const LAZY_MODULES = [
+  "lib/cli/wake.ts",
+  "lib/cli/poll.ts",
+  "lib/cli/version.ts",
+  "lib/cli/install.ts",
+  "lib/cli/resolved_config.ts",
+  "lib/cli/resolve.ts",
+  "lib/cli/cleanup.ts",
+  "lib/cli/records.ts",
+  "lib/cli/mcp.ts",
+  "lib/cli/sandbox.ts",
+  "lib/cli/demo.ts",
+  "lib/wake/wake.ts",
+  "lib/wake/engaged/mod.ts",
+  "lib/gate/gate.ts",
+  "lib/gate/guardrails.ts",
+  "lib/config/installer.ts",
+  "lib/tools/shell/tool.ts",
+  "lib/poll/mod.ts",
+  "lib/mcp/client.ts",
+] as const;
+
+/** A module path `lazyImport` accepts. */
+export type LazyModule = typeof LAZY_MODULES[number];

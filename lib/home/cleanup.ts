@@ -1,0 +1,129 @@
+/**
+ * Garbage collection of deleted timelines (contract §3.9, §3.10): a timeline destroyed on the
+ * platform leaves its transcript, marks, claims and breaker/billing files on the box, and nothing
+ * else ever removes them. The sweep asks the platform about each timeline found on disk and purges
+ * only on a clean 404 — an outage must never read as "everything was deleted". Memory is never
+ * touched: what a peer told the agent on a deleted timeline is still the agent's to remember.
+ */
+import type { Journal } from "../journal/journal.ts";
+import { ForbiddenError, NotFoundError } from "../platform/errors.ts";
+import { enumerateArtifacts } from "./artifacts.ts";
+
+/** The one platform call the sweep makes; a `PlatformClient` satisfies it. */
+export interface TimelineLookup {
+  readonly timelines: { get(uuid: string): Promise<unknown> };
+}
+
+/** How each checked timeline was classified; the four counts partition `checked`. */
+export interface SweepSummary {
+  checked: number;
+  purged: number;
+  kept: number;
+  keptForbidden: number;
+  skippedTransient: number;
+}
+
+/** Removes one path (a file, or a claims directory wholesale); replaceable for tests. */
+export type RemovePath = (path: string) => Promise<void>;
+
+const removeForReal: RemovePath = (path) => Deno.remove(path, { recursive: true });
+
+/** The timeline uuids referenced by anything under `home`, sorted. */
+export async function timelinesOnDisk(home: string): Promise<string[]> {
+  return [...(await enumerateArtifacts(home)).keys()].sort();
+}
+
+/**
+ * Removes every artifact of `uuid` under `home` and returns the paths removed. A path already
+ * gone counts as removed (a concurrent or earlier partial purge); a path that cannot be removed
+ * is reported (WARNING) and stepped over, so one bad file never strands the rest.
+ */
+export async function purgeTimeline(
+  home: string,
+  uuid: string,
+  journal: Journal,
+  remove: RemovePath = removeForReal,
+): Promise<string[]> {
+  const paths = (await enumerateArtifacts(home)).get(uuid) ?? [];
+  return await removeAll(paths, journal, remove);
+}
+
+async function removeAll(paths: string[], journal: Journal, remove: RemovePath) {
+  const removed: string[] = [];
+  for (const path of paths) {
+    try {
+      await remove(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) {
+        const reason = error instanceof Error ? error.message : String(error);
+        journal.text("WARNING", `cleanup: could not remove ${path}: ${reason}`);
+        continue;
+      }
+    }
+    removed.push(path);
+  }
+  return removed;
+}
+
+/** One `timelines.get`: 404 purges, 403 keeps (logged), success keeps, anything else skips. */
+async function classify(client: TimelineLookup, uuid: string) {
+  try {
+    await client.timelines.get(uuid);
+    return "keep";
+  } catch (error) {
+    if (error instanceof NotFoundError) return "purge";
+    if (error instanceof ForbiddenError) return "keep-forbidden";
+    // Connection, rate limit, 5xx, auth, a malformed answer, a bug: never purge on doubt.
+    return "skip-transient";
+  }
+}
+
+/**
+ * Checks every timeline on disk (sorted) with one `timelines.get` and purges the confirmed
+ * deleted; ends with the summary INFO line. Idempotent: a re-run re-derives everything from disk.
+ */
+export async function sweep(
+  home: string,
+  client: TimelineLookup,
+  journal: Journal,
+  remove: RemovePath = removeForReal,
+): Promise<SweepSummary> {
+  const artifacts = await enumerateArtifacts(home);
+  const summary: SweepSummary = {
+    checked: 0,
+    purged: 0,
+    kept: 0,
+    keptForbidden: 0,
+    skippedTransient: 0,
+  };
+  for (const uuid of [...artifacts.keys()].sort()) {
+    summary.checked++;
+    const verdict = await classify(client, uuid);
+    if (verdict === "purge") {
+      await removeAll(artifacts.get(uuid) ?? [], journal, remove);
+      summary.purged++;
+      journal.text("INFO", `cleanup: purged artifacts for deleted timeline ${uuid}`);
+    } else if (verdict === "keep-forbidden") {
+      summary.keptForbidden++;
+      journal.text("INFO", `cleanup: kept timeline ${uuid} (403 — exists, agent not a viewer)`);
+    } else if (verdict === "skip-transient") {
+      summary.skippedTransient++;
+      journal.text("WARNING", `cleanup: skipped timeline ${uuid} this run (transient error)`);
+    } else {
+      summary.kept++;
+    }
+  }
+  journal.text("INFO", sweepSummaryLine(summary));
+  return summary;
+}
+
+/** The sweep's closing line, as fleet monitors read it. */
+export function sweepSummaryLine(s: SweepSummary): string {
+  return `cleanup sweep: checked ${s.checked} timeline(s) — purged ${s.purged}, kept ${s.kept}, ` +
+    `kept-forbidden ${s.keptForbidden}, skipped-transient ${s.skippedTransient}`;
+}
+
+/** The manual purge's line (`harness cleanup --timeline`). */
+export function manualPurgeLine(count: number, uuid: string): string {
+  return `cleanup: manually purged ${count} artifact path(s) for timeline ${uuid}`;
+}

@@ -1,0 +1,103 @@
+/**
+ * The turn record: one JSON line per engaged turn, everything needed to say afterwards what the
+ * turn saw, which prompt and config it ran under, what it did and what it cost. Keys are
+ * snake_case on disk (the fleet reads these with jq and Python); the schema is strict, so a
+ * record carrying a key this version does not know is reported rather than half-read.
+ */
+import * as z from "../../base/zod.ts";
+
+/** The record format this writer produces; a reader refuses any other. */
+export const RECORD_VERSION = 1;
+
+const Hash = z.string().regex(/^[0-9a-f]{64}$/, "a lowercase sha256 hex digest");
+const Count = z.number().int().nonnegative();
+const Millis = z.number().nonnegative();
+
+/** How a turn ended. `reported`: the harness posted a failure report instead of a model turn. */
+export const OutcomeSchema = z.enum(["ok", "error", "declined", "reported"]);
+/** How a turn ended. */
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+/** One platform item the turn was triggered by. */
+export const TriggerSchema = z.strictObject({
+  uuid: z.string().min(1),
+  /** `message`, `asset`, `event`, `task`, … — the wake's item kind. */
+  kind: z.string().min(1),
+});
+
+/** One tool call the turn made: the name, and whether it produced a result or an error. */
+export const ToolCallSchema = z.strictObject({
+  name: z.string().min(1),
+  outcome: z.enum(["ok", "error"]),
+  /** The `action` argument for tools that take one (`messages` → `create`), when known. */
+  action: z.string().optional(),
+});
+
+/** Provider-reported usage summed over the turn's model calls. */
+export const UsageSchema = z.strictObject({
+  calls: Count,
+  tokens_in: Count,
+  tokens_out: Count,
+  /** Input tokens served from the provider's prompt cache (a subset of `tokens_in`). */
+  cached_tokens: Count,
+  /** USD; null when no call reported a cost. */
+  cost_usd: z.number().nonnegative().nullable(),
+});
+
+/**
+ * Written by the writer when the file's tail was not a valid record (a torn append, a garbage
+ * line, an edited last record): it chains onto the last valid record instead and says what it
+ * stepped over, so the damage stays visible and fingerprinted rather than silently adopted.
+ */
+export const RecoveredFromSchema = z.strictObject({
+  /** `seq` of the record this one chains onto (0: none, the chain restarted from genesis). */
+  after_seq: Count,
+  /** Lines stepped over (a torn fragment counts as one). */
+  lines: z.number().int().positive(),
+  /** Bytes stepped over. */
+  bytes: z.number().int().positive(),
+  /** sha256 hex of exactly those bytes. */
+  sha256: Hash,
+});
+
+/** One turn record as it is stored. */
+export const TurnRecordSchema = z.strictObject({
+  version: z.literal(RECORD_VERSION),
+  /** 1-based position in this timeline's chain. */
+  seq: z.number().int().positive(),
+  record_id: z.string().min(1),
+  /** When the record was written (ISO 8601, UTC). */
+  at: z.iso.datetime(),
+  timeline: z.string().min(1),
+  /** The transcript key, `timeline:<uuid>`. */
+  source: z.string().min(1),
+  wake_id: z.string().min(1),
+  /** The router's delivery id; null when the wake had none. */
+  delivery_id: z.string().nullable(),
+  trigger_items: z.array(TriggerSchema),
+  provider: z.string(),
+  model: z.string(),
+  /** sha256 hex of the charter (system prompt) text; null when the turn ran without one. */
+  prompt_hash: Hash.nullable(),
+  /** sha256 hex of the canonical encoding of the resolved config. */
+  config_hash: Hash,
+  tool_calls: z.array(ToolCallSchema),
+  outcome: OutcomeSchema,
+  /** Finer detail: `narration`, `reserve`, `stuck`, `context_length`, `billing`, … */
+  outcome_kind: z.string().optional(),
+  /** The error, scrubbed of secrets, when the outcome is `error`. */
+  error: z.string().optional(),
+  /** Model steps the turn used. */
+  steps: Count,
+  /** Milliseconds per stage; `total` is required, the other stage names are the caller's. */
+  latency_ms: z.record(z.string(), Millis).and(z.object({ total: Millis })),
+  usage: UsageSchema,
+  recovered_from: RecoveredFromSchema.optional(),
+  /** The previous record's `record_hash`, or 64 zeros for the chain's first record. */
+  prev_hash: Hash,
+  /** sha256 hex of the canonical encoding of this record without `record_hash`. */
+  record_hash: Hash,
+});
+
+/** One turn record as it is stored. */
+export type TurnRecord = z.infer<typeof TurnRecordSchema>;

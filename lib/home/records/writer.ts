@@ -1,0 +1,204 @@
+/**
+ * Appending a turn record (the API the wake calls once per engaged turn). Under an exclusive
+ * lock on the chain file, the writer finds the last valid record, seals the new one onto it
+ * (`seq`, `prev_hash`, `record_hash`), appends it as one line with one write call on an
+ * `O_APPEND` descriptor, fsyncs, and moves the head file (atomic replace) to it.
+ *
+ * Concurrency: per-timeline wakes are serialised by the router, and the lock (`flock`) makes two
+ * writers on one box take turns anyway, so the chain stays linear. A writer that does not take
+ * the lock (another tool, a filesystem without `flock`) can fork the chain; the verifier then
+ * names the second record of the fork (`fork`).
+ *
+ * A corrupt tail (a torn append after a crash, a garbage line, an edited last record) is never
+ * chained onto: the new record chains onto the last valid one and carries `recovered_from`
+ * (what was stepped over, with its sha256). A torn fragment is first terminated with a newline
+ * in the same write, so it stays on a line of its own where the verifier reports it.
+ */
+import { atomicWrite } from "../../base/atomic_write.ts";
+import { scrubSecrets } from "../../journal/scrub.ts";
+import {
+  canonicalHashAsync,
+  canonicalJson,
+  GENESIS_HASH,
+  recordHashAsync,
+  sha256HexAsync,
+} from "./canonical.ts";
+import { chainPath, headPath, recordsDir } from "./files.ts";
+import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
+import { readTail } from "./tail.ts";
+
+/** A tool call as the engine reports it (`ToolCallRecord` fits; extra fields are ignored). */
+export interface ToolCallInput {
+  readonly name: string;
+  readonly outcome: "ok" | "error";
+  /** The call's `action` argument, when the tool takes one (the engine records it). */
+  readonly action?: string;
+}
+
+/** Usage as the engine sums it (`UsageTotals` fits). */
+export interface UsageInput {
+  readonly calls?: number;
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  readonly cachedTokens: number;
+  readonly cost?: number;
+}
+
+/** Milliseconds per stage; `total` is required (see {@link StageTimer}). */
+export type LatencyInput = Readonly<Record<string, number>> & { readonly total: number };
+
+/** What the wake knows about a finished turn; the writer adds the chain fields and hashes. */
+export interface TurnRecordInput {
+  readonly timeline: string;
+  /** The transcript key; defaults to `timeline:<timeline>`. */
+  readonly source?: string;
+  /** One id per wake process, shared by the records of its turns. */
+  readonly wakeId: string;
+  readonly deliveryId?: string;
+  /** Defaults to a random uuid. */
+  readonly recordId?: string;
+  /** The platform items the turn answered. */
+  readonly triggers: readonly { readonly uuid: string; readonly kind: string }[];
+  readonly provider: string;
+  readonly model: string;
+  /** The charter text the turn ran under; hashed, never stored. Absent: `prompt_hash` null. */
+  readonly prompt?: string;
+  /** The resolved config (any JSON value); hashed canonically, never stored. */
+  readonly config: unknown;
+  readonly toolCalls: readonly ToolCallInput[];
+  readonly outcome: Outcome;
+  readonly outcomeKind?: string;
+  /** Scrubbed of secrets before it is stored. */
+  readonly error?: string;
+  /** Model steps used; defaults to 0. */
+  readonly steps?: number;
+  readonly latencyMs: LatencyInput;
+  readonly usage: UsageInput;
+}
+
+/** Knobs for tests. */
+export interface AppendOptions {
+  /** The record's `at` clock. */
+  readonly now?: () => Date;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Appends one turn record to `$HARNESS_HOME/records/<quote(timeline)>.jsonl` and returns it as
+ * stored. Throws (writing nothing) when the input does not make a valid record; the caller
+ * should log and carry on — a lost record must not fail the turn it describes.
+ */
+export async function appendTurnRecord(
+  home: string,
+  input: TurnRecordInput,
+  options: AppendOptions = {},
+): Promise<TurnRecord> {
+  const draft = draftOf(input, (options.now ?? (() => new Date()))(), {
+    prompt: input.prompt === undefined ? null : await sha256HexAsync(input.prompt),
+    config: await canonicalHashAsync(input.config),
+  });
+  await Deno.mkdir(recordsDir(home), { recursive: true });
+  const file = await Deno.open(chainPath(home, input.timeline), {
+    read: true,
+    append: true,
+    create: true,
+  });
+  try {
+    await file.lock(true); // released by close
+    const tail = await readTail(file, (await file.stat()).size);
+    const sealed: Record<string, unknown> = {
+      ...draft,
+      seq: (tail.last?.seq ?? 0) + 1,
+      prev_hash: tail.last?.hash ?? GENESIS_HASH,
+      recovered_from: tail.skipped && { after_seq: tail.last?.seq ?? 0, ...tail.skipped },
+    };
+    sealed.record_hash = await recordHashAsync(sealed);
+    // Checked before anything is written: the writer never produces a line the verifier rejects.
+    const record = TurnRecordSchema.parse(sealed);
+    const line = `${tail.torn ? "\n" : ""}${canonicalJson(record)}\n`;
+    await writeAll(file, encoder.encode(line));
+    await file.sync();
+    const head = canonicalJson({ seq: record.seq, record_hash: record.record_hash });
+    await atomicWrite(headPath(home, input.timeline), `${head}\n`);
+    return record;
+  } finally {
+    file.close();
+  }
+}
+
+/** One write call in practice; the loop only guards against a short write. */
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}
+
+/** The stored fields the caller determines, in stored spelling. */
+function draftOf(
+  input: TurnRecordInput,
+  at: Date,
+  hashes: { readonly prompt: string | null; readonly config: string },
+): Record<string, unknown> {
+  const { usage } = input;
+  return {
+    version: RECORD_VERSION,
+    record_id: input.recordId ?? crypto.randomUUID(),
+    at: at.toISOString(),
+    timeline: input.timeline,
+    source: input.source ?? `timeline:${input.timeline}`,
+    wake_id: input.wakeId,
+    delivery_id: input.deliveryId ?? null,
+    trigger_items: input.triggers.map(({ uuid, kind }) => ({ uuid, kind })),
+    provider: input.provider,
+    model: input.model,
+    prompt_hash: hashes.prompt,
+    config_hash: hashes.config,
+    tool_calls: input.toolCalls.map(({ name, outcome, action }) => ({ name, outcome, action })),
+    outcome: input.outcome,
+    outcome_kind: input.outcomeKind,
+    error: input.error === undefined ? undefined : scrubSecrets(input.error),
+    steps: input.steps ?? 0,
+    latency_ms: { ...input.latencyMs },
+    usage: {
+      calls: usage.calls ?? 0,
+      tokens_in: usage.tokensIn,
+      tokens_out: usage.tokensOut,
+      cached_tokens: usage.cachedTokens,
+      cost_usd: usage.cost ?? null,
+    },
+  };
+}
+
+/**
+ * Per-stage wall-clock timing for `latencyMs`: `lap("model")` charges the time since the last
+ * lap to that stage (repeated laps add up); `latency()` adds `total` since construction.
+ */
+export class StageTimer {
+  readonly #now: () => number;
+  readonly #start: number;
+  #last: number;
+  readonly #stages: Record<string, number> = {};
+
+  /** Starts the clock. */
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+    this.#start = this.#last = now();
+  }
+
+  /** Charges the time since the previous lap to `stage`. */
+  lap(stage: string): void {
+    const now = this.#now();
+    this.#stages[stage] = (this.#stages[stage] ?? 0) + round(now - this.#last);
+    this.#last = now;
+  }
+
+  /** The stages so far plus `total`. */
+  latency(): LatencyInput {
+    return { ...this.#stages, total: round(this.#now() - this.#start) };
+  }
+}
+
+/** Whole microseconds are plenty, and keep the stored numbers short. */
+function round(ms: number): number {
+  return Math.max(0, Math.round(ms * 1000) / 1000);
+}

@@ -1,0 +1,120 @@
+/**
+ * The outer sandbox (DESIGN invariant 7, the second lock): before any plugin, memory module, MCP
+ * or model code runs, the process narrows its own Deno permissions. Under the locked profile it
+ * revokes `run`, so no code in this process can start a subprocess — a call throws
+ * `Deno.errors.NotCapable` — whatever the policy missed. FFI is never granted by the production
+ * permission set (`deno.json` `permissions.harness`), and its net deny list keeps link-local and
+ * cloud-metadata addresses unreachable; neither can be widened from inside the process.
+ *
+ * A revocation cannot be undone, so nothing that needs `run` may come after it: the wake takes
+ * its claim-liveness snapshot (`kill(pid, 0)` needs `run`) before calling this.
+ */
+import manifest from "../../deno.json" with { type: "json" };
+import type { Journal } from "../journal/journal.ts";
+import type { ProfileName } from "../config/env.ts";
+
+/** What the narrowing needs to know. */
+export interface SandboxPlan {
+  /** `HARNESS_PROFILE`, fail-closed. */
+  readonly profile: ProfileName;
+  /**
+   * Names of the configured MCP servers that run as local subprocesses (stdio transport). Such a
+   * server must be spawned, so under the locked profile it keeps `run` — an audited opt-out.
+   * The MCP config read (`readMcpConfigs`, no spawn) fills it with the approved stdio servers.
+   */
+  readonly mcpStdioServers: readonly string[];
+}
+
+/** What the narrowing did. */
+export interface SandboxOutcome {
+  /** Whether the process still holds `run` after narrowing. */
+  readonly run: "kept" | "revoked";
+  /** Brief safety lines for an opt-out (empty when the process is at its narrowest). */
+  readonly notices: readonly string[];
+}
+
+/** The brief notice under the unlocked profile. */
+export const UNLOCKED_NOTICE =
+  "The 'unlocked' profile is active: this harness process keeps permission to start " +
+  "subprocesses, so shell-class tools an operator granted may load.";
+
+/** The brief notice when MCP stdio servers keep `run` under the locked profile. */
+export function mcpRunNotice(servers: readonly string[]): string {
+  return `MCP stdio server(s) ${[...servers].sort().join(", ")} active: this harness process ` +
+    "keeps permission to start subprocesses so they can be spawned.";
+}
+
+/**
+ * Narrows this process for `plan`: under `locked` with no stdio MCP server, revokes `run`.
+ * Every opt-out is audited with a WARNING in the journal and a notice for the brief.
+ */
+export async function narrowSandbox(
+  plan: SandboxPlan,
+  journal?: Journal,
+): Promise<SandboxOutcome> {
+  if (plan.profile === "unlocked") {
+    journal?.text(
+      "WARNING",
+      "Profile 'unlocked': run permission kept; subprocesses (the shell tool, if granted) are " +
+        "permitted in this wake.",
+    );
+    return { run: "kept", notices: [UNLOCKED_NOTICE] };
+  }
+  if (plan.mcpStdioServers.length > 0) {
+    // The audited opt-out of invariant 7: a stdio server is a subprocess, so run must stay.
+    const names = [...plan.mcpStdioServers].sort().join(", ");
+    journal?.text(
+      "WARNING",
+      `Profile 'locked' keeps run permission for MCP stdio server(s) ${names}: their ` +
+        "processes run outside the harness's Deno permission sandbox.",
+    );
+    return { run: "kept", notices: [mcpRunNotice(plan.mcpStdioServers)] };
+  }
+  await Deno.permissions.revoke({ name: "run" });
+  journal?.text("DEBUG", "Profile 'locked': run permission revoked for this process.");
+  return { run: "revoked", notices: [] };
+}
+
+/** A permission's live state as resolved-config reports it. */
+export type PermissionReport = "granted" | "denied" | "prompt";
+
+/** The live sandbox, as `resolved-config` reports it (`sandbox`). */
+export interface SandboxReport {
+  /** Subprocesses (`Deno.Command`, `node:child_process`, `kill`). */
+  readonly run: PermissionReport;
+  /** Native libraries (`Deno.dlopen`). */
+  readonly ffi: PermissionReport;
+  /** File writes, anywhere (the global grant). */
+  readonly write: PermissionReport;
+  /** The entries of this build's net deny list a live query confirms denied. */
+  readonly net_deny: readonly string[];
+}
+
+/** The net deny list of the production permission set this build ships (`deno.json`). */
+export const NET_DENY_LIST: readonly string[] = manifest.permissions.harness.net.deny;
+
+/**
+ * Reads the live permission state. `prompt` means "not granted, Deno would ask": with no
+ * interactive terminal nobody can answer, every use throws NotCapable, so it is reported as
+ * `denied`; on a terminal it stays `prompt` (set `DENO_NO_PROMPT=1` to make it a refusal there).
+ */
+export async function sandboxReport(
+  interactive: boolean = Deno.stdin.isTerminal(),
+): Promise<SandboxReport> {
+  const state = async (descriptor: Deno.PermissionDescriptor): Promise<PermissionReport> => {
+    const { state } = await Deno.permissions.query(descriptor);
+    return state === "prompt" && !interactive ? "denied" : state;
+  };
+  const netDeny: string[] = [];
+  for (const entry of NET_DENY_LIST) {
+    // A CIDR entry is probed at its network address: query() matches hosts, not ranges.
+    const host = entry.replace(/\/\d+$/, "");
+    if (await state({ name: "net", host }) === "denied") netDeny.push(entry);
+  }
+  return {
+    run: await state({ name: "run" }),
+    ffi: await state({ name: "ffi" }),
+    write: await state({ name: "write" }),
+    net_deny: netDeny,
+  };
+}

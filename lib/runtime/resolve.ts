@@ -1,0 +1,162 @@
+/**
+ * What this agent will actually run: ONE resolution shared by the wake and `resolved-config`, so
+ * the report can never disagree with the process it describes (contracts §1.1 `from_env`, §1.2).
+ * In the reference's observable order — errors short-circuit:
+ *
+ * config home → auto-reconcile after an upgrade (wake only, §4.4) → prompts → MCP server configs
+ * → the outer sandbox narrows (before any code below runs) → memory provider → tool resolution
+ * over the overlay (§4.5, §5.1, §5.2) → `model_params.json` → `search_params.json` (§4.8).
+ *
+ * It builds no model client and makes no platform call; `resolved-config` writes nothing.
+ */
+import { Policy } from "../core/policy.ts";
+import type { Tool } from "../core/types/tool.ts";
+import { type Journal, silentJournal } from "../journal/journal.ts";
+import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+import type { HarnessEnv } from "../config/env.ts";
+import type { InstallReport } from "../config/install_report.ts";
+import { type McpConfigRead, readMcpConfigs } from "../mcp/config.ts";
+import { autoReconcile } from "../config/reconcile.ts";
+import { readManifest } from "../config/manifest.ts";
+import { readOverlay } from "../config/overlay_read.ts";
+import {
+  loadModelParams,
+  loadSearchParams,
+  type ModelParams,
+  type Params,
+} from "../config/params.ts";
+import { loadPrompts, type Prompts, resolveConfigHome } from "../config/prompts.ts";
+import { resolveTools, type ToolResolution } from "../config/resolve.ts";
+import { narrowSandbox, type SandboxOutcome } from "./permissions.ts";
+
+/** How to resolve. */
+export interface RuntimeOptions {
+  /** Where resolution lines go (default: silent, as on the resolved-config path). */
+  readonly journal?: Journal;
+  /** Run the upgrade auto-reconcile first (the wake: true; resolved-config: never). */
+  readonly reconcile: boolean;
+  /**
+   * Narrow this process's permissions (the outer sandbox) before any plugin, memory module, MCP
+   * or model code loads. Irreversible: in-process tests leave it off.
+   */
+  readonly narrow?: boolean;
+  /** The raw variables plugin `env_set` requirements read (default: none set). */
+  readonly vars?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The resolved runtime. */
+export interface Runtime {
+  /** The parsed environment it was resolved from. */
+  readonly env: HarnessEnv;
+  /** The config home (explicit → `BASECRADLE_CONFIG_HOME` → `$HOME/.config/basecradle`). */
+  readonly configHome: string;
+  /** What the upgrade reconcile did (`null`: not run, not needed, or failed and logged). */
+  readonly reconciled: InstallReport | null;
+  /** The brief's prompt parts. */
+  readonly prompts: Prompts;
+  /** Sorted names of the configured MCP servers (every parseable `mcp/*.json`, loaded or not). */
+  readonly mcpServers: readonly string[];
+  /**
+   * The MCP config read made before the sandbox narrowed (no spawn): hand it to `loadMcp` as
+   * `configs`. Its warnings are not logged here — `loadMcp` logs them.
+   */
+  readonly mcpRead: McpConfigRead;
+  /** What the outer sandbox did; `null` when `narrow` was off. */
+  readonly sandbox: SandboxOutcome | null;
+  /** The bound memory provider and its reported name. */
+  readonly memory: BoundMemoryProvider;
+  /** The memory provider's tools (built once; the wake registers these instances). */
+  readonly memoryTools: readonly Tool[];
+  /** The policy for `HARNESS_PROFILE`. */
+  readonly policy: Policy;
+  /** The tool resolution: what activates, and why everything else did not. */
+  readonly tools: ToolResolution;
+  /** `model_params.json`: verbatim, kept for the model call, and the stripped keys. */
+  readonly modelParams: ModelParams;
+  /** `search_params.json` when the native openrouter `web_search` is active, else `{}`. */
+  readonly searchParams: Params;
+}
+
+/**
+ * Resolves the runtime for `env`.
+ * @throws {ConfigError} for an unreadable prompt, a malformed params file or a missing HOME;
+ * {@link MemoryProviderError} for an unbindable memory provider; `UnknownStemError` never
+ * (no stems are requested here).
+ */
+export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): Promise<Runtime> {
+  const journal = options.journal ?? silentJournal;
+  // Lenient env fallbacks (a profile typo running locked) must not be silent.
+  for (const line of env.warnings) journal.text("WARNING", line);
+  const configHome = resolveConfigHome(env);
+  const reconciled = options.reconcile
+    ? await autoReconcile(configHome, env.aiProvider, journal)
+    : null;
+  // Read once, after the reconcile may have rewritten it: the prompts and the overlay both ask it.
+  const manifest = await readManifest(configHome);
+  const prompts = await loadPrompts({ configHome, env, manifest });
+  // MCP configs are read (never spawned) before narrowing, so a stdio server can keep `run`.
+  const mcpRead = await readMcpConfigs(configHome);
+  const mcpServers = mcpRead.servers;
+  const sandbox = options.narrow
+    ? await narrowSandbox({ profile: env.profile, mcpStdioServers: mcpRead.stdioServers }, journal)
+    : null;
+  // From here on, code from outside the harness may run (a custom memory module).
+  const memory = await loadMemoryProvider(env.memoryProvider, { home: env.harnessHome, journal });
+  const memoryTools = memory.provider.tools?.() ?? [];
+  const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
+  const overlay = await readOverlay(configHome, manifest);
+  const resolve = (loadRefusals: Readonly<Record<string, string>>) =>
+    resolveTools({
+      provider: env.aiProvider,
+      sdk: env.aiSdk,
+      surface: env.aiSdkSurface,
+      env: options.vars ?? {},
+      profile: env.profile,
+      overlay,
+      memoryTools: memoryTools.map((tool) => tool.name),
+      loadRefusals,
+    });
+  // The shell's veto (it refuses to load as root) needs the shell tool's module; resolution is
+  // pure, so it is resolved without it first and again with it only if a plugin asked for it.
+  let askedForShell = false;
+  let tools = resolve({
+    get shell() {
+      askedForShell = true;
+      return undefined as unknown as string;
+    },
+  });
+  if (askedForShell) tools = resolve(await loadRefusals());
+  for (const line of tools.errors) journal.text("ERROR", line);
+  for (const line of tools.warnings) journal.text("WARNING", line);
+  for (const line of tools.inactive) journal.text("INFO", line);
+  const modelParams = await loadModelParams(configHome, { sdk: env.aiSdk, journal });
+  // §4.8: read only when the native openrouter web_search server tool is active.
+  const searchParams = env.aiSdk === "openrouter" && tools.builtinNames.includes("web_search")
+    ? await loadSearchParams(configHome)
+    : {};
+  return {
+    env,
+    configHome,
+    reconciled,
+    prompts,
+    mcpServers,
+    mcpRead,
+    sandbox,
+    memory,
+    memoryTools,
+    policy,
+    tools,
+    modelParams,
+    searchParams,
+  };
+}
+
+/** The runtime vetoes resolution applies: `shell` refuses to load as root (§5.2). */
+async function loadRefusals(): Promise<Record<string, string>> {
+  const { ShellTool } = await lazyImport<typeof import("../tools/shell/tool.ts")>(
+    "lib/tools/shell/tool.ts",
+  );
+  const shell = new ShellTool().loadRefusal();
+  return shell ? { shell } : {};
+}

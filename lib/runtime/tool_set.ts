@@ -1,0 +1,150 @@
+/**
+ * The wake's tool set, built from the resolution (`activeTools`, contracts §4.5, §5.1): each
+ * resolved catalogue name maps to one constructor here, platform tools bound to this wake's
+ * context, then the memory provider's own tool instances. The registry re-applies the policy on
+ * registration, so a tool resolution let through by mistake still cannot load (§5.2).
+ */
+import type { LoadRefusing, Policy } from "../core/policy.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+import { ToolRegistry } from "../core/registry.ts";
+import { type Capability, type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
+import type { ActiveTool } from "../config/resolve.ts";
+import { promptsInstalled } from "../config/prompts.ts";
+import { AssetsTool } from "../tools/assets.ts";
+import type { ImageStash } from "../tools/shared/image_stash.ts";
+import { DeleteTool } from "../tools/delete.ts";
+import { LockTool } from "../tools/lock.ts";
+import { MessagesTool } from "../tools/messages.ts";
+import type { PlatformContext } from "../tools/shared/platform_context.ts";
+import { SystemPromptEditTool, SystemPromptReadTool } from "../tools/system_prompt.ts";
+import { TasksTool } from "../tools/tasks.ts";
+import { TimelinesTool } from "../tools/timelines.ts";
+import { TrustTool } from "../tools/trust.ts";
+import { UsersTool } from "../tools/users.ts";
+import { WebFetchTool } from "../tools/web_fetch.ts";
+import { WebhookEndpointsTool } from "../tools/webhook_endpoints.ts";
+import { WebhookEventsTool } from "../tools/webhook_events.ts";
+
+/** What a tool constructor may be bound to. */
+export interface ToolBindings {
+  /** This wake's platform context. */
+  readonly context: PlatformContext;
+  /** The config home (the self-authorship tools edit its `prompts/system-prompt.md`). */
+  readonly configHome: string;
+  /** This wake's image stash (MCP image results), for the assets tool's `post_image`. */
+  readonly images?: ImageStash;
+}
+
+/** Builds one catalogue tool. */
+export type ToolFactory = (bindings: ToolBindings) => Tool;
+
+/**
+ * Catalogue name → constructor: every name `RUNTIME_CATALOGUE` marks implemented. Plugin
+ * `options` are not passed on: the constructors' options are test seams and limits, and a
+ * config file must not be able to reach them (a name missing here fails loud at build time).
+ */
+export const TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
+  messages: ({ context }) => new MessagesTool(context),
+  assets: ({ context, images }) => new AssetsTool(context, { images }),
+  tasks: ({ context }) => new TasksTool(context),
+  timelines: ({ context }) => new TimelinesTool(context),
+  trust: ({ context }) => new TrustTool(context),
+  users: ({ context }) => new UsersTool(context),
+  lock: ({ context }) => new LockTool(context),
+  delete: ({ context }) => new DeleteTool(context),
+  webhook_endpoints: ({ context }) => new WebhookEndpointsTool(context),
+  webhook_events: ({ context }) => new WebhookEventsTool(context),
+  web_fetch: () => new WebFetchTool(),
+  system_prompt_read: ({ configHome }) =>
+    new SystemPromptReadTool(configHome, { installed: promptsInstalled }),
+  system_prompt_edit: ({ configHome }) =>
+    new SystemPromptEditTool(configHome, { installed: promptsInstalled }),
+};
+
+/**
+ * Constructors loaded only when the resolution activated them: the shell tool is opt-in, runs
+ * only unlocked, and its modules would otherwise load on every engaged turn.
+ */
+export async function loadOptionalFactories(
+  active: readonly ActiveTool[],
+): Promise<Readonly<Record<string, ToolFactory>>> {
+  if (!active.some((entry) => entry.tool === "shell")) return {};
+  const { ShellTool } = await lazyImport<typeof import("../tools/shell/tool.ts")>(
+    "lib/tools/shell/tool.ts",
+  );
+  return { shell: () => new ShellTool() };
+}
+
+/** A catalogue tool the runtime marks implemented but this wake cannot build. */
+export class ToolFactoryError extends Error {
+  override name = "ToolFactoryError";
+}
+
+/**
+ * The tools for `active` (in resolution order): catalogue tools built and bound, memory tools
+ * (`tool: null`) taken from `memoryTools` by name.
+ * @throws {ToolFactoryError} when a resolved catalogue name has no constructor here.
+ */
+export function buildTools(
+  active: readonly ActiveTool[],
+  bindings: ToolBindings,
+  memoryTools: readonly Tool[],
+  optional: Readonly<Record<string, ToolFactory>> = {},
+): Tool[] {
+  const memory = new Map(memoryTools.map((tool) => [tool.name, tool]));
+  const tools: Tool[] = [];
+  for (const entry of active) {
+    if (entry.tool === null) {
+      const tool = memory.get(entry.name);
+      if (tool) tools.push(tool);
+      continue;
+    }
+    const factory = optional[entry.tool] ?? TOOL_FACTORIES[entry.tool];
+    if (!factory) {
+      throw new ToolFactoryError(
+        `Tool '${entry.tool}' resolved as implemented but this runtime has no constructor for ` +
+          "it (a packaging bug): mark it not implemented in the catalogue or add its factory.",
+      );
+    }
+    const tool = factory(bindings);
+    // A plugin `name` renames the tool for the model (contracts §5.1 `name` override).
+    tools.push(entry.name === tool.name ? tool : new RenamedTool(tool, entry.name));
+  }
+  return tools;
+}
+
+/**
+ * `inner` answering to a plugin's chosen name. A delegating wrapper, not a copy: the tool's
+ * private state stays on the instance its methods were written for.
+ */
+class RenamedTool extends Tool implements LoadRefusing {
+  override readonly parameters: JsonSchema;
+  override readonly requires: ReadonlySet<Capability>;
+  readonly description: string;
+  constructor(readonly inner: Tool, readonly name: string) {
+    super();
+    this.description = inner.description;
+    this.parameters = inner.parameters;
+    this.requires = inner.requires;
+  }
+  run(args: unknown, context?: ToolContext): ReturnType<Tool["run"]> {
+    return this.inner.run(args, context);
+  }
+  loadRefusal(): string | undefined {
+    const own = (this.inner as Partial<LoadRefusing>).loadRefusal;
+    return typeof own === "function" ? own.call(this.inner) : undefined;
+  }
+}
+
+/** A registry holding the resolved tools under `policy`. */
+export function wakeRegistry(
+  active: readonly ActiveTool[],
+  bindings: ToolBindings,
+  memoryTools: readonly Tool[],
+  policy: Policy,
+  optional: Readonly<Record<string, ToolFactory>> = {},
+): ToolRegistry {
+  const registry = new ToolRegistry({ policy });
+  for (const tool of buildTools(active, bindings, memoryTools, optional)) registry.register(tool);
+  return registry;
+}

@@ -1,0 +1,169 @@
+/**
+ * The brief, split in two (DESIGN §3.6). The **charter** — personality, `initialize.md`, the tool
+ * manifest, tool defects, safety notices — is composed each wake from config alone, so it is byte-identical
+ * while nothing changed, and leads what the provider is sent. The **volatile** part — the time
+ * anchor, the step budget, the dashboard primer, recalled memory — is spliced immediately before
+ * the newest user turn. Neither is ever persisted: `briefView` builds the provider's view from the
+ * live transcript and leaves the transcript untouched.
+ */
+import type { Message } from "../../core/types/message.ts";
+import type { CacheMode } from "../../core/types/provider.ts";
+import type { CharterInput } from "../engaged_half.ts";
+
+/** What separates two parts of either half. */
+export const PART_JOINER = "\n\n";
+
+/** The sentence after the time anchor: every `[created_at]` is UTC, convert before answering. */
+export const NOW_INSTRUCTION =
+  "Every timestamp you read here is in UTC; when someone asks about a local time, convert from " +
+  "UTC to their time zone before you answer.";
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** `Current Time: YYYY-MM-DD HH:MM:SS UTC (+00:00, <Weekday>)` and the conversion sentence. */
+export function nowPart(at: Date): string {
+  const stamp = at.toISOString().slice(0, 19).replace("T", " ");
+  return `Current Time: ${stamp} UTC (+00:00, ${WEEKDAYS[at.getUTCDay()]})\n${NOW_INSTRUCTION}`;
+}
+
+/** The step-budget statement; names the `messages` tool and the unspoken closing text. */
+export function budgetPart(maxSteps: number): string {
+  return `Step budget: this turn runs for up to ${maxSteps} steps — a step is one of your model ` +
+    `turns, with or without tool calls — and a counter ('Step N of ${maxSteps}') comes before ` +
+    "each one. The budget belongs to this turn and starts over on your next wake. Finish with " +
+    "plain text before it runs out. That closing text is unspoken: it goes to your log and your " +
+    "memory, not to any timeline, so anything a peer should see must be posted with the " +
+    "`messages` tool before then. If work will remain, schedule a follow-up task.";
+}
+
+/** `Your active tools right now:` then `- <name> — <note>` / `- <name>` lines; undefined if none. */
+export function manifestPart(
+  entries: readonly { readonly name: string; readonly note?: string }[],
+): string | undefined {
+  if (!entries.length) return undefined;
+  const lines = entries.map((e) => (e.note ? `- ${e.name} — ${e.note}` : `- ${e.name}`));
+  return ["Your active tools right now:", ...lines].join("\n");
+}
+
+/** Header of the safety block: a provenance record of operator opt-outs, not a warning. */
+export const SAFETY_HEADER =
+  "Operator-configured tools beyond the shipped safe set — a deliberate, audited opt-out from " +
+  "safe-by-default. This is a record of where your tools came from, not a warning: a server " +
+  "marked 'active' was installed for your use, so call its tools whenever they fit. A line " +
+  "saying 'not loaded' is a capability the safe policy declined; it cannot be used.";
+
+/** The safety block, or undefined when there are no notices. */
+export function safetyPart(notices: readonly string[]): string | undefined {
+  const lines = notices.filter((n) => n.trim());
+  if (!lines.length) return undefined;
+  return [SAFETY_HEADER, ...lines.map((n) => `- ${n}`)].join("\n");
+}
+
+/** Header of the defects block: a shipped tool failed to load, which must never pass silently. */
+export const DEFECT_HEADER =
+  "⚠ Tool Defect — a tool shipped with your harness failed to load, so it is missing this " +
+  "wake. This is a defect in your installation, not something you did: tell your operator " +
+  "(re-running harness install, or deleting the damaged file, restores it).";
+
+/** The defects block (`- <file> — failed to load: <err>` lines), or undefined when none. */
+export function defectsPart(defects: readonly string[]): string | undefined {
+  const lines = defects.filter((d) => d.trim());
+  if (!lines.length) return undefined;
+  return [DEFECT_HEADER, ...lines.map((d) => `- ${d}`)].join("\n");
+}
+
+/** The charter text (parts that are non-blank, in order), or undefined when all are blank. */
+export function composeCharter(input: CharterInput): string | undefined {
+  return join([
+    input.systemPrompt,
+    input.initialize,
+    input.manifest,
+    input.defects,
+    input.safety,
+  ]);
+}
+
+/** The volatile inputs, fresh each wake. */
+export interface VolatileInput {
+  readonly now: Date;
+  readonly maxSteps: number;
+  /** `GET /users/dashboard.md`, stripped; absent when the fetch failed. */
+  readonly dashboard?: string;
+  /** Recalled memory for the turn's text; absent when there is none. */
+  readonly memory?: string;
+}
+
+/** The volatile text: time anchor, budget, dashboard, memory — non-blank parts in that order. */
+export function composeVolatile(input: VolatileInput): string {
+  return join(volatileParts(input).map(([, text]) => text)) ?? "";
+}
+
+/** The volatile half's non-blank parts, named (`now`, `budget`, `dashboard`, `memory`), in order. */
+export function volatileParts(input: VolatileInput): [name: string, text: string][] {
+  const parts: [string, string | undefined][] = [
+    ["now", nowPart(input.now)],
+    ["budget", budgetPart(input.maxSteps)],
+    ["dashboard", input.dashboard?.trim()],
+    ["memory", input.memory?.trim()],
+  ];
+  return parts.filter((p): p is [string, string] => typeof p[1] === "string" && p[1].trim() !== "");
+}
+
+/**
+ * The provider's view: the charter as the leading system message, then the transcript with the
+ * volatile part spliced just before its newest real (non-injected) user turn — so everything up
+ * to that turn is a byte-stable prefix across wakes. With no user turn it goes at the end.
+ *
+ * With `cacheMode === "explicit"` (contracts §8.1) the one prompt-cache breakpoint is set on a
+ * copy of the last non-tool message with content strictly before that stable boundary — the last
+ * frozen turn, or the charter on a first wake — never on the volatile brief or the newest turn.
+ * The live transcript is never mutated and the anchor is never persisted.
+ */
+export function briefView(
+  charter: string | undefined,
+  volatile: string | undefined,
+  cacheMode?: CacheMode,
+): (messages: readonly Message[]) => Message[] {
+  return (messages) => {
+    const out: Message[] = charter ? [{ role: "system", content: charter }] : [];
+    const at = newestUserTurn(messages);
+    // The stable boundary in `view`: where the volatile part goes (or would go).
+    const frozen = at < 0 ? messages.length : at;
+    let view: Message[];
+    if (!volatile) view = [...out, ...messages];
+    else if (at < 0) view = [...out, ...messages, { role: "system", content: volatile }];
+    else {
+      view = [
+        ...out,
+        ...messages.slice(0, at),
+        { role: "system", content: volatile },
+        ...messages.slice(at),
+      ];
+    }
+    if (cacheMode === "explicit") anchorBefore(view, out.length + frozen);
+    return view;
+  };
+}
+
+/** Copy-on-write: the last non-tool message with content before `boundary` gets `cacheAnchor`. */
+function anchorBefore(view: Message[], boundary: number): void {
+  for (let i = Math.min(boundary, view.length) - 1; i >= 0; i--) {
+    const message = view[i];
+    if (message.role === "tool" || !message.content) continue;
+    view[i] = { ...message, cacheAnchor: true };
+    return;
+  }
+}
+
+/** Index of the newest user turn that is not a turn's own injected work; -1 when none. */
+export function newestUserTurn(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role === "user" && !messages[i].injected) return i;
+  }
+  return -1;
+}
+
+function join(parts: readonly (string | undefined)[]): string | undefined {
+  const kept = parts.filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  return kept.length ? kept.join(PART_JOINER) : undefined;
+}

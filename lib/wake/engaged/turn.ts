@@ -1,0 +1,411 @@
+/**
+ * Engaging one turn (contracts §6.7–§6.9): the user turn is persisted before the model is called,
+ * the engine runs with the brief in its view (never in the transcript), the final text is logged
+ * as `unspoken` and observed by memory, and the provider faults a wake reports are turned into a
+ * report and a disposition instead of a crash.
+ */
+import { ContextBudget } from "../../core/compaction/context_budget.ts";
+import {
+  COMPACTION_OBSERVE_TEXT,
+  compactionMemoryKey,
+  Compactor,
+} from "../../core/compaction/compaction.ts";
+import { withOverflowHeal } from "../../core/compaction/heal.ts";
+import { codePointLength } from "../../base/code_points.ts";
+import { type Engine, EngineError, type EngineResult } from "../../core/engine.ts";
+import {
+  ProviderBillingError,
+  ProviderContextLengthError,
+  ProviderPayloadTooLargeError,
+} from "../../core/types/faults.ts";
+import { Message } from "../../core/types/message.ts";
+import { contextAttribution } from "../../journal/catalogue_context.ts";
+import { unspoken } from "../../journal/catalogue_engine.ts";
+import { appendTurnRecord, StageTimer } from "../../home/records/mod.ts";
+import {
+  billingBlocked,
+  billingOnset,
+  billingRecovered,
+  degraded,
+  permanentFailure,
+  type PermanentReason,
+} from "../../journal/catalogue_wake.ts";
+import { observeMemory, recallMemory } from "../../memory/hooks.ts";
+import { attribute } from "./attribution.ts";
+import { briefView, composeVolatile, volatileParts } from "./brief.ts";
+import { nudgeHook } from "../nudge.ts";
+import { postReport } from "../post.ts";
+import { billingReport, permanentReport, verbatim } from "../reports.ts";
+import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
+import { persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
+import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
+
+/** The narration substituted when the reserve summary failed: nothing is posted. */
+export const STUCK_NOTE = "I got stuck working through that and stopped before reaching an answer.";
+
+/**
+ * Appends the user turn, persists it, and drives it to an outcome. With `rebuild`, a build that
+ * ran no tool (and was not compacted) is re-checked: when new peers arrived, the transcript is
+ * rolled back to before the build (persisted) and the turn rebuilt with the enlarged batch.
+ */
+export async function engage(
+  wake: Wake,
+  spec: TurnSpec,
+  turn: Message,
+  rebuild?: Rebuild,
+): Promise<TurnOutcome> {
+  const turnStart = wake.messages.length;
+  for (let builds = 1;; builds++) {
+    wake.messages.push(turn);
+    await persist(wake); // the user turn reaches disk before the model sees it
+    let next: RebuiltTurn | undefined;
+    const built = turn;
+    const standing = rebuild && builds < rebuild.maxBuilds
+      ? async (result: EngineResult) => {
+        if (result.toolCalls.length) return true; // its effects are real: never rebuilt
+        // Compaction moved or shortened the transcript: the build stands.
+        if (wake.messages.length <= turnStart || wake.messages[turnStart] !== built) return true;
+        next = await rebuild.check();
+        return next === undefined;
+      }
+      : undefined;
+    const outcome = await drive(
+      wake,
+      spec,
+      wake.messages,
+      turnStart,
+      () => persist(wake),
+      standing,
+    );
+    if (!next) return outcome;
+    wake.messages.length = turnStart; // back to before the build
+    await persist(wake);
+    ({ spec, turn } = next);
+  }
+}
+
+/**
+ * Runs the engine over `live` (the transcript, or a resumed turn's head) from `turnStart`, and
+ * turns the ending into an outcome. Unexpected errors leave a failure marker and propagate.
+ * `standing`, when given, is asked once the build settled: false discards it (no narration).
+ */
+export async function drive(
+  wake: Wake,
+  spec: TurnSpec,
+  live: Message[],
+  turnStart: number,
+  save: () => Promise<void>,
+  standing?: (result: EngineResult) => Promise<boolean>,
+): Promise<TurnOutcome> {
+  const facts: TurnFacts = { timer: new StageTimer() };
+  let outcome: TurnOutcome | undefined;
+  try {
+    outcome = await driveTurn(wake, spec, live, turnStart, save, facts, standing);
+    return outcome;
+  } catch (error) {
+    facts.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw error;
+  } finally {
+    await recordTurn(wake, spec, outcome, facts);
+  }
+}
+
+/** What the turn record is made of, gathered while the turn runs. */
+interface TurnFacts {
+  readonly timer: StageTimer;
+  engine?: Engine;
+  result?: EngineResult;
+  /** `narration`, `reserve`, `stuck`, `billing` or a permanent reason. */
+  kind?: string;
+  error?: string;
+}
+
+async function driveTurn(
+  wake: Wake,
+  spec: TurnSpec,
+  live: Message[],
+  turnStart: number,
+  save: () => Promise<void>,
+  facts: TurnFacts,
+  standing?: (result: EngineResult) => Promise<boolean>,
+): Promise<TurnOutcome> {
+  const engine = await wake.engine.get(); // built by the first turn: an idle wake never does
+  facts.engine = engine;
+  facts.timer.lap("engine");
+  const view = await ensureBrief(wake, spec.recallQuery);
+  facts.timer.lap("brief");
+  wake.context.beginTurn(spec.anchor, live, turnStart);
+  const hook = nudgeHook(spec.nudge, () => wake.context.acts.length > 0);
+  const compactor = compactorOf(wake, engine);
+  const turnMessage = live[turnStart];
+  // What the first request of this turn carries, measured from the request itself.
+  contextAttribution(
+    wake.journal,
+    attribute({
+      source: sourceOf(wake.settings.timeline),
+      sent: await view(live),
+      transcript: live,
+      briefParts: [["charter", wake.brief.charter ?? ""], ...(wake.brief.parts ?? [])],
+      tools: engine.registry.specs(),
+    }),
+  );
+  let result: EngineResult;
+  try {
+    result = await withOverflowHeal((attempt) => {
+      if (attempt > 1) {
+        // The emergency compaction moved the turn: find its start again by identity.
+        const at = live.indexOf(turnMessage);
+        wake.context.moveTurn(at < 0 ? 0 : at);
+      }
+      return engine.run(live, { persist: save, view, hooks: [hook] });
+    }, { compactor, messages: live, save, journal: wake.journal });
+    facts.timer.lap("model");
+  } catch (error) {
+    facts.timer.lap("model");
+    if (error instanceof EngineError) {
+      facts.kind = "stuck";
+      degraded(wake.journal, { timeline: wake.settings.timeline, reason: error.message });
+      await compactor.afterTurn(live, save);
+      await settleNarration(wake, spec, STUCK_NOTE, "stuck");
+      return "done";
+    }
+    if (error instanceof ProviderBillingError) {
+      facts.kind = "billing";
+      await reportBilling(wake, error);
+      return "billing";
+    }
+    const permanent = permanentReason(error);
+    if (permanent) {
+      facts.kind = permanent;
+      await markFailed(wake, live, error, save);
+      await reportPermanent(wake, spec, permanent, error);
+      return "permanent";
+    }
+    await markFailed(wake, live, error, save);
+    throw error;
+  } finally {
+    wake.context.endTurn();
+  }
+  facts.result = result;
+  facts.kind = result.kind;
+  // The turn settled: compact now, while the provider's last usage is this transcript's own.
+  await compactor.afterTurn(live, save);
+  facts.timer.lap("compact");
+  if (await isBillingBlocked(wake.settings.home, wake.settings.timeline)) {
+    await clearBillingBlocked(wake.settings.home, wake.settings.timeline);
+    billingRecovered(wake.journal, {
+      timeline: wake.settings.timeline,
+      delivery: wake.settings.delivery,
+    });
+  }
+  // A build about to be rebuilt is discarded: its narration is neither logged nor remembered.
+  if (standing && !await standing(result)) return "done";
+  await settleNarration(wake, spec, result.text, result.kind);
+  return "done";
+}
+
+/**
+ * Appends the turn's record (contracts: turn records) — the chain `harness records verify` checks.
+ * A record that cannot be written is a WARNING: a lost record never fails the turn it describes.
+ */
+async function recordTurn(
+  wake: Wake,
+  spec: TurnSpec,
+  outcome: TurnOutcome | undefined,
+  facts: TurnFacts,
+): Promise<void> {
+  const { settings } = wake;
+  try {
+    const result = facts.result;
+    await appendTurnRecord(settings.home, {
+      timeline: settings.timeline,
+      wakeId: settings.wakeId,
+      deliveryId: settings.delivery,
+      triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
+        uuid,
+        kind: spec.report.kind,
+      })),
+      provider: settings.provider,
+      model: settings.model,
+      prompt: wake.brief.charter,
+      config: {
+        provider: settings.provider,
+        sdk: settings.sdk ?? null,
+        surface: settings.surface ?? null,
+        model: settings.model,
+        tools: facts.engine?.registry.names() ?? [],
+      },
+      toolCalls: result?.toolCalls ?? [],
+      outcome: outcome === undefined ? "error" : outcome === "done" ? "ok" : "reported",
+      outcomeKind: facts.kind,
+      error: outcome === undefined ? facts.error : undefined,
+      steps: result?.steps ?? 0,
+      latencyMs: facts.timer.latency(),
+      usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
+    });
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    wake.journal.text("WARNING", `Could not append the turn record; continuing. (${why})`);
+  }
+}
+
+/**
+ * The process's one compactor (built with the engine's provider on the first engaged turn): the
+ * budget resolves the ceiling at most once, and each summary is written to memory.
+ */
+function compactorOf(wake: Wake, engine: Engine): Compactor {
+  const journal = wake.journal;
+  wake.loaded.compactor ??= new Compactor(
+    engine.provider,
+    new ContextBudget(engine.provider, {
+      override: wake.settings.maxContextTokens,
+      maxSteps: wake.settings.maxSteps,
+      journal,
+    }),
+    {
+      journal,
+      onSummary: (summary) => rememberSummary(wake, summary),
+      retries: engine.responseRetries,
+    },
+  );
+  return wake.loaded.compactor;
+}
+
+/**
+ * A compaction summary, kept in memory (contracts §6.12): a store-backed provider gets it under
+ * `compaction/<source>/<UTC>`; any other is handed it through `observe`. A failure throws to the
+ * compactor, which logs a WARNING and keeps the compaction.
+ */
+export async function rememberSummary(
+  wake: Wake,
+  summary: string,
+  now: Date = new Date(),
+): Promise<void> {
+  const store = wake.memory.store;
+  if (store) {
+    const key = compactionMemoryKey(sourceOf(wake.settings.timeline), now);
+    store.write(key, summary);
+    wake.journal.event("INFO", "memory", { op: "write", key, chars: codePointLength(summary) });
+    return;
+  }
+  if (!wake.memory.observe) return;
+  // Called directly (not through observeMemory) so a failure reaches the compactor's WARNING.
+  await wake.memory.observe({
+    user: COMPACTION_OBSERVE_TEXT,
+    assistant: summary,
+    scope: { agent: wake.context.self.uuid, timeline: wake.settings.timeline },
+  });
+  wake.journal.event("INFO", "memory", {
+    op: "observe",
+    source: "compaction",
+    chars: codePointLength(summary),
+  });
+}
+
+/** Logs the turn's final text as unspoken and hands the exchange to memory. */
+async function settleNarration(
+  wake: Wake,
+  spec: TurnSpec,
+  text: string,
+  kind: "narration" | "reserve" | "stuck",
+): Promise<void> {
+  unspoken(wake.journal, { timeline: wake.settings.timeline, kind, text });
+  await observeMemory(wake.memory, {
+    user: spec.text,
+    assistant: text,
+    scope: { agent: wake.context.self.uuid, timeline: wake.settings.timeline },
+  }, wake.journal);
+}
+
+/**
+ * The provider's view for this wake: the charter first, the volatile half before the newest user
+ * turn. Composed at most once per wake, and only when a turn is engaged — an idle wake composes
+ * nothing and never fetches the dashboard.
+ */
+async function ensureBrief(wake: Wake, query: string) {
+  const brief = wake.brief;
+  if (!brief.composed) {
+    startDashboardRead(wake); // unless started already (a resumed turn comes here first)
+    brief.composed = true;
+    brief.charter = await wake.charter();
+    if (wake.settings.onboard) {
+      const [dashboard, memory] = await Promise.all([
+        wake.brief.dashboard,
+        recallMemory(wake.memory, {
+          agent: wake.context.self.uuid,
+          timeline: wake.settings.timeline,
+          query,
+        }, wake.journal),
+      ]);
+      const input = {
+        now: new Date(),
+        maxSteps: wake.settings.maxSteps,
+        dashboard,
+        memory: memory ?? undefined,
+      };
+      brief.volatile = composeVolatile(input);
+      brief.parts = volatileParts(input);
+    }
+  }
+  // An explicit-cache provider gets its one breakpoint on the last frozen turn (brief.ts).
+  const { provider } = await wake.engine.get();
+  return briefView(brief.charter, brief.volatile, provider.cacheMode);
+}
+
+function permanentReason(error: unknown): PermanentReason | undefined {
+  if (error instanceof ProviderPayloadTooLargeError) return "payload_too_large";
+  if (error instanceof ProviderContextLengthError) return "context_length";
+  return undefined;
+}
+
+/** The `[turn failed: <Type> — <message>]` marker, so the transcript says what happened. */
+async function markFailed(
+  wake: Wake,
+  live: Message[],
+  error: unknown,
+  save: () => Promise<void>,
+): Promise<void> {
+  const name = error instanceof Error ? error.name : "Error";
+  const message = error instanceof Error ? error.message : String(error);
+  live.push(Message.system(`[turn failed: ${name} — ${message}]`));
+  try {
+    await save();
+  } catch (saveError) {
+    const why = saveError instanceof Error ? saveError.message : String(saveError);
+    // Logged, not thrown: the turn's own failure is the one the caller must see.
+    wake.journal.text(
+      "ERROR",
+      `Could not persist the transcript of a turn that was already failing: ${why}`,
+    );
+  }
+}
+
+async function reportPermanent(
+  wake: Wake,
+  spec: TurnSpec,
+  reason: PermanentReason,
+  error: unknown,
+): Promise<void> {
+  permanentFailure(wake.journal, {
+    reason,
+    provider: wake.settings.provider,
+    item: spec.itemLabel,
+    timeline: wake.settings.timeline,
+    delivery: wake.settings.delivery,
+  });
+  const body = permanentReport(reason, spec.report, wake.settings.provider, verbatim(error));
+  await postReport(wake, body);
+}
+
+async function reportBilling(wake: Wake, error: ProviderBillingError): Promise<void> {
+  wake.billingWall = true;
+  const { home, timeline, provider, delivery } = wake.settings;
+  if (await isBillingBlocked(home, timeline)) {
+    billingBlocked(wake.journal, { provider, timeline, delivery });
+    return;
+  }
+  billingOnset(wake.journal, { provider, timeline, delivery });
+  if (await postReport(wake, billingReport(provider, verbatim(error)))) {
+    await markBillingBlocked(home, timeline);
+  }
+}
