@@ -1,4 +1,7 @@
 /**
+ * `lib/base/`: small building blocks (paths, hashing, zod, uuids, atomic writes, lazy loading) that
+ * import nothing else in lib/.
+ *
  * Atomic file replacement (contract §3.1 write discipline, invariant 3): a crash at any instant
  * leaves either the previous file intact or the new one complete, never a torn mix — a torn
  * transcript would be unparseable and brick every later wake on that timeline.

@@ -1,4 +1,7 @@
 /**
+ * `lib/core/`: the agent core: the engine's tool loop, dispatch, the registry, policy, retries and
+ * the Harness facade.
+ *
  * Runs one tool call and turns every failure into text the model can read (contracts §5.7):
  * bad input from the model must become a tool error, never a crashed turn (DESIGN §3.8).
  */

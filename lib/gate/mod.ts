@@ -1,4 +1,7 @@
 /**
+ * `lib/gate/`: the outbound gate, the only way a message reaches the platform, and the post-request
+ * types it owns.
+ *
  * The outbound gate: the only way a message reaches the platform. `Gate` screens every post
  * with deterministic checks (non-empty, the agent's own secrets, credential shapes, length,
  * operator-forbidden patterns) and posts only a sealed `CheckedMessage`; `loadGuardrails` reads

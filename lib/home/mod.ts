@@ -1,4 +1,7 @@
 /**
+ * `lib/home/`: everything a wake keeps under HARNESS_HOME besides transcripts and memory: marks,
+ * seen-sets, claims, breaker, billing, artifacts, cleanup.
+ *
  * Per-timeline state under `HARNESS_HOME` (contract §3): marks, the task seen-set, two-phase item
  * claims, the wake breaker, the billing marker, and the cleanup that removes a deleted timeline's
  * share of all of it. File names and bytes match the Python reference, so a box can switch

@@ -1,4 +1,7 @@
 /**
+ * `lib/runtime/`: from a resolved configuration to live parts: runtime resolution, permission
+ * narrowing, the tool set, item rendering.
+ *
  * The outer sandbox (DESIGN invariant 7, the second lock): before any plugin, memory module, MCP
  * or model code runs, the process narrows its own Deno permissions. Under the locked profile it
  * revokes `run`, so no code in this process can start a subprocess — a call throws

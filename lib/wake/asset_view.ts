@@ -1,4 +1,7 @@
 /**
+ * `lib/wake/`: one wake, in order: configuration, breaker, perception, triage and claims, recovery,
+ * the turns, release.
+ *
  * Asset perception (contracts §6.3): a peer's viewable image is shown to a vision-capable model
  * on the very turn that announces it — `… Looking at it now.` with the pixels attached — instead
  * of asking the model to go and `view` it. Everything else reads as the text form: a file that is

@@ -1,4 +1,7 @@
 /**
+ * `lib/core/compaction/`: the context budget and the compactor that summarises the older part of a
+ * transcript.
+ *
  * The compactor (contract §6.12, invariant 5): after a turn settles, if the provider's own reported
  * input for the last call crossed half the ceiling, the older part of the transcript is replaced by
  * one summary the model writes in a single tool-less call. The newest part stays verbatim.

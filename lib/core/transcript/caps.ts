@@ -1,4 +1,7 @@
 /**
+ * `lib/core/transcript/`: the transcript store: the Python-compatible session file, its persistence
+ * caps and healing.
+ *
  * The persistence caps (contract §6.11, invariant 5): what one step may add to the transcript on
  * disk is bounded, because every later wake replays it. The model always saw the whole thing; only
  * the archived copy is shortened, head and tail around a marker that says what was cut.

@@ -1,4 +1,6 @@
 /**
+ * `lib/sandbox/routes/`: the sandbox platform's REST routes and its /_sandbox admin surface.
+ *
  * The sandbox's own control surface under `/_sandbox` (no token; the server only listens on
  * loopback): seed users, activate a task now, inject faults, read the event log, seed the
  * admin inbox.

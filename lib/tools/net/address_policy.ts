@@ -1,4 +1,7 @@
 /**
+ * `lib/tools/net/`: web_fetch's network layer: address policy, resolution, a pinned HTTP/1.1
+ * transport, text extraction.
+ *
  * Which addresses `web_fetch` may connect to. The posture is allow-only-public: an address is
  * refused unless it is ordinary global unicast, so a range nobody listed (a new special-use
  * block, a deprecated transition prefix) fails closed instead of open. Embedded IPv4 (mapped,

@@ -1,4 +1,6 @@
 /**
+ * `lib/tools/shell/`: the opt-in shell tool and its process control.
+ *
  * The harness's own executables on a subprocess's `PATH` (contracts §5.6). The router launches
  * the harness by absolute path, so nothing puts its directory on the `PATH` its children inherit;
  * without this a command the agent runs could reach the harness's tools only by a private path.
