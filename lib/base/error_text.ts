@@ -10,3 +10,8 @@ export function oneLineError(error: unknown): string {
   return errorMessage(error).replace(/\s+/g, " ").trim() ||
     (error instanceof Error ? error.name : "error");
 }
+
+/** `Name: message` (or the thrown value as text): for lines that must tell error classes apart. */
+export function namedError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

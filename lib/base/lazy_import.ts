@@ -13,9 +13,7 @@
  * point, so `lib/wake/wake.ts` becomes `<bundle>/lib/wake/wake.js` beside shared chunks; this
  * module lands in one of those chunks at the bundle's root, which is how it finds that root.
  */
-import { LAZY_MODULES, type LazyModule } from "./lazy_modules.ts";
-
-export { LAZY_MODULES, type LazyModule };
+import type { LazyModule } from "./lazy_modules.ts";
 
 /** Whether this code runs from the bundle (its modules are `.js`) rather than from source. */
 export const BUNDLED: boolean = !import.meta.url.endsWith(".ts");

@@ -5,6 +5,7 @@
  * deterministic model (or a real vendor when AI_API_KEY is set), and prints the wake's journal
  * and the timeline afterwards.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { join } from "node:path";
 import { type Command, integerFlag } from "./command.ts";
 
@@ -116,7 +117,7 @@ Options:
       );
       return code === 0 ? 0 : 1;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       Deno.stderr.writeSync(encoder.encode(`harness demo: ${reason}\n`));
       return 1;
     }

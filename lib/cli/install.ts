@@ -4,6 +4,7 @@
  * upgrade; it never touches agent.env, model_params.json, search_params.json or any file it did
  * not ship.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { PROVIDERS } from "../providers/axes.ts";
 import { type Command, processIo, UsageError } from "./command.ts";
 import { install } from "../config/installer.ts";
@@ -77,7 +78,7 @@ Exit codes: 0 done, 1 failed (named on stderr), 2 usage error.
       return 0;
     } catch (error) {
       processIo.stderr(
-        `harness install: ${error instanceof Error ? error.message : String(error)}\n`,
+        `harness install: ${errorMessage(error)}\n`,
       );
       return 1;
     }

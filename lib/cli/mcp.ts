@@ -4,6 +4,7 @@
  * `mcp/.approved.json`; a wake loads a server only while its tool list still matches. `list`
  * shows every configured server, its approval state and its tool count.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import {
@@ -213,7 +214,7 @@ Exit codes: 0 ok; 1 a server could not be approved or an error (on stderr); 2 a 
         values["config-home"],
       );
     } catch (error) {
-      processIo.stderr(`harness mcp: ${error instanceof Error ? error.message : error}\n`);
+      processIo.stderr(`harness mcp: ${errorMessage(error)}\n`);
       return 1;
     }
     return await runMcp({

@@ -4,6 +4,7 @@
  * `records/<file>:<line>: <reason>: <detail>`; `stats` prints the drift numbers per timeline.
  * Read-only: no platform, no model, no credentials.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
 import { statsRecords, type TimelineStats, verifyRecords } from "../home/records/mod.ts";
 
@@ -37,7 +38,7 @@ export async function runRecords(run: RecordsRun): Promise<number> {
   try {
     return run.action === "verify" ? await verify(home, run, io) : await stats(home, run, io);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     io.stderr(`harness records: ${message.replace(/\s+/g, " ").trim()}\n`);
     return 1;
   }

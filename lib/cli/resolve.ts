@@ -5,6 +5,7 @@
  * A bad question (unknown provider, SDK, surface, stem) is one stderr line and exit 1 with
  * nothing on stdout: a half-answer is worse than none.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { type Command, processIo, UsageError } from "./command.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveTools, splitStems, type ToolResolution } from "../config/resolve.ts";
@@ -188,7 +189,7 @@ stdout), 2 usage error.
       return 0;
     } catch (error) {
       processIo.stderr(
-        `harness resolve: ${error instanceof Error ? error.message : String(error)}\n`,
+        `harness resolve: ${errorMessage(error)}\n`,
       );
       return 1;
     }

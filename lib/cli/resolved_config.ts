@@ -8,6 +8,7 @@
  * Errors (bad env, malformed `model_params.json`, unbindable memory provider) are one stderr
  * line and exit 1, with nothing on stdout.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { type Command, type Io, processIo } from "./command.ts";
 import { sdkVersion } from "./version.ts";
 import { parseEnv } from "../config/env.ts";
@@ -68,7 +69,7 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
       await closeMemoryProvider(runtime.memory.provider);
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     io.stderr(`${prefix}: ${message.replace(/\s+/g, " ").trim()}\n`);
     return 1;
   }

@@ -3,6 +3,7 @@
  * Stdout carries exactly one JSON line (where to reach it) so scripts can read it; everything
  * else — one line per request, wakes, errors — goes to stderr.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { type Command, integerFlag, UsageError } from "./command.ts";
 
 const options = {
@@ -49,7 +50,7 @@ POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events.
     try {
       sandbox = await Sandbox.start({ port, dataDir, wakeCommand, log: stderrLine });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       stderrLine(`harness sandbox: cannot start on 127.0.0.1:${port}: ${reason}`);
       return 1;
     }

@@ -478,11 +478,44 @@ function variableOf(message: string): string {
 }
 
 /**
- * Parses the harness environment. Pure: reads only `env`, touches no disk or network.
+ * What a command line settled before the environment is parsed: a flag wins over its variable,
+ * so the variable is neither read nor judged (a stale malformed `BASECRADLE_MESSAGE` must not
+ * refuse a wake whose `--message` replaced it). A key that is present but `undefined` means
+ * "unset", whatever the variable holds.
+ */
+export interface EnvOverrides {
+  /** `--timeline`, in place of `BASECRADLE_TIMELINE`. */
+  readonly timeline?: string;
+  /** `--message`, in place of `BASECRADLE_MESSAGE`. */
+  readonly message?: string;
+  /** `--asset`, in place of `BASECRADLE_ASSET`. */
+  readonly asset?: string;
+  /** `--event`, in place of `BASECRADLE_EVENT`. */
+  readonly event?: string;
+}
+
+/** The variable each override stands in for. */
+const OVERRIDDEN: Readonly<Record<keyof EnvOverrides, string>> = {
+  timeline: "BASECRADLE_TIMELINE",
+  message: "BASECRADLE_MESSAGE",
+  asset: "BASECRADLE_ASSET",
+  event: "BASECRADLE_EVENT",
+};
+
+/**
+ * Parses the harness environment, with `overrides` in place of the variables they settle. Pure:
+ * reads only `env`, touches no disk or network.
  * @throws {ConfigError} listing every refused variable, each named with what it accepts.
  */
-export function parseEnv(env: EnvSource): HarnessEnv {
-  const read = typeof env === "function" ? env : (name: string) => env[name];
+export function parseEnv(env: EnvSource, overrides: EnvOverrides = {}): HarnessEnv {
+  const source = typeof env === "function" ? env : (name: string) => env[name];
+  const replaced = new Map(
+    (Object.keys(overrides) as (keyof EnvOverrides)[]).map((key) => [OVERRIDDEN[key], key]),
+  );
+  const read = (name: string): string | undefined => {
+    const key = replaced.get(name);
+    return key === undefined ? source(name) : overrides[key];
+  };
   const raw = Object.fromEntries(ENV_VARIABLES.map((name) => [name, read(name)]));
   const parsed = Schema.safeParse(raw);
   if (parsed.success) return parsed.data;

@@ -4,6 +4,7 @@
  * `tools/` is authoritative, a missing directory meaning zero plugin files. Otherwise the wake
  * resolves the embedded defaults (`null`).
  */
+import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import { readDirNames, readText } from "../base/read_files.ts";
 import { type Manifest, readManifest } from "./manifest.ts";
@@ -34,7 +35,7 @@ export async function readOverlay(
       // An unreadable file is a broken plugin, reported by the resolver, not a failed wake.
       if ((error as NodeJS.ErrnoException).code === "EISDIR") continue;
       files[name] = "";
-      unreadable[name] = error instanceof Error ? error.message : String(error);
+      unreadable[name] = errorMessage(error);
     }
   }
   return { files, unreadable };

@@ -4,6 +4,7 @@
  * the embedded defaults before that, and the legacy `HARNESS_SYSTEM_PROMPT` only for a home that
  * was never installed. HTML comments are operator notes and never reach the model.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import { readBytes } from "../base/read_files.ts";
 import { DEFAULT_INITIALIZE, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
@@ -163,7 +164,7 @@ async function readPrompt(path: string): Promise<string | undefined> {
 }
 
 function unreadable(path: string, error: unknown): ConfigError {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return new ConfigError({
     variable: path,
     message: `Prompt file ${path} could not be read: ${reason}. Fix its permissions or ` +

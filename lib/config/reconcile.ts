@@ -3,6 +3,7 @@
  * needed reads two small files; only a home that really needs it loads the installer (and its
  * filesystem and hashing imports), so the common wake — nothing upgraded — does not.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import type { Journal } from "../journal/journal.ts";
 import { PRODUCT, VERSION } from "../base/version.ts";
@@ -35,7 +36,7 @@ export async function autoReconcile(
     );
     return report;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     journal.text(
       "WARNING",
       `Config-home upgrade reconcile failed; continuing with the existing overlay. ${reason}`,

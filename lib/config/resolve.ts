@@ -199,47 +199,92 @@ interface StemDraft {
   skipped: { name: string; reason: string }[];
 }
 
-/** Resolves the tool set for one configuration. Throws {@link UnknownStemError} only. */
-export function resolveTools(input: ResolveToolsInput): ToolResolution {
-  const catalogue = input.catalogue ?? RUNTIME_CATALOGUE;
-  const optIn = normalizeStems(input.optIn ?? []);
-  const only = input.only == null ? null : normalizeStems(input.only);
-  checkStems([...optIn, ...(only ?? [])]);
+/**
+ * What every phase reports into: each stem's draft status, the flat skip trail, and the operator
+ * lines. One trail per resolution, so a stem's story and the flat list never disagree.
+ */
+class Trail {
+  readonly drafts = new Map<string, StemDraft>();
+  readonly skipped: SkippedTool[] = [];
+  readonly excludedStems: { stem: string; reason: string }[] = [];
+  readonly broken: { stem: string; file: string; error: string }[] = [];
+  readonly defects: string[] = [];
+  readonly errors: string[] = [];
+  readonly warnings: string[] = [];
+  readonly safetyNotices: string[] = [];
 
-  const drafts = new Map<string, StemDraft>();
-  const skipped: SkippedTool[] = [];
-  const excludedStems: { stem: string; reason: string }[] = [];
-  const broken: { stem: string; file: string; error: string }[] = [];
-  const defects: string[] = [];
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  const draft = (stem: string, optInStem: boolean, granted: boolean): StemDraft => {
+  /** A fresh draft for `stem` (replacing any earlier one). */
+  draft(stem: string, optIn: boolean, granted: boolean): StemDraft {
     const entry: StemDraft = {
-      optIn: optInStem,
+      optIn,
       granted,
       tools: [],
       builtins: [],
       credentials: new Set(),
       skipped: [],
     };
-    drafts.set(stem, entry);
+    this.drafts.set(stem, entry);
     return entry;
-  };
-  const exclude = (entry: StemDraft, stem: string, reason: string) => {
-    entry.excluded = reason;
-    excludedStems.push({ stem, reason });
-  };
-  const skip = (
-    entry: StemDraft | undefined,
-    name: string,
-    stem: string | null,
-    reason: string,
-  ) => {
-    entry?.skipped.push({ name, reason });
-    skipped.push({ name, stem, reason });
-  };
+  }
 
-  // 1. Candidate files, granted and relevant.
+  exclude(entry: StemDraft, stem: string, reason: string): void {
+    entry.excluded = reason;
+    this.excludedStems.push({ stem, reason });
+  }
+
+  skip(entry: StemDraft | undefined, name: string, stem: string | null, reason: string): void {
+    entry?.skipped.push({ name, reason });
+    this.skipped.push({ name, stem, reason });
+  }
+}
+
+/** Resolves the tool set for one configuration. Throws {@link UnknownStemError} only. */
+export function resolveTools(input: ResolveToolsInput): ToolResolution {
+  const catalogue = input.catalogue ?? RUNTIME_CATALOGUE;
+  const optIn = normalizeStems(input.optIn ?? []);
+  const only = input.only == null ? null : normalizeStems(input.only);
+  checkStems([...optIn, ...(only ?? [])]);
+  const trail = new Trail();
+  const { candidates, overlayToolStems } = grantedCandidates(input, optIn, only, trail);
+  const plugins = parseCandidates(input, candidates, catalogue, trail);
+  const claims = claimPlugins(input, plugins);
+  const activation = activate(input, claims.claimed, catalogue);
+  attribute(plugins, claims, activation, trail);
+  const stems: Record<string, StemStatus> = {};
+  for (const stem of [...trail.drafts.keys()].sort()) stems[stem] = finish(trail.drafts.get(stem)!);
+  const { activeTools, activeBuiltins } = activation;
+  return {
+    tools: activeTools.map((tool) => tool.name).sort(),
+    builtins: activeBuiltins.map((builtin) => builtin.builtin).sort(),
+    builtinNames: activeBuiltins.map((builtin) => builtin.name).sort(),
+    activeTools,
+    activeBuiltins,
+    skipped: trail.skipped,
+    optInTools: optInStems(claims.claimed, catalogue),
+    stems,
+    excludedStems: trail.excludedStems,
+    broken: trail.broken,
+    notes: activation.notes,
+    defects: trail.defects,
+    safetyNotices: trail.safetyNotices,
+    errors: trail.errors,
+    warnings: trail.warnings,
+    inactive: inactiveLines(claims),
+    credentialVars: [...claims.credentials].sort(),
+    overlayToolStems,
+  };
+}
+
+/**
+ * Phase 1: the candidate files — the shipped defaults, or the overlay's readable files — each
+ * granted (a powerful stem only when opted in) and relevant to the provider.
+ */
+function grantedCandidates(
+  input: ResolveToolsInput,
+  optIn: readonly string[],
+  only: readonly string[] | null,
+  trail: Trail,
+): { candidates: CandidateFile[]; overlayToolStems: string[] | null } {
   const requested = new Set([...optIn, ...(only ?? [])]);
   let files: CandidateFile[];
   let overlayToolStems: string[] | null = null;
@@ -258,10 +303,10 @@ export function resolveTools(input: ResolveToolsInput): ToolResolution {
     for (const ignored of walk.ignored) {
       // A stem with a readable file reports that file's verdict; the extra .py is only a skip.
       if (!read.has(ignored.stem)) {
-        exclude(draft(ignored.stem, false, true), ignored.stem, ignored.reason);
+        trail.exclude(trail.draft(ignored.stem, false, true), ignored.stem, ignored.reason);
       }
-      skip(undefined, ignored.file, ignored.stem, ignored.reason);
-      warnings.push(`Skipping tool plugin file ${ignored.file}: ${ignored.reason}.`);
+      trail.skip(undefined, ignored.file, ignored.stem, ignored.reason);
+      trail.warnings.push(`Skipping tool plugin file ${ignored.file}: ${ignored.reason}.`);
     }
   }
   const present = new Set(files.map((file) => file.stem));
@@ -270,28 +315,36 @@ export function resolveTools(input: ResolveToolsInput): ToolResolution {
     const powerful = pluginOptsIn(file.text);
     const granted = input.overlay !== null ||
       (only !== null ? requested.has(file.stem) : !powerful || requested.has(file.stem));
-    const entry = draft(file.stem, powerful, granted);
-    if (!granted) exclude(entry, file.stem, powerful ? NOT_GRANTED : "not in --only");
+    const entry = trail.draft(file.stem, powerful, granted);
+    if (!granted) trail.exclude(entry, file.stem, powerful ? NOT_GRANTED : "not in --only");
     else if (!pluginRelevantTo(file.text, input.provider)) {
-      exclude(entry, file.stem, `not relevant to the '${input.provider}' provider`);
+      trail.exclude(entry, file.stem, `not relevant to the '${input.provider}' provider`);
     } else candidates.push(file);
   }
   if (input.overlay !== null) {
     for (const stem of SHIPPED_STEMS) {
-      if (present.has(stem) || drafts.has(stem)) continue;
-      const entry = draft(stem, pluginOptsIn(shippedPluginText(stem) ?? ""), false);
-      exclude(entry, stem, `no tools/${stem}.json in the config home`);
+      if (present.has(stem) || trail.drafts.has(stem)) continue;
+      const entry = trail.draft(stem, pluginOptsIn(shippedPluginText(stem) ?? ""), false);
+      trail.exclude(entry, stem, `no tools/${stem}.json in the config home`);
     }
   }
+  return { candidates, overlayToolStems };
+}
 
-  // 2. Parse; a broken shipped default is a defect, a broken operator file a soft skip.
+/** Phase 2: parse; a broken shipped default is a defect, a broken operator file a soft skip. */
+function parseCandidates(
+  input: ResolveToolsInput,
+  candidates: readonly CandidateFile[],
+  catalogue: Catalogue,
+  trail: Trail,
+): Plugin[] {
   const plugins: Plugin[] = [];
   for (const file of candidates) {
     const unreadable = file.text === "" ? input.overlay?.unreadable?.[file.file] : undefined;
     const parsed = unreadable !== undefined
       ? { ok: false as const, error: `could not be read: ${unreadable}` }
       : parsePluginFile(file.file, file.text, catalogue);
-    const entry = drafts.get(file.stem);
+    const entry = trail.drafts.get(file.stem);
     if (parsed.ok) {
       plugins.push(...parsed.value.plugins);
       continue;
@@ -301,22 +354,40 @@ export function resolveTools(input: ResolveToolsInput): ToolResolution {
         ? `shipped default failed to load: ${parsed.error}`
         : `failed to load: ${parsed.error}`;
     }
-    broken.push({ stem: file.stem, file: file.file, error: parsed.error });
+    trail.broken.push({ stem: file.stem, file: file.file, error: parsed.error });
     if (file.shipped) {
-      errors.push(
+      trail.errors.push(
         `Shipped tool plugin ${file.file} failed to load: ${parsed.error}. This is a defect ` +
           "(a stale or damaged overlay, or a packaging bug): re-run harness install, or delete " +
           "the file to fall back to the shipped default.",
       );
-      defects.push(`${file.file} — failed to load: ${parsed.error}`);
-      skip(undefined, file.file, file.stem, `shipped default failed to load: ${parsed.error}`);
+      trail.defects.push(`${file.file} — failed to load: ${parsed.error}`);
+      trail.skip(
+        undefined,
+        file.file,
+        file.stem,
+        `shipped default failed to load: ${parsed.error}`,
+      );
     } else {
-      warnings.push(`Skipping tool plugin file ${file.file}: ${parsed.error}`);
-      skip(undefined, file.file, file.stem, parsed.error);
+      trail.warnings.push(`Skipping tool plugin file ${file.file}: ${parsed.error}`);
+      trail.skip(undefined, file.file, file.stem, parsed.error);
     }
   }
+  return plugins;
+}
 
-  // 3. Requirements and claiming: a later active plugin replaces an earlier one of its name.
+/** What phase 3 decided: which plugin claims each name, and why the others stand aside. */
+interface Claims {
+  /** Every credential variable any parsed plugin requires. */
+  readonly credentials: ReadonlySet<string>;
+  /** Plugins whose requirements are unmet, with the reasons. */
+  readonly unmet: ReadonlyMap<Plugin, string>;
+  /** The plugin that claims each name (a later active plugin replaces an earlier one). */
+  readonly claimed: ReadonlyMap<string, Plugin>;
+}
+
+/** Phase 3: requirements and claiming. */
+function claimPlugins(input: ResolveToolsInput, plugins: readonly Plugin[]): Claims {
   const credentials = new Set(plugins.flatMap((plugin) => credentialVars(plugin.requires)));
   const env: Record<string, string | undefined> = { ...input.env };
   if (input.assumeCredentials) { for (const name of credentials) env[name] = "<assumed>"; }
@@ -333,19 +404,42 @@ export function resolveTools(input: ResolveToolsInput): ToolResolution {
     if (reasons.length) unmet.set(plugin, reasons.join("; "));
     else claimed.set(plugin.name, plugin);
   }
-  const optInTools = [
+  return { credentials, unmet, claimed };
+}
+
+/** The opt-in stems that contribute an available tool or built-in. */
+function optInStems(claimed: ReadonlyMap<string, Plugin>, catalogue: Catalogue): string[] {
+  return [
     ...new Set(
       [...claimed.values()].filter((plugin) => plugin.optIn && available(plugin, catalogue))
         .map((plugin) => plugin.stem),
     ),
   ].sort();
+}
 
-  // 4. Memory tools, then the policy and this runtime's availability.
+/** What phase 4 activated, and what it dropped. */
+interface Activation {
+  readonly activeTools: ActiveTool[];
+  readonly activeBuiltins: ActiveBuiltin[];
+  readonly notes: { name: string; note: string | null }[];
+  /** Claimed plugins not activated, with the reason. */
+  readonly dropped: ReadonlyMap<Plugin, string>;
+  /** The subset of {@link dropped} the policy refused. */
+  readonly policyDropped: ReadonlySet<Plugin>;
+  /** Every name the policy refused (plugins and memory tools), in order. */
+  readonly refusedNames: readonly { name: string; stem: string | null; reason: string }[];
+}
+
+/** Phase 4: the claimed plugins, then the memory tools, through the policy and the catalogue. */
+function activate(
+  input: ResolveToolsInput,
+  claimed: ReadonlyMap<string, Plugin>,
+  catalogue: Catalogue,
+): Activation {
   const policy = input.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
   const activeTools: ActiveTool[] = [];
   const activeBuiltins: ActiveBuiltin[] = [];
   const notes: { name: string; note: string | null }[] = [];
-  const safetyNotices: string[] = [];
   const dropped = new Map<Plugin, string>();
   const policyDropped = new Set<Plugin>();
   const refuse = (name: string): string | undefined => {
@@ -405,66 +499,52 @@ export function resolveTools(input: ResolveToolsInput): ToolResolution {
     activeTools.push({ name, tool: null, options: {}, stem: null, note: null });
     notes.push({ name, note: null });
   }
+  return { activeTools, activeBuiltins, notes, dropped, policyDropped, refusedNames };
+}
 
-  // 5. Attribute every plugin back to its stem.
+/** Phase 5: every plugin's outcome back on its stem; the policy refusals as notices. */
+function attribute(
+  plugins: readonly Plugin[],
+  claims: Claims,
+  activation: Activation,
+  trail: Trail,
+): void {
   for (const plugin of plugins) {
-    const entry = drafts.get(plugin.stem);
-    const reason = unmet.get(plugin) ??
-      (claimed.get(plugin.name) !== plugin
+    const entry = trail.drafts.get(plugin.stem);
+    const reason = claims.unmet.get(plugin) ??
+      (claims.claimed.get(plugin.name) !== plugin
         ? `overridden by a later plugin claiming '${plugin.name}'`
-        : dropped.get(plugin));
+        : activation.dropped.get(plugin));
     if (reason !== undefined) {
       // Policy refusals join the flat trail after the plugin skips, as the reference does.
-      if (policyDropped.has(plugin)) entry?.skipped.push({ name: plugin.name, reason });
-      else skip(entry, plugin.name, plugin.stem, reason);
+      if (activation.policyDropped.has(plugin)) entry?.skipped.push({ name: plugin.name, reason });
+      else trail.skip(entry, plugin.name, plugin.stem, reason);
       continue;
     }
     if (plugin.builtin !== undefined) entry?.builtins.push(plugin.builtin);
     else entry?.tools.push(plugin.name);
     for (const name of credentialVars(plugin.requires)) entry?.credentials.add(name);
   }
-  for (const refused of refusedNames) {
-    skipped.push(refused);
+  for (const refused of activation.refusedNames) {
+    trail.skipped.push(refused);
     const line = `Tool '${refused.name}' ${refused.reason}; not loaded.`;
-    safetyNotices.push(line);
-    warnings.push(line);
+    trail.safetyNotices.push(line);
+    trail.warnings.push(line);
   }
+}
 
-  // 6. Names no plugin claimed: one INFO line each, reasons de-duplicated.
+/** Phase 6: names no plugin claimed, one INFO line each, reasons de-duplicated. */
+function inactiveLines(claims: Claims): string[] {
   const inactiveReasons = new Map<string, Set<string>>();
-  for (const [plugin, reason] of unmet) {
-    if (claimed.has(plugin.name)) continue;
+  for (const [plugin, reason] of claims.unmet) {
+    if (claims.claimed.has(plugin.name)) continue;
     const set = inactiveReasons.get(plugin.name) ?? new Set<string>();
     for (const part of reason.split("; ")) set.add(part);
     inactiveReasons.set(plugin.name, set);
   }
-  const inactive = [...inactiveReasons].map(([name, reasons]) =>
+  return [...inactiveReasons].map(([name, reasons]) =>
     `Tool plugin '${name}' inactive: ${[...reasons].join("; ")}.`
   );
-
-  const stems: Record<string, StemStatus> = {};
-  for (const stem of [...drafts.keys()].sort()) stems[stem] = finish(drafts.get(stem)!);
-
-  return {
-    tools: activeTools.map((tool) => tool.name).sort(),
-    builtins: activeBuiltins.map((builtin) => builtin.builtin).sort(),
-    builtinNames: activeBuiltins.map((builtin) => builtin.name).sort(),
-    activeTools,
-    activeBuiltins,
-    skipped,
-    optInTools,
-    stems,
-    excludedStems,
-    broken,
-    notes,
-    defects,
-    safetyNotices,
-    errors,
-    warnings,
-    inactive,
-    credentialVars: [...credentials].sort(),
-    overlayToolStems,
-  };
 }
 
 function available(plugin: Plugin, catalogue: Catalogue): boolean {

@@ -5,6 +5,7 @@
  * Runs one tool call and turns every failure into text the model can read (contracts §5.7):
  * bad input from the model must become a tool error, never a crashed turn (DESIGN §3.8).
  */
+import { errorMessage } from "../base/error_text.ts";
 import type { Journal } from "../journal/journal.ts";
 import { toolRun } from "../journal/catalogue_engine.ts";
 import type { ImageContent, ToolCall } from "./types/message.ts";
@@ -90,7 +91,7 @@ export async function runToolCall(call: ToolCall, options: DispatchOptions): Pro
     );
     return finish(output.text, output.images ?? []);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return finish(toolErrorText(call.name, message), [], message);
   }
 }

@@ -6,6 +6,7 @@
  *
  * The final text is returned, never posted (DESIGN §3.1): the caller logs it as `unspoken`.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { reserveSummary, stepLine, wakeUsedSteps } from "../journal/catalogue_engine.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { runToolCall, type ToolRun } from "./dispatch.ts";
@@ -20,9 +21,7 @@ import type { ToolSpec } from "./types/tool.ts";
 
 export { nudgeOnce } from "./turn_hook.ts";
 export type { StepContext, TurnHook } from "./turn_hook.ts";
-export type { ToolRun } from "./dispatch.ts";
 
-export { DEFAULT_MAX_STEPS };
 /** Extra attempts for a transient provider fault when none is configured. */
 export const DEFAULT_RESPONSE_RETRIES = 2;
 
@@ -350,7 +349,7 @@ class Run {
     try {
       reply = await this.#chat(undefined);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.deps.journal.text(
         "WARNING",
         `Reserve summary call failed after the step budget was spent: ${message}`,
@@ -382,7 +381,7 @@ class Run {
     try {
       await this.options.persist();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.deps.journal.text(
         "ERROR",
         `Could not persist a turn in progress; some of its work may be lost: ${message}`,

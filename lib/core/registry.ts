@@ -7,7 +7,6 @@ import { Policy, PolicyError } from "./policy.ts";
 import type { Tool, ToolSpec } from "./types/tool.ts";
 
 // Re-exported so the seed's "Safe by default" example needs one import line.
-export { Policy, PolicyError } from "./policy.ts";
 
 /** The tool-name shape every shipped provider accepts (OpenAI's function-name rule is the tightest). */
 export const TOOL_NAME_PATTERN: RegExp = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -15,6 +15,7 @@
  *
  * Every key is optional; unknown keys are errors.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
 
@@ -135,7 +136,7 @@ function compile(file: string, index: number, entry: z.infer<typeof PatternEntry
   try {
     return { regex: new RegExp(entry.pattern, entry.flags ?? ""), reason: entry.reason };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     throw new GuardrailsError(
       file,
       `forbidden_patterns[${index}].pattern`,
@@ -151,7 +152,7 @@ export function parseGuardrails(text: string, file: string): Guardrails {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     throw new GuardrailsError(
       file,
       undefined,
@@ -185,7 +186,7 @@ export async function loadGuardrails(configHome: string): Promise<Guardrails> {
     text = await Deno.readTextFile(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return DEFAULT_GUARDRAILS;
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     throw new GuardrailsError(
       file,
       undefined,

@@ -5,6 +5,7 @@
  * only on a clean 404 — an outage must never read as "everything was deleted". Memory is never
  * touched: what a peer told the agent on a deleted timeline is still the agent's to remember.
  */
+import { errorMessage } from "../base/error_text.ts";
 import type { Journal } from "../journal/journal.ts";
 import { ForbiddenError, NotFoundError } from "../platform/errors.ts";
 import { enumerateArtifacts } from "./artifacts.ts";
@@ -55,7 +56,7 @@ async function removeAll(paths: string[], journal: Journal, remove: RemovePath) 
       await remove(path);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         journal.text("WARNING", `cleanup: could not remove ${path}: ${reason}`);
         continue;
       }

@@ -9,6 +9,7 @@
  * that misses its declared `outputSchema`; we want to skip the one tool, and show the model
  * whatever content did arrive.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -138,7 +139,7 @@ const MAX_ERROR = 600;
 
 function describe(error: unknown, timeoutMs: number, exit?: string): string {
   const code = (error as { code?: unknown })?.code;
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = errorMessage(error);
   const message = raw.replace(/^MCP error -?\d+:\s*/, "").replace(/\s+/g, " ").trim();
   if (code === REQUEST_TIMEOUT) {
     const seconds = Number((timeoutMs / 1000).toFixed(3));

@@ -4,6 +4,7 @@
  * happen before the process narrows its permissions. A malformed file is a skipped server with
  * its reason, never a failed wake.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import * as z from "../base/zod.ts";
 import { isApproved, readApprovals } from "./pinning.ts";
@@ -108,7 +109,7 @@ export function parseMcpConfig(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { error: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { error: `invalid JSON: ${errorMessage(error)}` };
   }
   let name = stem;
   if (isRecord(raw) && "mcpServers" in raw) {
@@ -168,7 +169,7 @@ export async function readMcpConfigs(configHome: string): Promise<McpConfigRead>
     try {
       text = await Deno.readTextFile(`${dir}/${fileName}`);
     } catch (error) {
-      skip(stem, file, error instanceof Error ? error.message : String(error));
+      skip(stem, file, errorMessage(error));
       continue;
     }
     const parsed = parseMcpConfig(stem, file, text);

@@ -4,6 +4,7 @@
  * report — in the journal and for the brief — that the agent has left the safe zone. Nothing
  * here can fail the wake: every problem becomes a `skipped` entry with its reason.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import type { Journal } from "../journal/journal.ts";
 import { silentJournal } from "../journal/journal.ts";
@@ -320,5 +321,5 @@ export async function inspectServers(
 }
 
 function errorText(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
+  return errorMessage(error).replace(/\s+/g, " ").trim();
 }

@@ -3,6 +3,7 @@
  * server and turns every failure — a timeout, a dead server, a JSON-RPC error — into a tool
  * error the model can read, so a misbehaving server never stalls or crashes the wake.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { type JsonSchema, Tool, type ToolContext, type ToolOutput } from "../core/types/tool.ts";
 import type { McpConnection } from "./connection.ts";
 import { type ImageSink, renderCallResult } from "./results.ts";
@@ -59,7 +60,7 @@ export class McpTool extends Tool {
       );
       return renderCallResult(result, this.#images);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return `Error: MCP server '${this.server}' failed on '${this.remoteName}': ${reason}`;
     }
   }

@@ -3,6 +3,7 @@
  * the recalled section of a brief or one observation, never the turn. Failures become the
  * reference's WARNING lines (monitors match their text); successes a DEBUG `memory` line.
  */
+import { namedError } from "../base/error_text.ts";
 import type { Tool } from "../core/types/tool.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import type { MemoryExchange, MemoryProvider, MemoryScope } from "./provider.ts";
@@ -81,7 +82,7 @@ export async function closeMemoryProvider(
 
 /** The WARNING line with the error's one-line summary, and its stack at DEBUG. */
 function logFailure(journal: Journal, message: string, error: unknown): void {
-  const summary = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const summary = namedError(error);
   journal.text("WARNING", `${message} (${summary})`);
   if (error instanceof Error && error.stack && journal.enabled("DEBUG")) {
     journal.text("DEBUG", error.stack);

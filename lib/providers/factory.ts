@@ -8,7 +8,6 @@ import { OpenRouterProvider } from "./openrouter.ts";
 import { validateModelAxes } from "./axes.ts";
 
 export {
-  type ModelAxes,
   ProviderConfigError,
   type ProviderName,
   PROVIDERS,

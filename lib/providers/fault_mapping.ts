@@ -7,6 +7,7 @@
  * recognised with `instanceof` against the lazily loaded SDK module the adapter passes in, so
  * this file never loads an SDK itself.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import type OpenAI from "openai";
 import type * as OpenRouterErrors from "@openrouter/sdk/models/errors";
@@ -234,6 +235,6 @@ export function mapOpenRouterError(error: unknown, sdk: OpenRouterErrorClasses):
 }
 
 function unknownFault(error: unknown): ProviderError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ProviderError(message, { cause: error });
 }

@@ -3,6 +3,7 @@
  * adapters share. Field names are tried in order and the first integer wins; the camelCase
  * aliases exist because the openrouter SDK renames every field it parses.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import type { Message, Usage } from "../core/types/message.ts";
 
@@ -29,7 +30,7 @@ export async function contextLimitFrom(
       ? { limit: CONTEXT_FLOOR, source: { kind: "floor", reason: noneReason } }
       : { limit, source: { kind: "reported", via } };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { limit: CONTEXT_FLOOR, source: { kind: "floor", reason: `${via} failed: ${reason}` } };
   }
 }

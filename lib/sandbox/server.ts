@@ -2,6 +2,7 @@
  * The sandbox platform: an HTTP server on loopback speaking the BaseCradle REST contract, with
  * its state in SQLite, a task clock, fault injection and (optionally) router emulation.
  */
+import { namedError } from "../base/error_text.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { adminRoutes, type CreatedUser, createUser, type NewUser } from "./routes/admin.ts";
 import { authenticate, createSession } from "./shared/auth.ts";
@@ -351,7 +352,7 @@ export class Sandbox {
   #failure(error: unknown): Response {
     if (error instanceof Problem) return problemResponse(error);
     // Never a stack on the wire: the operator gets one line, the client a plain 500.
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const reason = namedError(error);
     this.#log(`sandbox internal-error reason=${JSON.stringify(reason)}`);
     return problemResponse(
       new Problem(500, "internal_server_error", "The sandbox failed to handle this request."),

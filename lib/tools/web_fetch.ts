@@ -10,6 +10,7 @@
  * written for the Python harness reads the same text. Only a call with no `url` (the model's own
  * mistake) throws. An HTTP error status is an answer, not a failure, and is returned as text.
  */
+import { errorMessage } from "../base/error_text.ts";
 import * as z from "../base/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { type AddressPolicy, publicAddressPolicy } from "./net/address_policy.ts";
@@ -185,7 +186,7 @@ export class WebFetchTool extends Tool {
       return `Couldn't reach ${pyRepr(url)}: timed out after ${seconds(this.#timeoutMs)}.`;
     }
     if (signal.aborted) return `Couldn't reach ${pyRepr(url)}: the fetch was cancelled.`;
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     return `Couldn't reach ${pyRepr(url)}: ${why}`;
   }
 }

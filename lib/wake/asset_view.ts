@@ -1,7 +1,4 @@
 /**
- * `lib/wake/`: one wake, in order: configuration, breaker, perception, triage and claims, recovery,
- * the turns, release.
- *
  * Asset perception (contracts §6.3): a peer's viewable image is shown to a vision-capable model
  * on the very turn that announces it — `… Looking at it now.` with the pixels attached — instead
  * of asking the model to go and `view` it. Everything else reads as the text form: a file that is
@@ -12,6 +9,7 @@
  * The pixels ride the in-memory user turn only: the transcript never stores them, and the caller
  * evicts them when the turn ends.
  */
+import { errorMessage } from "../base/error_text.ts";
 import type { ImageContent } from "../core/types/message.ts";
 import type { Provider } from "../core/types/provider.ts";
 import { imageDegraded } from "../journal/catalogue_engine.ts";
@@ -63,7 +61,7 @@ export async function perceiveAsset(deps: AssetViewDeps, asset: Asset): Promise<
     deps.journal.text(
       "WARNING",
       `Could not download asset ${asset.content.uuid} (${file.filename}) to show it; it is ` +
-        `rendered as text instead: ${error instanceof Error ? error.message : String(error)}`,
+        `rendered as text instead: ${errorMessage(error)}`,
     );
     return textForm;
   }

@@ -10,7 +10,8 @@
  * It runs when no turn is in flight and nothing else holds the transcript, and edits only `items`,
  * which is persisted but never sent to a model.
  */
-import { isSummary, pruneSummaryItems } from "../core/compaction/cut.ts";
+import { pruneSummaryItems } from "../core/compaction/cut.ts";
+import { isSummary } from "../core/types/summary_marker.ts";
 import { CLAIM_KINDS } from "../home/paths.ts";
 import { persist, type Wake } from "./wake_state.ts";
 

@@ -5,32 +5,29 @@
  * stops an agent answering its own generated images forever).
  */
 import { type ImageContent, Message } from "../core/types/message.ts";
+import type { ClaimKind } from "../home/claims.ts";
+import { readMark, writeMark } from "../home/marks.ts";
+import { addSeen, readSeen } from "../home/seen.ts";
 import type { Asset, Task, WebhookEvent } from "../platform/mod.ts";
+import { renderAsset, renderEvent, renderTask } from "../runtime/render.ts";
+import { perceiveAsset } from "./asset_view.ts";
+import type { TurnSpec } from "./engaged_half.ts";
+import { engaged } from "./engaged_half.ts";
 import {
-  bootstrapMark,
-  hasPending,
   type LedgerEntry,
   planFirstItemWake,
   seenAdditions,
   settledMark,
-  strandedUuids,
   unhandledTasks,
   withFetchedTrigger,
 } from "./first_wake.ts";
-import { perceiveAsset } from "./asset_view.ts";
 import { armedReason } from "./nudge.ts";
-import { probeAck, verifiedProbe } from "./probe.ts";
+import { takeTasks } from "./read_ahead.ts";
 import { recoverItems } from "./recovery.ts";
-import { renderAsset, renderEvent, renderTask } from "../runtime/render.ts";
 import type { ReportedItem } from "./reports.ts";
-import type { ClaimKind } from "../home/claims.ts";
-import { readMark, writeMark } from "../home/marks.ts";
-import { addSeen, readSeen } from "../home/seen.ts";
-import { postAs } from "./post.ts";
-import type { TurnSpec } from "./engaged_half.ts";
-import { engaged } from "./engaged_half.ts";
-import { firstWakeLimit, takeListing, takeTasks } from "./read_ahead.ts";
+import { triage, type TriageRules } from "./triage.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
+import { type KindReader, leaveFirstMark, listSince, readFirstWindow } from "./window.ts";
 
 /** How one kind reads to the shared per-item loop. */
 interface ItemKind<T> {
@@ -100,6 +97,7 @@ export function reconcileAssets(wake: Wake): Promise<void> {
     list: (opts) =>
       wake.client.assets.list({ timeline: wake.settings.timeline, ...opts }).toArray(),
     get: (uuid) => wake.client.assets.get(uuid),
+    uuid: ASSETS.uuid,
   });
 }
 
@@ -109,6 +107,7 @@ export function reconcileEvents(wake: Wake): Promise<void> {
     list: (opts) =>
       wake.client.webhookEvents.list({ timeline: wake.settings.timeline, ...opts }).toArray(),
     get: (uuid) => wake.client.webhookEvents.get(uuid),
+    uuid: EVENTS.uuid,
   });
 }
 
@@ -124,48 +123,28 @@ export async function reconcileTasks(wake: Wake): Promise<void> {
   if (done.length) await addSeen(home, timeline, done);
 }
 
-interface Reader<T> {
-  list(opts: { until?: string; limit?: number }): Promise<T[]>;
-  get(uuid: string): Promise<T>;
-}
-
 async function reconcileMarked<T>(
   wake: Wake,
   kind: ItemKind<T>,
   markKind: "assets" | "webhook_events",
   trigger: string | undefined,
-  reader: Reader<T>,
+  reader: KindReader<T>,
 ): Promise<void> {
   const { home, timeline } = wake.settings;
   const mark = await readMark(home, markKind, timeline);
   if (mark !== undefined) {
-    const ahead = takeListing(wake, markKind, mark) as Promise<T[]> | undefined;
-    const unseen = (await (ahead ?? reader.list({ until: mark }))).reverse();
-    const ledger = await actOn(wake, kind, unseen);
+    const ledger = await actOn(wake, kind, await listSince(wake, markKind, mark, reader));
     const next = settledMark(ledger);
     if (next) await writeMark(home, markKind, timeline, next);
     return;
   }
-  const ahead = takeListing(wake, markKind, undefined) as Promise<T[]> | undefined;
-  const recent = await (ahead ?? reader.list({ limit: firstWakeLimit(wake) }));
-  const unsettled = new Set(await wake.claims.unsettled(kind.claim, timeline));
-  const stranded: T[] = [];
-  for (const uuid of strandedUuids(recent.map((i) => ({ uuid: kind.uuid(i) })), unsettled)) {
-    try {
-      stranded.push(await reader.get(uuid));
-    } catch {
-      wake.journal.text(
-        "WARNING",
-        `An unsettled ${kind.claim} (${uuid}) is no longer readable on the platform; skipping it.`,
-      );
-    }
-  }
+  const window = await readFirstWindow(wake, markKind, reader);
   const refs = (list: T[]) => list.map((item) => ({ uuid: kind.uuid(item), item }));
   const plan = planFirstItemWake({
-    recent: refs(recent),
-    stranded: refs(stranded),
+    recent: refs(window.recent),
+    stranded: refs(window.stranded),
     trigger,
-    unsettled,
+    unsettled: window.unsettled,
   });
   let act = plan.act.map((r) => r.item);
   if (plan.fetchTrigger && trigger) {
@@ -175,18 +154,15 @@ async function reconcileMarked<T>(
     } catch {
       fetched = undefined; // a trigger that does not exist: the whole window alone
     }
-    if (!fetched && !recent.length) return;
-    act = withFetchedTrigger(refs(recent), refs(stranded), fetched ? refs([fetched])[0] : undefined)
-      .map((r) => r.item);
+    if (!fetched && !window.recent.length) return;
+    act = withFetchedTrigger(
+      refs(window.recent),
+      refs(window.stranded),
+      fetched ? refs([fetched])[0] : undefined,
+    ).map((r) => r.item);
   }
   const ledger = await actOn(wake, kind, act);
-  if (!hasPending(ledger)) {
-    const next = bootstrapMark(
-      recent.map((i) => ({ uuid: kind.uuid(i) })),
-      await readMark(home, markKind, timeline),
-    ) ?? settledMark(ledger);
-    if (next) await writeMark(home, markKind, timeline, next);
-  }
+  await leaveFirstMark(wake, markKind, window, reader, ledger, settledMark(ledger));
 }
 
 /** The shared per-item loop: recovery, self-filter, probe, billing wall, claim, one turn each. */
@@ -209,33 +185,17 @@ async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<Ledg
     kind.claim,
     items.map((item) => ({ uuid: kind.uuid(item), spec: () => specOf(item) })),
   );
+  const rules: TriageRules = { kind: kind.claim, selfFilter: kind.selfFilter, recoveries };
   const ledger: LedgerEntry[] = [];
   for (const item of items) {
     const uuid = kind.uuid(item);
-    if (kind.selfFilter && kind.author(item) === self.uuid) {
-      ledger.push({ uuid, disposition: "final" });
-      continue;
-    }
-    const nonce = await verifiedProbe(kind.carrier(item), wake.settings.probeSecret);
-    if (nonce !== undefined) {
-      const acked = await postAs(wake, probeAck(nonce), "probe-ack");
-      ledger.push({ uuid, disposition: acked ? "final" : "pending" });
-      continue;
-    }
-    const recovered = recoveries.get(uuid);
-    if (recovered === "billing") wake.billingWall = true;
-    if (recovered && recovered !== "redrive") {
-      ledger.push({ uuid, disposition: recovered === "final" ? "final" : "pending" });
-      continue;
-    }
-    if (wake.billingWall) {
-      ledger.push({ uuid, disposition: "pending" });
-      continue;
-    }
-    if (recovered !== "redrive" && await wake.claims.claim(kind.claim, timeline, uuid) !== "won") {
-      const record = await wake.claims.owner(kind.claim, timeline, uuid);
-      const settled = record !== undefined && wake.claims.isSettled(record);
-      ledger.push({ uuid, disposition: settled ? "final" : "pending" });
+    const { disposition } = await triage(wake, rules, {
+      uuid,
+      author: kind.author(item),
+      carrier: kind.carrier(item),
+    });
+    if (disposition !== "ours") {
+      ledger.push({ uuid, disposition });
       continue;
     }
     startDashboardRead(wake);

@@ -5,64 +5,58 @@
  * the first item that must be offered again.
  */
 import { Message } from "../core/types/message.ts";
-import type { Message as PlatformMessage } from "../platform/mod.ts";
-import {
-  bootstrapMark,
-  hasPending,
-  type LedgerEntry,
-  planFirstMessageWake,
-  settledMark,
-  strandedUuids,
-} from "./first_wake.ts";
-import { armedReason, isOneOnOne } from "./nudge.ts";
-import { probeAck, verifiedProbe } from "./probe.ts";
-import { recoverItems } from "./recovery.ts";
-import { messageLine, renderBatch } from "../runtime/render.ts";
 import { readMark, writeMark } from "../home/marks.ts";
-import { postAs } from "./post.ts";
-import { PACING_FAILED, settleRead } from "./pacing.ts";
+import type { Message as PlatformMessage } from "../platform/mod.ts";
+import { messageLine, renderBatch } from "../runtime/render.ts";
 import type { Rebuild, TurnSpec } from "./engaged_half.ts";
 import { engaged } from "./engaged_half.ts";
-import { firstWakeLimit, takeListing } from "./read_ahead.ts";
+import { type LedgerEntry, planFirstMessageWake, settledMark } from "./first_wake.ts";
+import { armedReason, isOneOnOne } from "./nudge.ts";
+import { paceConfig, PACING_FAILED, settleRead } from "./pacing.ts";
+import { recoverItems } from "./recovery.ts";
+import { triage, type TriageRules } from "./triage.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
+import { type KindReader, leaveFirstMark, listSince, readFirstWindow } from "./window.ts";
 
 const KIND = "messages";
+
+/** How messages are read from the platform. */
+function reader(wake: Wake): KindReader<PlatformMessage> {
+  const { timeline } = wake.settings;
+  return {
+    list: (options) => wake.client.messages.list({ timeline, ...options }).toArray(),
+    get: (uuid) => wake.client.messages.get(uuid),
+    uuid: (m) => m.content.uuid,
+  };
+}
 
 /** Reconciles the timeline's messages. */
 export async function reconcileMessages(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
+  const read = reader(wake);
   const mark = await readMark(home, KIND, timeline);
   if (mark !== undefined) {
-    const unseen = await (takeListing(wake, KIND, mark) ??
-      wake.client.messages.list({ timeline, until: mark }).toArray());
-    await respond(wake, unseen.reverse());
+    await respond(wake, await listSince(wake, KIND, mark, read));
     return;
   }
   // First wake: a bounded window, plus anything a dead wake left claimed outside it.
-  const recent = await (takeListing(wake, KIND, undefined) ??
-    wake.client.messages.list({ timeline, limit: firstWakeLimit(wake) }).toArray());
-  const unsettled = new Set(await wake.claims.unsettled(KIND, timeline));
-  const stranded = await fetchStranded(wake, strandedUuids(recent.map(ref), unsettled));
+  const window = await readFirstWindow(wake, KIND, read);
   const plan = planFirstMessageWake({
-    recent: recent.map(ref),
-    stranded: stranded.map(ref),
+    recent: window.recent.map(ref),
+    stranded: window.stranded.map(ref),
     self: wake.context.self.uuid,
     trigger: wake.triggers.message,
-    unsettled,
+    unsettled: window.unsettled,
   });
-  const byUuid = new Map([...recent, ...stranded].map((m) => [m.content.uuid, m]));
+  const byUuid = new Map([...window.recent, ...window.stranded].map((m) => [m.content.uuid, m]));
   seedContext(wake, plan.context.map((r) => byUuid.get(r.uuid)!));
   const ledger = await respond(wake, plan.reply.map((r) => byUuid.get(r.uuid)!));
-  if (!hasPending(ledger)) {
-    const next = bootstrapMark(recent.map(ref), await readMark(home, KIND, timeline));
-    if (next) await writeMark(home, KIND, timeline, next);
-  }
+  await leaveFirstMark(wake, KIND, window, read, ledger);
 }
 
 /** Absorbs `items` (oldest first), engages the batch once, settles. Returns the ledger. */
 async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntry[]> {
   const { timeline } = wake.settings;
-  const self = wake.context.self.uuid;
   const recoveries = await recoverItems(
     wake,
     KIND,
@@ -72,38 +66,20 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
       spec: () => batchSpec(wake, [m]),
     })),
   );
+  const rules: TriageRules = { kind: KIND, selfFilter: true, recoveries };
   const ledger: LedgerEntry[] = [];
   const batch: PlatformMessage[] = [];
   let probeSeen = false;
   const absorb = async (message: PlatformMessage): Promise<void> => {
-    const uuid = message.content.uuid;
-    if (message.user.uuid === self) {
-      ledger.push({ uuid, disposition: "final" });
-      return;
-    }
-    const nonce = await verifiedProbe(message.content.body, wake.settings.probeSecret);
-    if (nonce !== undefined) {
-      probeSeen = true;
-      const acked = await postAs(wake, probeAck(nonce), "probe-ack");
-      ledger.push({ uuid, disposition: acked ? "final" : "pending" });
-      return;
-    }
-    const recovered = recoveries.get(uuid);
-    if (recovered === "billing") wake.billingWall = true;
-    if (recovered && recovered !== "redrive") {
-      ledger.push({ uuid, disposition: recovered === "final" ? "final" : "pending" });
-      return;
-    }
-    if (recovered === "redrive" || await wake.claims.claim(KIND, timeline, uuid) === "won") {
-      ledger.push({ uuid, disposition: "ours" });
-      batch.push(message);
-      return;
-    }
-    const record = await wake.claims.owner(KIND, timeline, uuid);
-    ledger.push({
-      uuid,
-      disposition: record && wake.claims.isSettled(record) ? "final" : "pending",
-    });
+    const item = {
+      uuid: message.content.uuid,
+      author: message.user.uuid,
+      carrier: message.content.body,
+    };
+    const { disposition, rule } = await triage(wake, rules, item);
+    if (rule === "probe") probeSeen = true;
+    ledger.push({ uuid: item.uuid, disposition });
+    if (disposition === "ours") batch.push(message);
   };
   for (const message of items) await absorb(message);
   // Messages newer than the cursor (the newest item read so far), absorbed in order; whether the
@@ -119,11 +95,11 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
     }
     return batch.length > before;
   };
-  const pace = wake.settings.pace;
+  const pace = paceConfig(wake.env);
   if (batch.length && wake.billingWall) {
     for (const entry of ledger) if (entry.disposition === "ours") entry.disposition = "pending";
   } else if (batch.length) {
-    if (pace?.enabled) {
+    if (pace.enabled) {
       // Loop 1: read the newest peer AI's message at a human's pace, settling on the true newest.
       await settleRead({
         config: pace,
@@ -137,7 +113,7 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
         reread,
       });
     }
-    const rebuild: Rebuild | undefined = pace?.enabled
+    const rebuild: Rebuild | undefined = pace.enabled
       ? {
         maxBuilds: pace.maxBuilds,
         // Loop 2: a message that landed during a tool-free build is folded in and the turn rebuilt.
@@ -220,22 +196,6 @@ function seedContext(wake: Wake, contextNewestFirst: PlatformMessage[]): void {
         : Message.user(messageLine(m)),
     );
   }
-}
-
-/** Fetches stranded messages by uuid; an unreadable one is skipped with a WARNING. */
-async function fetchStranded(wake: Wake, uuids: string[]): Promise<PlatformMessage[]> {
-  const out: PlatformMessage[] = [];
-  for (const uuid of uuids) {
-    try {
-      out.push(await wake.client.messages.get(uuid));
-    } catch {
-      wake.journal.text(
-        "WARNING",
-        `An unsettled message (${uuid}) is no longer readable on the platform; skipping it.`,
-      );
-    }
-  }
-  return out;
 }
 
 function ref(m: PlatformMessage): { uuid: string; author: string } {

@@ -6,6 +6,7 @@
  * the settle loop takes its clock and sleep, so both are tested without waiting.
  */
 import { codePointLength } from "../base/code_points.ts";
+import type { HarnessEnv } from "../config/env.ts";
 
 /** `HARNESS_PACE_*`: whether pacing runs, and its knobs. */
 export interface PaceConfig {
@@ -17,6 +18,16 @@ export interface PaceConfig {
   readonly floorSeconds: number;
   /** `HARNESS_PACE_MAX_BUILDS`: the settle-restart cap and the rebuild cap (≥ 1). */
   readonly maxBuilds: number;
+}
+
+/** The pacing knobs of a parsed environment. */
+export function paceConfig(env: HarnessEnv): PaceConfig {
+  return {
+    enabled: env.paceEnabled,
+    charsPerSec: env.paceCharsPerSec,
+    floorSeconds: env.paceFloorSeconds,
+    maxBuilds: env.paceMaxBuilds,
+  };
 }
 
 /** The message a read delay is owed for: its body, when it appeared, and whether an AI wrote it. */

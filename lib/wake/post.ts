@@ -2,6 +2,7 @@
  * The wake's own posts — probe acks and failure reports — through the gate. Kept apart from the
  * turn runner so an idle wake that acks a probe does not load the engine.
  */
+import { errorMessage } from "../base/error_text.ts";
 import { postFailed } from "../journal/catalogue_wake.ts";
 import { GateRefusal } from "../gate/refusal.ts";
 import { PlatformError } from "../platform/mod.ts";
@@ -27,7 +28,7 @@ export async function postAs(
     postFailed(wake.journal, {
       timeline: wake.settings.timeline,
       kind,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     return false;
   }

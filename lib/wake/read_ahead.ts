@@ -22,11 +22,8 @@ import { readMark } from "../home/marks.ts";
  * wake's state satisfies it; naming only this keeps this module free of the wake's own types.
  */
 export interface ReadAheadHost {
-  readonly settings: {
-    readonly home: string;
-    readonly timeline: string;
-    readonly window: number | "all";
-  };
+  readonly settings: { readonly home: string; readonly timeline: string };
+  readonly env: { readonly contextMessages: number | "all" };
   readonly client: PlatformClient;
   readonly engine: { readonly turns: number };
   readonly context: { readonly spoken: number };
@@ -71,7 +68,8 @@ function activity(wake: ReadAheadHost): number {
 
 /** How many of the newest items a first wake (a kind without a mark) lists: `undefined` is all. */
 export function firstWakeLimit(wake: ReadAheadHost): number | undefined {
-  return wake.settings.window === "all" ? undefined : Math.max(1, wake.settings.window);
+  const window = wake.env.contextMessages;
+  return window === "all" ? undefined : Math.max(1, window);
 }
 
 /** Starts the first reads of `kinds` (each once its mark is read) and returns them. */

@@ -14,6 +14,7 @@
  * Non-idempotent effects are never re-run: only recorded platform creates whose result is the
  * interrupted sentinel are re-issued, under the key the dead wake minted.
  */
+import { errorMessage, namedError } from "../base/error_text.ts";
 import { runResultIndex } from "../core/types/runs.ts";
 import { createKind } from "../core/types/create_calls.ts";
 import { isInterrupted } from "../core/transcript/heal.ts";
@@ -33,7 +34,7 @@ import type { ClaimKind } from "../home/claims.ts";
 import type { TurnOutcome, TurnSpec } from "./engaged_half.ts";
 import { engaged } from "./engaged_half.ts";
 import { persist, type Wake } from "./wake_state.ts";
-import { SUMMARY_MARKER } from "../core/compaction/cut.ts";
+import { SUMMARY_MARKER } from "../core/types/summary_marker.ts";
 
 /** What recovery decided for one item. */
 export type Recovery =
@@ -45,9 +46,6 @@ export type Recovery =
   | "redrive"
   /** Resumed into a billing wall: pending, and no more model calls this wake. */
   | "billing";
-
-/** The compaction-summary marker a dropped turn is recorded under (the compactor's own). */
-export { SUMMARY_MARKER };
 
 /** Where a turn sits in the transcript: the user message and the end of its work (exclusive). */
 export interface TurnSpan {
@@ -195,7 +193,7 @@ async function resume(
     return outcome;
   } catch (error) {
     wake.messages = [...head, ...tail];
-    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const why = namedError(error);
     wake.journal.text(
       "ERROR",
       `Resuming the interrupted turn failed; the next wake will try again. (${why}) kind=${kind}`,
@@ -227,7 +225,7 @@ async function reissueCreates(wake: Wake, span: TurnSpan, anchor: string | undef
         const out = await tool.run(call.arguments, { callId: call.id });
         text = typeof out === "string" ? out : out.text;
       } catch (error) {
-        text = `Error running '${call.name}': ${error instanceof Error ? error.message : error}`;
+        text = `Error running '${call.name}': ${errorMessage(error)}`;
       } finally {
         wake.context.endTurn();
       }

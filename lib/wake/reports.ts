@@ -3,6 +3,7 @@
  * first person because they stand in for a reply the agent could not give: a permanent rejection
  * (payload too large, context too long) and the once-per-outage out-of-credit notice.
  */
+import { errorMessage } from "../base/error_text.ts";
 import type { PermanentReason } from "../journal/catalogue_wake.ts";
 
 /** What kind of item the report is about, for the `<item>` phrase. */
@@ -48,7 +49,7 @@ export function verbatim(error: unknown): string {
       return JSON.stringify(body);
     } catch { /* fall through to the exception text */ }
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 function pickText(body: unknown): string | undefined {

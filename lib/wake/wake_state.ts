@@ -13,7 +13,7 @@ import type { MemoryProvider } from "../memory/provider.ts";
 import type { PlatformClient } from "../platform/mod.ts";
 import type { ClaimStore } from "../home/claims.ts";
 import type { WakeContext } from "./context.ts";
-import type { PaceConfig } from "./pacing.ts";
+import type { HarnessEnv } from "../config/env.ts";
 import type { ReadAhead } from "./read_ahead.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
@@ -23,29 +23,17 @@ export interface WakeTriggers {
   readonly event?: string;
 }
 
-/** Knobs the reconcilers read. */
+/**
+ * What the wake itself settled, beyond the parsed environment: the checked HARNESS_HOME and
+ * AI_MODEL (required for a wake, optional in the environment), the timeline and the wake's id.
+ */
 export interface WakeSettings {
   readonly home: string;
   readonly timeline: string;
-  readonly maxSteps: number;
-  /** `HARNESS_CONTEXT_MESSAGES`: the first-wake read window. */
-  readonly window: number | "all";
-  readonly onboard: boolean;
-  readonly probeSecret?: string;
-  readonly delivery?: string;
-  /** The endpoint vendor, for reports and billing lines. */
-  readonly provider: string;
   /** `AI_MODEL`: the model the provider is built for (the `wake start` line names it). */
   readonly model: string;
   /** One id per wake process: its claims and its turn records carry the same one. */
   readonly wakeId: string;
-  /** `AI_SDK` and `AI_SDK_SURFACE`, for the turn record's config hash. */
-  readonly sdk?: string;
-  readonly surface?: string;
-  /** `HARNESS_MAX_CONTEXT_TOKENS`: the operator's ceiling (`0` switches compaction off). */
-  readonly maxContextTokens?: number;
-  /** `HARNESS_PACE_*`: read-speed pacing and batch rebuild (absent ⇒ off). */
-  readonly pace?: PaceConfig;
 }
 
 /**
@@ -92,14 +80,10 @@ export interface BriefState {
 
 /** One assembled wake. */
 export interface Wake {
+  /** The parsed environment, as the command line settled it (lib/config/env.ts). */
+  readonly env: HarnessEnv;
   readonly settings: WakeSettings;
   readonly triggers: WakeTriggers;
-  /** The breaker's knobs (`HARNESS_WAKE_BREAKER_*`). */
-  readonly breaker: {
-    readonly max: number;
-    readonly windowSeconds: number;
-    readonly cooldownSeconds: number;
-  };
   readonly journal: Journal;
   readonly client: PlatformClient;
   /** The engine, built on first use. */
@@ -136,7 +120,7 @@ export function sourceOf(timeline: string): string {
  * after them. At most once a wake, only with onboarding on, never for a wake that engages nothing.
  */
 export function startDashboardRead(wake: Wake): void {
-  if (!wake.settings.onboard || wake.brief.composed || wake.brief.dashboard) return;
+  if (!wake.env.onboard || wake.brief.composed || wake.brief.dashboard) return;
   wake.brief.dashboard = wake.client.users.dashboardMarkdown().then(
     (t) => t.trim(),
     () => undefined,

@@ -5,7 +5,8 @@ import {
   Compactor,
   SUMMARIZE_INSTRUCTION,
 } from "../../lib/core/compaction/compaction.ts";
-import { isSummary, summaryNote, transcriptChars } from "../../lib/core/compaction/cut.ts";
+import { summaryNote, transcriptChars } from "../../lib/core/compaction/cut.ts";
+import { isSummary } from "../../lib/core/types/summary_marker.ts";
 import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
 import { ProviderServerError } from "../../lib/core/types/faults.ts";
 import { Message } from "../../lib/core/types/message.ts";

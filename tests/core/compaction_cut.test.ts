@@ -7,10 +7,10 @@ import {
   preludeEnd,
   pruneSummaryItems,
   renderRegion,
-  SUMMARY_MARKER,
   summaryNote,
   transcriptChars,
 } from "../../lib/core/compaction/cut.ts";
+import { SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
 import { Message } from "../../lib/core/types/message.ts";
 
 const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Compactor } from "../../lib/core/compaction/compaction.ts";
 import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
-import { isSummary } from "../../lib/core/compaction/cut.ts";
+import { isSummary } from "../../lib/core/types/summary_marker.ts";
 import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
 import { Engine } from "../../lib/core/engine.ts";
 import { ProviderAuthError, ProviderContextLengthError } from "../../lib/core/types/faults.ts";

@@ -12,12 +12,8 @@ import {
   SUMMARIZE_INSTRUCTION,
 } from "../../lib/core/compaction/compaction.ts";
 import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
-import {
-  isBoundary,
-  isSummary,
-  SUMMARY_MARKER,
-  transcriptChars,
-} from "../../lib/core/compaction/cut.ts";
+import { isBoundary, transcriptChars } from "../../lib/core/compaction/cut.ts";
+import { isSummary, SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
 import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
 import { Engine } from "../../lib/core/engine.ts";
 import { ProviderContextLengthError } from "../../lib/core/types/faults.ts";

@@ -9,14 +9,8 @@ import { INTERRUPTED } from "../../lib/core/transcript/heal.ts";
 import type { Message } from "../../lib/core/types/message.ts";
 import { FileSessionStore } from "../../lib/core/transcript/session.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
-import {
-  actedIn,
-  findTurn,
-  recoverItems,
-  summarized,
-  SUMMARY_MARKER,
-  turnState,
-} from "../../lib/wake/recovery.ts";
+import { actedIn, findTurn, recoverItems, summarized, turnState } from "../../lib/wake/recovery.ts";
+import { SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
 import { ClaimStore } from "../../lib/home/claims.ts";
 import type { Wake } from "../../lib/wake/wake_state.ts";
 

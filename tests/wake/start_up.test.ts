@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { GUARDRAILS_FILE as GATE_FILE } from "../../lib/gate/guardrails.ts";
 import type { Engine } from "../../lib/core/engine.ts";
 import { DeferredGate } from "../../lib/wake/deferred_gate.ts";
-import { GUARDRAILS_FILE } from "../../lib/wake/wake.ts";
+import { GUARDRAILS_FILE } from "../../lib/wake/assemble.ts";
 import { EngineSlot } from "../../lib/wake/wake_state.ts";
 import type { Message } from "../../lib/platform/mod.ts";
 import { REPO_ROOT } from "../support/run_cli.ts";
@@ -48,13 +48,17 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
   const graph = await staticGraph("lib/wake/wake.ts");
   assert.ok(graph.has("lib/platform/client.ts"), "the scan must see the platform client");
   assert.ok(graph.has("lib/core/transcript/session.ts"), "the scan must see the transcript store");
+  assert.ok(
+    graph.has("lib/wake/engaged_half.ts"),
+    "the scan must see the door to the engaged half",
+  );
+  // A folder rule: the engaged half is loaded only when a turn engages.
+  const engagedHalf = [...graph].filter((module) => module.startsWith("lib/wake/engaged/"));
+  assert.deepEqual(engagedHalf, [], "lib/wake/engaged/ is on the idle wake's start-up graph");
   for (
     const module of [
       "lib/core/engine.ts",
-      "lib/wake/engaged/mod.ts",
-      "lib/wake/engaged/turn.ts",
       "lib/runtime/tool_set.ts",
-      "lib/wake/engaged/brief.ts",
       "lib/gate/gate.ts",
       "lib/gate/guardrails.ts",
       "lib/config/installer.ts",

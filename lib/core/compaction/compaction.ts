@@ -13,18 +13,19 @@
  * Nothing here ever fails a turn: a failed summary leaves the transcript exactly as it was.
  */
 
+import { namedError } from "../../base/error_text.ts";
 import { contextCompact } from "../../journal/catalogue_context.ts";
 import { type Journal, silentJournal } from "../../journal/journal.ts";
 import { codePointLength, tailCodePoints } from "../../base/code_points.ts";
 import {
   cutIndex,
   droppedItems,
-  isSummary,
   preludeEnd,
   renderRegion,
   summaryNote,
   transcriptChars,
 } from "./cut.ts";
+import { isSummary } from "../types/summary_marker.ts";
 import {
   type ContextBudget,
   EMERGENCY_KEEP_RATIO,
@@ -152,7 +153,7 @@ export class Compactor {
       await save?.();
       return true;
     } catch (error) {
-      this.#journal.text("WARNING", `Context compaction failed: ${describe(error)}`);
+      this.#journal.text("WARNING", `Context compaction failed: ${namedError(error)}`);
       return false;
     }
   }
@@ -239,7 +240,7 @@ export class Compactor {
     } catch (error) {
       this.#journal.text(
         "WARNING",
-        `Context compaction failed: the summarization call errored: ${describe(error)}`,
+        `Context compaction failed: the summarization call errored: ${namedError(error)}`,
       );
       return undefined;
     }
@@ -261,15 +262,10 @@ export class Compactor {
     } catch (error) {
       this.#journal.text(
         "WARNING",
-        `Could not write the compaction summary to memory: ${describe(error)}`,
+        `Could not write the compaction summary to memory: ${namedError(error)}`,
       );
     }
   }
-}
-
-/** `Name: message` for an Error, the value itself otherwise. */
-export function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /**

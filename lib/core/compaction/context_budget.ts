@@ -9,13 +9,12 @@
  * moves the warning with it. The budget warns when the inequality fails and never refuses: the
  * operator's override is the escape hatch and always wins (`0` switches compaction off).
  */
+import { errorMessage } from "../../base/error_text.ts";
 import { contextLimit, type LimitSource } from "../../journal/catalogue_context.ts";
 import { type Journal, silentJournal } from "../../journal/journal.ts";
 import { TOOL_ARGS_CAP, TOOL_RESULT_CAP } from "../transcript/caps.ts";
 import type { Provider } from "../types/provider.ts";
 import { DEFAULT_MAX_STEPS } from "../types/step_note.ts";
-
-export type { LimitSource } from "../../journal/catalogue_context.ts";
 
 /** The ceiling assumed when neither the operator nor the adapter names one. */
 export const DEFAULT_CONTEXT_LIMIT = 128_000;
@@ -189,7 +188,7 @@ export class ContextBudget {
     try {
       value = await provider.contextLimit();
     } catch (error) {
-      this.#couldNotRead(error instanceof Error ? error.message : String(error));
+      this.#couldNotRead(errorMessage(error));
       return undefined;
     }
     if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) return undefined;

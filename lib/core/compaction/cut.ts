@@ -14,8 +14,6 @@ import { jsonSize } from "../../pycompat/json.ts";
 
 import { isSummary, SUMMARY_MARKER } from "../types/summary_marker.ts";
 
-export { isSummary, SUMMARY_MARKER };
-
 /** Whether the kept tail may begin at `message`: only a real peer (`user`, not injected) turn. */
 export function isBoundary(message: Message): boolean {
   return message.role === "user" && !message.injected;

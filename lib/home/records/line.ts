@@ -3,6 +3,7 @@
  * line whose content was changed is called `edited` even when the change also broke the schema.
  * The writer, the verifier and the stats all judge a line with this one function.
  */
+import { errorMessage } from "../../base/error_text.ts";
 import { recordHash } from "./canonical.ts";
 import { RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
 
@@ -32,7 +33,7 @@ export function judgeLine(line: string): LineVerdict {
   try {
     computed = recordHash(fields);
   } catch (error) {
-    return bad("invalid", error instanceof Error ? error.message : String(error));
+    return bad("invalid", errorMessage(error));
   }
   if (computed !== fields.record_hash) {
     return bad("edited", "record_hash does not match the record's content (changed after writing)");

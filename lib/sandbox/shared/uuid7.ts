@@ -5,7 +5,7 @@
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-export { isUuid, UUID_PATTERN } from "../../base/uuid.ts";
+export { isUuid } from "../../base/uuid.ts";
 
 /**
  * A UUIDv7 source. Within one millisecond a 42-bit counter (12 bits of `rand_a` plus the top 30

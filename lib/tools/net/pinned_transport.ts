@@ -10,6 +10,7 @@
  * permission denial escapes as an uncaught exception and its `signal` option does not abort
  * (both measured). `Deno.connect` + `Deno.startTls` gives exact control and ordinary errors.
  */
+import { errorMessage } from "../../base/error_text.ts";
 import { ByteReader } from "./byte_reader.ts";
 import { bodyFrames, readResponseHead, requestHead, type ResponseHead } from "./http1.ts";
 import type { Target } from "./target.ts";
@@ -136,7 +137,7 @@ async function dial(
       lastError = error;
     }
   }
-  const why = lastError instanceof Error ? lastError.message : String(lastError);
+  const why = errorMessage(lastError);
   const tried = target.addresses.map((a) => a.text).join(", ");
   throw new ConnectError(`could not connect to ${target.url.host} (${tried}): ${why}`);
 }

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { errorMessage } from "../../base/error_text.ts";
 import { join } from "../../base/paths.ts";
 import {
   type Capability,
@@ -212,7 +213,7 @@ export class ShellTool extends Tool implements LoadRefusing {
       });
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) return `${RUN_NOT_PERMITTED} ${error.message}`;
-      return `Couldn't start a shell: ${error instanceof Error ? error.message : String(error)}`;
+      return `Couldn't start a shell: ${errorMessage(error)}`;
     }
     return this.#format(result, seconds);
   }
@@ -222,7 +223,7 @@ export class ShellTool extends Tool implements LoadRefusing {
     try {
       euid = this.#euid();
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorMessage(error);
       return `the shell tool cannot confirm it is not running as root (${why}), so it refuses ` +
         "to load — grant the harness sys access to read its uid.";
     }

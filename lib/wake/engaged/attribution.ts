@@ -4,7 +4,7 @@
  * never persisted), the transcript's sections and the images — computed from the request's own
  * messages, so `total = tools + brief + history + images` holds exactly.
  */
-import { SUMMARY_MARKER } from "../../core/compaction/cut.ts";
+import { SUMMARY_MARKER } from "../../core/types/summary_marker.ts";
 import { codePointLength } from "../../base/code_points.ts";
 import type { Message } from "../../core/types/message.ts";
 import type { ToolSpec } from "../../core/types/tool.ts";

@@ -4,6 +4,7 @@
  * as `unspoken` and observed by memory, and the provider faults a wake reports are turned into a
  * report and a disposition instead of a crash.
  */
+import { errorMessage, namedError } from "../../base/error_text.ts";
 import { ContextBudget } from "../../core/compaction/context_budget.ts";
 import {
   COMPACTION_OBSERVE_TEXT,
@@ -103,7 +104,7 @@ export async function drive(
     outcome = await driveTurn(wake, spec, live, turnStart, save, facts, standing);
     return outcome;
   } catch (error) {
-    facts.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    facts.error = namedError(error);
     throw error;
   } finally {
     await recordTurn(wake, spec, outcome, facts);
@@ -195,7 +196,7 @@ async function driveTurn(
     await clearBillingBlocked(wake.settings.home, wake.settings.timeline);
     billingRecovered(wake.journal, {
       timeline: wake.settings.timeline,
-      delivery: wake.settings.delivery,
+      delivery: wake.env.deliveryId,
     });
   }
   // A build about to be rebuilt is discarded: its narration is neither logged nor remembered.
@@ -214,24 +215,24 @@ async function recordTurn(
   outcome: TurnOutcome | undefined,
   facts: TurnFacts,
 ): Promise<void> {
-  const { settings } = wake;
+  const { settings, env } = wake;
   try {
     const result = facts.result;
     await appendTurnRecord(settings.home, {
       timeline: settings.timeline,
       wakeId: settings.wakeId,
-      deliveryId: settings.delivery,
+      deliveryId: env.deliveryId,
       triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
         uuid,
         kind: spec.report.kind,
       })),
-      provider: settings.provider,
+      provider: env.aiProvider,
       model: settings.model,
       prompt: wake.brief.charter,
       config: {
-        provider: settings.provider,
-        sdk: settings.sdk ?? null,
-        surface: settings.surface ?? null,
+        provider: env.aiProvider,
+        sdk: env.aiSdk,
+        surface: env.aiSdkSurface,
         model: settings.model,
         tools: facts.engine?.registry.names() ?? [],
       },
@@ -244,7 +245,7 @@ async function recordTurn(
       usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
     });
   } catch (error) {
-    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const why = namedError(error);
     wake.journal.text("WARNING", `Could not append the turn record; continuing. (${why})`);
   }
 }
@@ -258,8 +259,8 @@ function compactorOf(wake: Wake, engine: Engine): Compactor {
   wake.loaded.compactor ??= new Compactor(
     engine.provider,
     new ContextBudget(engine.provider, {
-      override: wake.settings.maxContextTokens,
-      maxSteps: wake.settings.maxSteps,
+      override: wake.env.maxContextTokens,
+      maxSteps: wake.env.maxSteps,
       journal,
     }),
     {
@@ -328,7 +329,7 @@ async function ensureBrief(wake: Wake, query: string) {
     startDashboardRead(wake); // unless started already (a resumed turn comes here first)
     brief.composed = true;
     brief.charter = await wake.charter();
-    if (wake.settings.onboard) {
+    if (wake.env.onboard) {
       const [dashboard, memory] = await Promise.all([
         wake.brief.dashboard,
         recallMemory(wake.memory, {
@@ -339,7 +340,7 @@ async function ensureBrief(wake: Wake, query: string) {
       ]);
       const input = {
         now: new Date(),
-        maxSteps: wake.settings.maxSteps,
+        maxSteps: wake.env.maxSteps,
         dashboard,
         memory: memory ?? undefined,
       };
@@ -366,12 +367,12 @@ async function markFailed(
   save: () => Promise<void>,
 ): Promise<void> {
   const name = error instanceof Error ? error.name : "Error";
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   live.push(Message.system(`[turn failed: ${name} — ${message}]`));
   try {
     await save();
   } catch (saveError) {
-    const why = saveError instanceof Error ? saveError.message : String(saveError);
+    const why = errorMessage(saveError);
     // Logged, not thrown: the turn's own failure is the one the caller must see.
     wake.journal.text(
       "ERROR",
@@ -388,18 +389,19 @@ async function reportPermanent(
 ): Promise<void> {
   permanentFailure(wake.journal, {
     reason,
-    provider: wake.settings.provider,
+    provider: wake.env.aiProvider,
     item: spec.itemLabel,
     timeline: wake.settings.timeline,
-    delivery: wake.settings.delivery,
+    delivery: wake.env.deliveryId,
   });
-  const body = permanentReport(reason, spec.report, wake.settings.provider, verbatim(error));
+  const body = permanentReport(reason, spec.report, wake.env.aiProvider, verbatim(error));
   await postReport(wake, body);
 }
 
 async function reportBilling(wake: Wake, error: ProviderBillingError): Promise<void> {
   wake.billingWall = true;
-  const { home, timeline, provider, delivery } = wake.settings;
+  const { home, timeline } = wake.settings;
+  const { aiProvider: provider, deliveryId: delivery } = wake.env;
   if (await isBillingBlocked(home, timeline)) {
     billingBlocked(wake.journal, { provider, timeline, delivery });
     return;

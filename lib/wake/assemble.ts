@@ -1,0 +1,268 @@
+/**
+ * `lib/wake/`: one wake, in order: configuration, breaker, perception, triage and claims, recovery,
+ * the turns, release.
+ *
+ * Assembling a wake: from the command line's request and the process environment to the one
+ * {@link Wake} every later step takes. The order is observable (which error wins, which request
+ * is made): the environment → HARNESS_HOME, AI_MODEL and the API key → claim liveness → the
+ * shared runtime resolution (reconcile → prompts → permissions narrow → memory → tools → params)
+ * → the platform client → the timeline (404 ⇒ skip) → identity → guardrails. The provider, the
+ * tool registry and the gate are only described here; the first engaged turn builds them, so an
+ * idle wake loads none of them.
+ */
+import { join } from "../base/paths.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+import { type HarnessEnv, parseEnv, SECRET_VARIABLES } from "../config/env.ts";
+import { FileSessionStore } from "../core/transcript/session.ts";
+import type { Guardrails } from "../gate/guardrails.ts";
+import { ClaimStore, newWakeId } from "../home/claims.ts";
+import { livenessSnapshot } from "../home/liveness.ts";
+import type { Journal } from "../journal/journal.ts";
+import { registerSecret } from "../journal/scrub.ts";
+import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
+import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import { WakeContext } from "./context.ts";
+import { DeferredGate } from "./deferred_gate.ts";
+import { engaged } from "./engaged_half.ts";
+import { EngineSlot, type Wake, type WakeSettings, type WakeTriggers } from "./wake_state.ts";
+
+/** The operator's guardrails file in the config home (`GUARDRAILS_FILE` of lib/gate). */
+export const GUARDRAILS_FILE = "guardrails.json";
+
+/** A configuration problem the wake itself detects (exit 1, one line). */
+export class WakeConfigError extends Error {
+  override name = "WakeConfigError";
+}
+
+/** Builds the wake; `"skip"` when the timeline no longer exists. */
+export async function assemble(
+  timeline: string,
+  triggers: WakeTriggers,
+  rawEnv: Record<string, string>,
+  journal: Journal,
+): Promise<Wake | "skip"> {
+  // The command line settled the timeline and the triggers (a flag wins over its variable).
+  const env = parseEnv(rawEnv, { timeline, ...triggers });
+  const { home, model, apiKey } = required(env);
+  registerSecret(env.aiApiKey);
+  registerSecret(env.token);
+  registerSecret(env.password);
+  // The timeline and the dashboard are fetched while the configuration resolves (each is a
+  // network round trip in production) and awaited after it, so errors keep their order:
+  // configuration, then credentials, then the timeline (404 ⇒ skip), then the dashboard.
+  const early = startPlatformReads(timeline, env.platform);
+  // `kill(pid, 0)` needs run permission, which the locked profile revokes: judge claim owners now.
+  const isAlive = livenessSnapshot(home, timeline);
+  const runtime = await resolveRuntime(env, {
+    journal,
+    reconcile: true,
+    narrow: true,
+    vars: rawEnv,
+  });
+  if ("error" in early) throw early.error;
+  const { client } = early;
+  const viewers = await viewersOf(early.timeline);
+  if (viewers === "gone") return "skip"; // deleted while the delivery queued
+  const { identity } = await early.dashboard;
+  const guardrails = await readGuardrails(runtime.configHome);
+  const gate = new DeferredGate(async () => {
+    const { Gate } = await lazyImport<typeof import("../gate/gate.ts")>("lib/gate/gate.ts");
+    return new Gate({ client, guardrails, journal, secrets: [env.token, env.aiApiKey] });
+  });
+  const context = new WakeContext({
+    client,
+    gate,
+    timeline,
+    self: { uuid: identity.uuid, handle: identity.handle },
+    journal,
+    model,
+  });
+  // One id for the wake: its claims and its turn records name the same one.
+  const settings: WakeSettings = { home, timeline, model, wakeId: newWakeId() };
+  const loaded: Wake["loaded"] = {};
+  return {
+    env,
+    settings,
+    triggers,
+    journal,
+    client,
+    engine: engineSlot(env, settings, runtime, { apiKey, context, gate, journal, loaded }),
+    context,
+    claims: new ClaimStore(home, { journal, isAlive, wakeId: settings.wakeId }),
+    store: new FileSessionStore(join(home, "sessions"), { journal }),
+    memory: runtime.memory.provider,
+    viewers,
+    charter: () => composeCharter(env, runtime, loaded),
+    messages: [],
+    brief: { composed: false },
+    posts: 0,
+    billingWall: false,
+    loaded,
+  };
+}
+
+/** HARNESS_HOME, AI_MODEL and the API key: optional in the environment, required for a wake. */
+function required(env: HarnessEnv): { home: string; model: string; apiKey: string } {
+  const home = env.harnessHome;
+  if (!home) {
+    throw new WakeConfigError(
+      "HARNESS_HOME is required for a wake — set it to the directory that keeps this agent's " +
+        "transcripts, marks and claims.",
+    );
+  }
+  const model = env.aiModel;
+  if (!model) {
+    throw new WakeConfigError("AI_MODEL is required — set it to the model id this agent runs on.");
+  }
+  const apiKey = env.aiApiKey;
+  if (!apiKey) {
+    throw new WakeConfigError(
+      "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
+    );
+  }
+  return { home, model, apiKey };
+}
+
+/** What the engine is built with, besides the environment and the runtime. */
+interface EngineInputs {
+  /** `AI_API_KEY`, checked present. */
+  readonly apiKey: string;
+  readonly context: WakeContext;
+  readonly gate: DeferredGate;
+  readonly journal: Journal;
+  /** Where the MCP load is kept, for the charter's notes and the close at wake end. */
+  readonly loaded: Wake["loaded"];
+}
+
+/**
+ * The engine, built by the first engaged turn: MCP (only here: an idle wake, or an empty `mcp/`,
+ * never loads its SDK), then the provider and the tool registry. The model axes and the key were
+ * validated by {@link required}, so building cannot fail on configuration any more.
+ */
+function engineSlot(
+  env: HarnessEnv,
+  settings: WakeSettings,
+  runtime: Runtime,
+  inputs: EngineInputs,
+): EngineSlot {
+  const { apiKey, context, gate, journal, loaded } = inputs;
+  const { configHome, tools: resolution } = runtime;
+  return new EngineSlot(async () => {
+    const { buildEngine, loadWakeMcp } = await engaged();
+    await gate.ready();
+    const mcp = await loadWakeMcp({
+      configHome,
+      timeoutSeconds: env.mcpTimeoutSeconds,
+      journal,
+      configs: runtime.mcpRead,
+      withheldEnv: SECRET_VARIABLES,
+    });
+    loaded.mcp = mcp;
+    return buildEngine({
+      provider: {
+        provider: env.aiProvider,
+        sdk: env.aiSdk,
+        surface: env.aiSdkSurface,
+        model: settings.model,
+        apiKey,
+        baseURL: env.aiBaseUrl,
+        params: runtime.modelParams.params,
+        searchParams: runtime.searchParams,
+        builtins: resolution.builtinNames,
+      },
+      active: resolution.activeTools,
+      bindings: { context, configHome, images: mcp?.images },
+      memoryTools: runtime.memoryTools,
+      policy: runtime.policy,
+      journal,
+      maxSteps: env.maxSteps,
+      responseRetries: env.responseRetries,
+      extraTools: mcp?.tools,
+    });
+  });
+}
+
+/**
+ * The charter: stable, from the config files and the registry only, so it is byte-identical
+ * while nothing changed. Without onboarding it is the system prompt alone.
+ */
+async function composeCharter(
+  env: HarnessEnv,
+  runtime: Runtime,
+  loaded: Wake["loaded"],
+): Promise<string | undefined> {
+  const { composeCharter, defectsPart, manifestPart, safetyPart } = await engaged();
+  const { prompts, tools: resolution } = runtime;
+  if (!env.onboard) return composeCharter({ systemPrompt: prompts.systemPrompt });
+  return composeCharter({
+    systemPrompt: prompts.systemPrompt,
+    initialize: prompts.initialize,
+    manifest: manifestPart([
+      ...resolution.notes.map((n) => ({ name: n.name, note: n.note ?? undefined })),
+      ...(loaded.mcp?.notes ?? []),
+    ]),
+    defects: defectsPart(resolution.defects),
+    safety: safetyPart([
+      ...resolution.safetyNotices,
+      ...(runtime.sandbox?.notices ?? []),
+      ...(loaded.mcp?.notices ?? []),
+    ]),
+  });
+}
+
+/** The platform reads a wake starts before its configuration has been judged. */
+interface EarlyReads {
+  readonly client: PlatformClient;
+  readonly timeline: ReturnType<PlatformClient["timelines"]["get"]>;
+  readonly dashboard: ReturnType<PlatformClient["users"]["dashboard"]>;
+}
+
+/**
+ * The platform client, with the timeline and dashboard reads already under way — or the error
+ * building the client raised (no credentials), held until the configuration has been judged.
+ * A read whose result is never awaited (a refused configuration) drops its failure.
+ */
+function startPlatformReads(
+  timeline: string,
+  options: PlatformClientOptions,
+): EarlyReads | { error: unknown } {
+  let client: PlatformClient;
+  try {
+    client = new PlatformClient(options);
+  } catch (error) {
+    return { error };
+  }
+  const found = client.timelines.get(timeline);
+  const dashboard = client.users.dashboard();
+  found.catch(() => {});
+  dashboard.catch(() => {});
+  return { client, timeline: found, dashboard };
+}
+
+/** The timeline's viewers (participants ∪ owner), or `"gone"` when it was deleted (404). */
+async function viewersOf(found: EarlyReads["timeline"]): Promise<Set<string> | "gone"> {
+  try {
+    const { timeline } = await found;
+    return new Set([timeline.owner.uuid, ...timeline.participants.map((p) => p.uuid)]);
+  } catch (error) {
+    if (error instanceof NotFoundError) return "gone";
+    throw error;
+  }
+}
+
+/**
+ * `loadGuardrails(configHome)`, without loading the gate module when there is no file (the
+ * common case, where the defaults apply): a missing file is the only case skipped, so a present
+ * but unreadable or malformed one still stops the wake here.
+ */
+async function readGuardrails(configHome: string): Promise<Guardrails | undefined> {
+  try {
+    await Deno.stat(join(configHome, GUARDRAILS_FILE));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined; // the gate's defaults
+  }
+  const { loadGuardrails } = await lazyImport<typeof import("../gate/guardrails.ts")>(
+    "lib/gate/guardrails.ts",
+  );
+  return await loadGuardrails(configHome);
+}
