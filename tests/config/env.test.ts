@@ -411,3 +411,32 @@ Deno.test("ENV_VARIABLES covers §2.1–§2.3 in full", () => {
   ];
   for (const name of expected) assert.ok(ENV_VARIABLES.includes(name), name);
 });
+
+const UUID_A = "0196a1b2-0000-7000-8000-00000000000a";
+const UUID_B = "0196a1b2-0000-7000-8000-00000000000b";
+
+Deno.test("overrides stand in for the variables the command line settled", () => {
+  const vars = { BASECRADLE_TIMELINE: UUID_A, BASECRADLE_MESSAGE: UUID_A };
+  const env = parseEnv(vars, { timeline: UUID_B, message: UUID_B });
+  assert.equal(env.timeline, UUID_B);
+  assert.equal(env.message, UUID_B);
+  // Not overridden: still read from the variables.
+  assert.equal(parseEnv(vars, { timeline: UUID_B }).message, UUID_A);
+});
+
+Deno.test("an overridden variable is not judged: a stale malformed value cannot refuse", () => {
+  const vars = { BASECRADLE_MESSAGE: "not-a-uuid", BASECRADLE_ASSET: "also bad" };
+  assert.throws(() => parseEnv(vars), ConfigError);
+  const env = parseEnv(vars, { message: UUID_A, asset: undefined });
+  assert.equal(env.message, UUID_A);
+  // Present but undefined means unset, whatever the variable holds.
+  assert.equal(env.asset, undefined);
+});
+
+Deno.test("an override is taken as given only for its own variable", () => {
+  assert.throws(
+    () => parseEnv({ BASECRADLE_EVENT: "nope" }, { message: UUID_A }),
+    (error: unknown) =>
+      error instanceof ConfigError && error.issues.some((i) => i.variable === "BASECRADLE_EVENT"),
+  );
+});
