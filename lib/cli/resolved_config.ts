@@ -14,7 +14,7 @@ import { sdkVersion } from "./version.ts";
 import { parseEnv } from "../config/env.ts";
 import type { Params } from "../config/params.ts";
 import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
-import { type SandboxReport, sandboxReport } from "../runtime/permissions.ts";
+import { permissionReport, type PermissionsReport } from "../runtime/permissions.ts";
 import { dumpsIndented, parsePythonJson, pythonFloatRepr, sortKeysDeep } from "../pycompat/json.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { loadMcp, type McpLoad } from "../mcp/mod.ts";
@@ -60,7 +60,7 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
       }
       const document = resolvedConfigDocument(runtime, {
         modelParams: runtime.modelParams.raw,
-        sandbox: await sandboxReport(),
+        sandbox: await permissionReport(),
         mcp,
       });
       text = `${dumpsIndented(sortKeysDeep(document))}\n`;
@@ -82,7 +82,7 @@ export function resolvedConfigDocument(
   runtime: Runtime,
   extra: {
     readonly modelParams: Params;
-    readonly sandbox: SandboxReport;
+    readonly sandbox: PermissionsReport;
     /** The connected MCP servers: their tools join `tools`, what did not load joins `skipped`. */
     readonly mcp?: Pick<McpLoad, "tools" | "skipped">;
   },

@@ -17,7 +17,7 @@ import type { Journal } from "../journal/journal.ts";
 import type { ProfileName } from "../config/env.ts";
 
 /** What the narrowing needs to know. */
-export interface SandboxPlan {
+export interface PermissionPlan {
   /** `HARNESS_PROFILE`, fail-closed. */
   readonly profile: ProfileName;
   /**
@@ -29,7 +29,7 @@ export interface SandboxPlan {
 }
 
 /** What the narrowing did. */
-export interface SandboxOutcome {
+export interface PermissionOutcome {
   /** Whether the process still holds `run` after narrowing. */
   readonly run: "kept" | "revoked";
   /** Brief safety lines for an opt-out (empty when the process is at its narrowest). */
@@ -51,10 +51,10 @@ export function mcpRunNotice(servers: readonly string[]): string {
  * Narrows this process for `plan`: under `locked` with no stdio MCP server, revokes `run`.
  * Every opt-out is audited with a WARNING in the journal and a notice for the brief.
  */
-export async function narrowSandbox(
-  plan: SandboxPlan,
+export async function narrowPermissions(
+  plan: PermissionPlan,
   journal?: Journal,
-): Promise<SandboxOutcome> {
+): Promise<PermissionOutcome> {
   if (plan.profile === "unlocked") {
     journal?.text(
       "WARNING",
@@ -79,16 +79,16 @@ export async function narrowSandbox(
 }
 
 /** A permission's live state as resolved-config reports it. */
-export type PermissionReport = "granted" | "denied" | "prompt";
+export type PermissionState = "granted" | "denied" | "prompt";
 
 /** The live sandbox, as `resolved-config` reports it (`sandbox`). */
-export interface SandboxReport {
+export interface PermissionsReport {
   /** Subprocesses (`Deno.Command`, `node:child_process`, `kill`). */
-  readonly run: PermissionReport;
+  readonly run: PermissionState;
   /** Native libraries (`Deno.dlopen`). */
-  readonly ffi: PermissionReport;
+  readonly ffi: PermissionState;
   /** File writes, anywhere (the global grant). */
-  readonly write: PermissionReport;
+  readonly write: PermissionState;
   /** The entries of this build's net deny list a live query confirms denied. */
   readonly net_deny: readonly string[];
 }
@@ -101,10 +101,10 @@ export const NET_DENY_LIST: readonly string[] = manifest.permissions.harness.net
  * interactive terminal nobody can answer, every use throws NotCapable, so it is reported as
  * `denied`; on a terminal it stays `prompt` (set `DENO_NO_PROMPT=1` to make it a refusal there).
  */
-export async function sandboxReport(
+export async function permissionReport(
   interactive: boolean = Deno.stdin.isTerminal(),
-): Promise<SandboxReport> {
-  const state = async (descriptor: Deno.PermissionDescriptor): Promise<PermissionReport> => {
+): Promise<PermissionsReport> {
+  const state = async (descriptor: Deno.PermissionDescriptor): Promise<PermissionState> => {
     const { state } = await Deno.permissions.query(descriptor);
     return state === "prompt" && !interactive ? "denied" : state;
   };

@@ -28,7 +28,7 @@ import {
 } from "../config/params.ts";
 import { loadPrompts, type Prompts, resolveConfigHome } from "../config/prompts.ts";
 import { resolveTools, type ToolResolution } from "../config/resolve.ts";
-import { narrowSandbox, type SandboxOutcome } from "./permissions.ts";
+import { narrowPermissions, type PermissionOutcome } from "./permissions.ts";
 
 /** How to resolve. */
 export interface RuntimeOptions {
@@ -62,8 +62,8 @@ export interface Runtime {
    * `configs`. Its warnings are not logged here — `loadMcp` logs them.
    */
   readonly mcpRead: McpConfigRead;
-  /** What the outer sandbox did; `null` when `narrow` was off. */
-  readonly sandbox: SandboxOutcome | null;
+  /** What the permission narrowing did; `null` when `narrow` was off. */
+  readonly permissions: PermissionOutcome | null;
   /** The bound memory provider and its reported name. */
   readonly memory: BoundMemoryProvider;
   /** The memory provider's tools (built once; the wake registers these instances). */
@@ -98,8 +98,11 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   // MCP configs are read (never spawned) before narrowing, so a stdio server can keep `run`.
   const mcpRead = await readMcpConfigs(configHome);
   const mcpServers = mcpRead.servers;
-  const sandbox = options.narrow
-    ? await narrowSandbox({ profile: env.profile, mcpStdioServers: mcpRead.stdioServers }, journal)
+  const permissions = options.narrow
+    ? await narrowPermissions(
+      { profile: env.profile, mcpStdioServers: mcpRead.stdioServers },
+      journal,
+    )
     : null;
   // From here on, code from outside the harness may run (a custom memory module).
   const memory = await loadMemoryProvider(env.memoryProvider, { home: env.harnessHome, journal });
@@ -142,7 +145,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     prompts,
     mcpServers,
     mcpRead,
-    sandbox,
+    permissions,
     memory,
     memoryTools,
     policy,

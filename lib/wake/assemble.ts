@@ -204,7 +204,7 @@ async function composeCharter(
     defects: defectsPart(resolution.defects),
     safety: safetyPart([
       ...resolution.safetyNotices,
-      ...(runtime.sandbox?.notices ?? []),
+      ...(runtime.permissions?.notices ?? []),
       ...(loaded.mcp?.notices ?? []),
     ]),
   });

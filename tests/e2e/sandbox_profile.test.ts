@@ -22,13 +22,13 @@ async function spawnAfterNarrowing(
     const script = `${dir}/child.ts`;
     await Deno.writeTextFile(
       script,
-      `import { narrowSandbox } from ${JSON.stringify(SANDBOX_MODULE)};
+      `import { narrowPermissions } from ${JSON.stringify(SANDBOX_MODULE)};
 const journal = {
   event() {},
   text(level: string, message: string) { console.error(level + " " + message); },
   enabled: () => true,
 };
-const outcome = await narrowSandbox(
+const outcome = await narrowPermissions(
   { profile: ${JSON.stringify(profile)}, mcpStdioServers: ${JSON.stringify(mcpStdioServers)} },
   journal,
 );

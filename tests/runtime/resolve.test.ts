@@ -42,7 +42,7 @@ Deno.test("a never-installed home resolves the benign defaults plus memory", asy
     assert.equal(runtime.memory.name, "sqlite");
     assert.deepEqual(runtime.memoryTools.map((t) => t.name), ["memory"]);
     assert.deepEqual(runtime.mcpServers, []);
-    assert.equal(runtime.sandbox, null);
+    assert.equal(runtime.permissions, null);
     assert.deepEqual(runtime.modelParams.raw, {});
     assert.deepEqual(runtime.searchParams, {});
     assert.equal(runtime.policy.profile, "locked");
