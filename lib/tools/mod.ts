@@ -17,7 +17,7 @@ export type {
   VisibleAct,
 } from "./shared/platform_context.ts";
 export type { OutboundGate, PostRequest } from "../gate/post_request.ts";
-export type { PostKind } from "../gate/../journal/catalogue_wake.ts";
+export type { PostKind } from "../journal/catalogue_wake.ts";
 export { MessagesTool } from "./messages.ts";
 export { AssetsTool } from "./assets.ts";
 export type { AssetsContextExtras, AssetsToolOptions } from "./assets.ts";

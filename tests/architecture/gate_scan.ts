@@ -6,6 +6,7 @@
  * by building the raw `/messages` request. It is a tripwire against accidental bypass, not a
  * proof against a determined author; the typed `CheckedMessage` is the second line.
  */
+import { REGEX_PREFIX, skipQuoted, skipRegex } from "./source_text.ts";
 
 /** One finding: where, which rule, and the offending line. */
 export interface Violation {
@@ -57,9 +58,6 @@ export const RULES: ReadonlyArray<{ readonly name: string; readonly pattern: Reg
   },
 ];
 
-/** Characters after which a `/` starts a regex literal rather than a division. */
-const REGEX_PREFIX = /[(,=:[!&|?{};+\-*%<>~^]$|(?:^|[^\w$])(?:return|typeof|case|in|of|void)$/;
-
 /**
  * Blanks comments (keeping every newline, so line numbers hold) while leaving strings, template
  * literals and regex literals intact: a `//` inside a URL string is not a comment.
@@ -95,31 +93,6 @@ export function stripComments(source: string): string {
     }
   }
   return out;
-}
-
-/** End (exclusive) of the quoted literal opening at `start`; plain quotes stop at a newline. */
-function skipQuoted(source: string, start: number, quote: string): number {
-  for (let i = start + 1; i < source.length; i++) {
-    const ch = source[i];
-    if (ch === "\\") i++;
-    else if (ch === quote) return i + 1;
-    else if (ch === "\n" && quote !== "`") return i;
-  }
-  return source.length;
-}
-
-/** End (exclusive) of the regex literal opening at `start` (a `/` inside `[...]` is literal). */
-function skipRegex(source: string, start: number): number {
-  let inClass = false;
-  for (let i = start + 1; i < source.length; i++) {
-    const ch = source[i];
-    if (ch === "\\") i++;
-    else if (ch === "\n") return i;
-    else if (ch === "[") inClass = true;
-    else if (ch === "]") inClass = false;
-    else if (ch === "/" && !inClass) return i + 1;
-  }
-  return source.length;
 }
 
 /** Every rule's matches in `source`, with 1-based line numbers. */
