@@ -2,9 +2,10 @@
  * `lib/base/`: small building blocks (paths, hashing, zod, uuids, atomic writes, lazy loading) that
  * import nothing else in lib/.
  *
- * Atomic file replacement (contract §3.1 write discipline, invariant 3): a crash at any instant
- * leaves either the previous file intact or the new one complete, never a torn mix — a torn
- * transcript would be unparseable and brick every later wake on that timeline.
+ * Atomic file replacement (how a transcript is saved, docs/home-layout.md#transcripts; invariant 3
+ * of docs/invariants.md leans on it): a crash at any instant leaves either the previous file
+ * intact or the new one complete, never a torn mix — a torn transcript would be unparseable and
+ * brick every later wake on that timeline.
  */
 import { basename, dirname, join } from "./paths.ts";
 

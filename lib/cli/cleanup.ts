@@ -1,8 +1,9 @@
 /**
- * `harness cleanup`: removes the on-box state of deleted timelines (contract §1.4). `--sweep` is
- * the scheduled path (a systemd timer): one `timelines.get` per timeline found on disk, purging
- * only the ones the platform answers 404. `--timeline <uuid>` purges one timeline outright, with
- * no platform call and no credentials. Memory (memory.db, the palace) is never touched.
+ * `harness cleanup`: removes the on-box state of deleted timelines
+ * (docs/operating.md#clean-up-deleted-timelines). `--sweep` is the scheduled path (a systemd
+ * timer): one `timelines.get` per timeline found on disk, purging only the ones the platform
+ * answers 404. `--timeline <uuid>` purges one timeline outright, with no platform call and no
+ * credentials. Memory (memory.db, the palace) is never touched.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, processIo, UsageError } from "./command.ts";

@@ -1,8 +1,8 @@
 /**
- * `harness install`: scaffold or upgrade the config home (contracts §1.3). Prints the reconcile
- * summary for a person on stdout and the WARNING lines on stderr. Safe to re-run on every
- * upgrade; it never touches agent.env, model_params.json, search_params.json or any file it did
- * not ship.
+ * `harness install`: scaffold or upgrade the config home
+ * (docs/configuration.md#install-and-upgrade). Prints the reconcile summary for a person on stdout
+ * and the WARNING lines on stderr. Safe to re-run on every upgrade; it never touches agent.env,
+ * model_params.json, search_params.json or any file it did not ship.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { PROVIDERS } from "../providers/axes.ts";

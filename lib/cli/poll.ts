@@ -1,5 +1,5 @@
 /**
- * `harness poll --timeline <uuid>`: poll mode for a laptop (contracts §6.17b) — one long-lived
+ * `harness poll --timeline <uuid>`: poll mode for a laptop (docs/poll.md) — one long-lived
  * process watching one timeline, the journal on stderr. `--once` polls once and exits. SIGINT and
  * SIGTERM stop it cleanly (exit 0); a configuration, credential or start-up failure is ONE stderr
  * line `harness poll: <error>` and exit 1; a malformed flag is a usage error (2).

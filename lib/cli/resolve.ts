@@ -1,8 +1,8 @@
 /**
  * `harness resolve`: which tool names and built-ins a hypothetical configuration activates,
- * as JSON (contracts §1.5). Pure: every input is a flag — no environment, no config home, no
- * network, no writes — so automation computing a fleet pin gets the answer a box would.
- * A bad question (unknown provider, SDK, surface, stem) is one stderr line and exit 1 with
+ * as JSON (docs/configuration.md#harness-resolve). Pure: every input is a flag — no environment, no
+ * config home, no network, no writes — so automation computing a fleet pin gets the answer a box
+ * would. A bad question (unknown provider, SDK, surface, stem) is one stderr line and exit 1 with
  * nothing on stdout: a half-answer is worse than none.
  */
 import { errorMessage } from "../base/error_text.ts";
@@ -60,7 +60,7 @@ async function memoryAnswer(spec: string | undefined): Promise<MemoryAnswer> {
   return { provider: bound.name, tools };
 }
 
-/** The §1.5 JSON document for one resolution. */
+/** The JSON document for one resolution (docs/configuration.md#harness-resolve). */
 export function resolveDocument(
   question: {
     provider: string;

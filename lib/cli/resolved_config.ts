@@ -1,9 +1,9 @@
 /**
  * `harness resolved-config` (and `harness wake --resolved-config`): what this agent will actually
- * run, as JSON (contracts §1.2), computed by the same `resolveRuntime` a wake uses — so it is the
- * ground truth, not a declared list. Read-only: no reconcile, no model client, no key needed, no
- * platform call. The process narrows its permissions first, exactly as a wake does, so `sandbox`
- * reports the state a wake would run under.
+ * run, as JSON (docs/configuration.md#resolved-config), computed by the same `resolveRuntime` a
+ * wake uses — so it is the ground truth, not a declared list. Read-only: no reconcile, no model
+ * client, no key needed, no platform call. The process narrows its permissions first, exactly as a
+ * wake does, so `sandbox` reports the state a wake would run under.
  *
  * Errors (bad env, malformed `model_params.json`, unbindable memory provider) are one stderr
  * line and exit 1, with nothing on stdout.
@@ -77,7 +77,9 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
   return 0;
 }
 
-/** The §1.2 fields plus the additive `runtime` and `sandbox`. */
+/**
+ * The fields of docs/configuration.md#resolved-config, the additive `runtime` and `sandbox` too.
+ */
 export function resolvedConfigDocument(
   runtime: Runtime,
   extra: {

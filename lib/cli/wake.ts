@@ -38,7 +38,7 @@ failure (one line on stderr); 2 a usage error.
   options,
   async run({ values }) {
     if (values["resolved-config"]) {
-      // Timeline-free (contracts §1.1): --timeline and its fallback are not even validated.
+      // Timeline-free (docs/configuration.md#resolved-config): --timeline and its fallback are not even validated.
       const { runResolvedConfig } = await lazyImport<typeof import("./resolved_config.ts")>(
         "lib/cli/resolved_config.ts",
       );

@@ -3,16 +3,18 @@
  * files, the install reconcile.
  *
  * The vocabulary a plugin file may name: every function tool and server-side built-in the
- * shipped stems (contracts §5.1) refer to, with whether this runtime implements it yet. A name
- * outside the vocabulary makes a plugin file broken (a typo must fail loud); a name inside it
- * that is not implemented resolves to the skip reason "not available in this runtime", so a
- * Python-era stem carries over visibly instead of silently vanishing.
+ * shipped stems (docs/tools.md#the-shipped-stems) refer to, with whether this runtime implements it
+ * yet. A name outside the vocabulary makes a plugin file broken (a typo must fail loud); a name
+ * inside it that is not implemented resolves to the skip reason "not available in this runtime", so
+ * a Python-era stem carries over visibly instead of silently vanishing.
  */
 import { type Capability, SHELL } from "../core/types/tool.ts";
 
 /** What the runtime knows about one function tool. */
 export interface CatalogueTool {
-  /** Capabilities the tool needs; the policy may refuse it for them (§5.2). */
+  /**
+   * Capabilities the tool needs; the policy may refuse it for them (docs/security.md#the-policy).
+   */
   readonly capabilities: readonly Capability[];
   /** Whether a tool class for it exists in this runtime. */
   readonly implemented: boolean;

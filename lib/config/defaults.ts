@@ -15,9 +15,10 @@ export const DEFAULT_SYSTEM_PROMPT: string = systemPrompt;
 export const DEFAULT_INITIALIZE: string = initialize;
 
 /**
- * The shipped prompt defaults keyed by their POSIX path relative to the config home (contracts
- * §4.1), sorted. The tool plugins are {@link SHIPPED_TOOL_DEFAULTS}; the installer reconciles
- * both ({@link ALL_SHIPPED_DEFAULTS}). `mcp/` ships empty.
+ * The shipped prompt defaults keyed by their POSIX path relative to the config home
+ * (docs/configuration.md#the-config-home), sorted. The tool plugins are
+ * {@link SHIPPED_TOOL_DEFAULTS}; the installer reconciles both ({@link ALL_SHIPPED_DEFAULTS}).
+ * `mcp/` ships empty.
  */
 export const SHIPPED_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
   "prompts/initialize.md": initialize,
@@ -26,7 +27,7 @@ export const SHIPPED_DEFAULTS: Readonly<Record<string, string>> = Object.freeze(
 
 /**
  * The shipped tool-plugin files (`tools/<stem>.json`, the declarative format of `plugins.ts`)
- * keyed by config-home-relative path, sorted: the 25 stems of contracts §5.1.
+ * keyed by config-home-relative path, sorted: the 25 stems of docs/tools.md#the-shipped-stems.
  */
 export const SHIPPED_TOOL_DEFAULTS: Readonly<Record<string, string>> = Object.freeze(
   Object.fromEntries(

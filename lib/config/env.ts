@@ -1,5 +1,5 @@
 /**
- * The harness environment (contracts §2): one zod schema reads every variable this runtime uses
+ * The harness environment (docs/environment.md): one zod schema reads every variable this runtime uses
  * into a typed {@link HarnessEnv}. Defaults, blank handling and leniency follow the Python
  * harness so a box's `agent.env` means the same thing here; where the reference silently
  * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
@@ -25,7 +25,7 @@ export type ProfileName = "locked" | "unlocked";
 /** Variables whose values are credentials: never echoed in an error, a log line or a report. */
 export { SECRET_VARIABLES };
 
-/** Defaults the contract fixes (§2.2); exported so docs and resolved-config can cite them. */
+/** The defaults (docs/environment.md#harness); exported so resolved-config can report them. */
 export const ENV_DEFAULTS = {
   maxSteps: DEFAULT_MAX_STEPS,
   responseRetries: 2,
@@ -41,7 +41,7 @@ export const ENV_DEFAULTS = {
 
 /** The parsed environment. Optional fields are `undefined` when unset or blank. */
 export interface HarnessEnv {
-  // §2.1 model axes
+  // model axes (docs/environment.md#model)
   /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
   readonly aiProvider: ProviderName;
   /** `AI_SDK`: the adapter (default `openai`). */
@@ -55,7 +55,7 @@ export interface HarnessEnv {
   /** `AI_BASE_URL`: endpoint override; unset ⇒ the vendor default. */
   readonly aiBaseUrl?: string;
 
-  // §2.2 harness knobs
+  // harness knobs (docs/environment.md#harness)
   /** `HARNESS_HOME`: root of per-agent state; required for wake and cleanup, checked there. */
   readonly harnessHome?: string;
   /** `HARNESS_MAX_STEPS`: per-turn step budget (default 24). */
@@ -93,7 +93,7 @@ export interface HarnessEnv {
   /** `HARNESS_SYSTEM_PROMPT`: legacy charter, used only by a never-installed config home. */
   readonly systemPrompt?: string;
 
-  // §2.3 platform / identity
+  // platform and identity (docs/environment.md#platform-and-identity)
   /** `BASECRADLE_BASE_URL`: platform root; unset ⇒ https://basecradle.com. */
   /** The platform client's options as its own reader took them from these variables. */
   readonly platform: PlatformClientOptions;
@@ -125,7 +125,7 @@ export interface HarnessEnv {
   /** `NOC_PROBE_SECRET` (secret; taken verbatim): enables the synthetic-probe short-circuit. */
   readonly nocProbeSecret?: string;
 
-  // §2.4 tool-scoped and misc
+  // tool-scoped and misc (docs/environment.md#tools-and-misc)
   /** `XAI_MANAGEMENT_KEY` (secret) for the xAI balance tool. */
   readonly xaiManagementKey?: string;
   /** `XAI_TEAM_ID`: team override for the xAI balance tool. */
@@ -181,7 +181,7 @@ const text = () => field((raw) => raw?.trim() || undefined);
 /** A credential taken verbatim (spaces may be part of it); only empty means unset. */
 const verbatim = () => field((raw) => (raw === undefined || raw === "" ? undefined : raw));
 
-/** The §2 truthiness rule: only the falsy set turns a flag off; empty is not falsy. */
+/** The truthiness rule (docs/environment.md): only the falsy set turns a flag off; empty is not falsy. */
 const flag = (fallback: boolean) =>
   field((raw) => raw === undefined ? fallback : !FALSY.has(raw.trim().toLowerCase()));
 
@@ -402,7 +402,7 @@ const Schema = z.object({
     );
   }
 
-  // Lenient by contract: a bad MCP timeout must not take the wake down, only fall back.
+  // Lenient on purpose (as the Python harness is): a bad MCP timeout must not take the wake down, only fall back.
   const mcpRaw = (v.HARNESS_MCP_TIMEOUT ?? "").trim();
   let mcpTimeoutSeconds: number = ENV_DEFAULTS.mcpTimeoutSeconds;
   if (mcpRaw !== "") {

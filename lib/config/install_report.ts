@@ -1,10 +1,14 @@
 /**
- * What one reconcile of the config home did (contracts §1.3): per-file actions, the `.new`
- * files written, restored and grandfathered grants, the Python-era files met, and the WARNING
- * lines for stderr. `summary()` is what `harness install` prints for a person.
+ * What one reconcile of the config home did (docs/configuration.md#install-and-upgrade): per-file
+ * actions, the `.new` files written, restored and grandfathered grants, the Python-era files met,
+ * and the WARNING lines for stderr. `summary()` is what `harness install` prints for a person.
  */
 
-/** A per-file outcome of the reconcile (§4.2), plus the two Python-era migration outcomes. */
+/**
+ * A per-file outcome of the reconcile
+ * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default), plus the two Python-era
+ * migration outcomes.
+ */
 export type InstallAction =
   | "installed"
   | "refreshed"

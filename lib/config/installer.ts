@@ -1,8 +1,9 @@
 /**
- * The installer and conffile-style upgrader of the config home (contracts §4.2): lays the
- * shipped defaults down, refreshes the ones the operator never touched, keeps edited ones with
- * the new default beside them as `<rel>.new`, never resurrects a deleted one and never touches
- * a file it did not ship (agent.env, model_params.json, search_params.json, operator plugins).
+ * The installer and conffile-style upgrader of the config home
+ * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default): lays the shipped
+ * defaults down, refreshes the ones the operator never touched, keeps edited ones with the new
+ * default beside them as `<rel>.new`, never resurrects a deleted one and never touches a file it
+ * did not ship (agent.env, model_params.json, search_params.json, operator plugins).
  *
  * Python-era homes: the reference shipped `tools/<stem>.py`; this runtime ships
  * `tools/<stem>.json`. A `.py` of a shipped stem that still matches the hash the Python
@@ -70,7 +71,8 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
   const powerStems = new Set(toolRels.filter((rel) => pluginOptsIn(defaults[rel])).map(relStem));
   const relevant = (rel: string) => !isToolRel(rel) || pluginRelevantTo(defaults[rel], provider);
 
-  // Grants: declared ∪ powerful files present now ∪ named − revoked (§4.2 step 3).
+  // Grants: declared ∪ powerful files present now ∪ named − revoked
+  // (docs/configuration.md#powerful-tools-are-opt-in).
   const named = normalizeStems(options.optIn ?? []);
   const revoked = new Set(normalizeStems(options.revokeOptIn ?? []));
   const granted = new Set(await readDeclaredOptIn(home));
@@ -224,7 +226,7 @@ interface RevokeState {
   readonly defaults: Readonly<Record<string, string>>;
 }
 
-/** §4.2 step 7: drop each revoked stem's entry; delete its file only when pristine. */
+/** The revoke step: drop each revoked stem's entry; delete its file only when pristine. */
 async function revoke(home: string, stems: readonly string[], state: RevokeState): Promise<void> {
   for (const stem of stems) {
     const rel = `tools/${stem}.json`;
@@ -253,7 +255,7 @@ interface PruneState {
   readonly relevant: (rel: string) => boolean;
 }
 
-/** §4.2 step 9: remove pristine defaults an earlier provider-blind install left behind. */
+/** The prune step: remove pristine defaults an earlier provider-blind install left behind. */
 async function prune(home: string, state: PruneState): Promise<void> {
   for (const rel of Object.keys(state.manifest).sort()) {
     if (!isToolRel(rel) || state.defaults[rel] === undefined || state.relevant(rel)) continue;

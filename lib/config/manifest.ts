@@ -1,8 +1,10 @@
 /**
- * The installer's bookkeeping files in the config home (contracts §4.2, §4.6): `.manifest.json`
- * (`{rel: sha256 of the shipped text last reconciled}`), `.declared.json` (the capability
- * declaration) and `.version`. Written as Python's `json.dumps(indent=2, sort_keys=True)` plus
- * a newline, so a box moving between the Python harness and this runtime reads the same bytes.
+ * The installer's bookkeeping files in the config home
+ * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default,
+ * docs/configuration.md#bookkeeping-files): `.manifest.json` (`{rel: sha256 of the shipped text
+ * last reconciled}`), `.declared.json` (the capability declaration) and `.version`. Written as
+ * Python's `json.dumps(indent=2, sort_keys=True)` plus a newline, so a box moving between the
+ * Python harness and this runtime reads the same bytes.
  */
 import { isRecord } from "../base/json_object.ts";
 import { atomicWrite } from "../base/atomic_write.ts";
@@ -22,7 +24,7 @@ export const DECLARED_CONTRACT = 1;
 /** `{rel: sha256-hex}`. */
 export type Manifest = Record<string, string>;
 
-/** The capability declaration (§4.6). */
+/** The capability declaration (docs/configuration.md#bookkeeping-files). */
 export interface Declared {
   /** Always {@link DECLARED_CONTRACT}. */
   readonly contract: number;
@@ -39,7 +41,10 @@ export function pythonJsonFile(value: unknown): string {
   return `${dumpsIndented(sortKeysDeep(value))}\n`;
 }
 
-/** The manifest of `home`; missing, unreadable, malformed or non-object ⇒ `{}` (§4.2). */
+/**
+ * The manifest of `home`; missing, unreadable, malformed or non-object ⇒ `{}`
+ * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default).
+ */
 export async function readManifest(home: string): Promise<Manifest> {
   const raw = await readJson(join(home, MANIFEST_NAME));
   if (!isRecord(raw)) return {};

@@ -1,9 +1,9 @@
 /**
- * Which plugin files a resolution considers (contracts §4.5): the config home's `tools/`
- * overlay when the installer laid tools down, else the embedded defaults. A Python-era overlay
- * is understood by stem: `tools/<stem>.py` of a shipped stem stands for that stem's shipped
- * plugin (the runtime cannot run Python, but the stem's meaning carried over); any other `.py`
- * is an operator's own Python plugin and is reported, never run.
+ * Which plugin files a resolution considers (docs/configuration.md#tool-plugin-files): the config
+ * home's `tools/` overlay when the installer laid tools down, else the embedded defaults. A
+ * Python-era overlay is understood by stem: `tools/<stem>.py` of a shipped stem stands for that
+ * stem's shipped plugin (the runtime cannot run Python, but the stem's meaning carried over); any
+ * other `.py` is an operator's own Python plugin and is reported, never run.
  */
 import { SHIPPED_TOOL_DEFAULTS } from "./defaults.ts";
 import { stemOf } from "./plugins.ts";

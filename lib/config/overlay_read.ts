@@ -1,8 +1,8 @@
 /**
- * Reading the `tools/` overlay from disk for a wake (contracts §4.5): the overlay is the
- * source only once the installer laid tools down (a `tools/` key in `.manifest.json`); then
- * `tools/` is authoritative, a missing directory meaning zero plugin files. Otherwise the wake
- * resolves the embedded defaults (`null`).
+ * Reading the `tools/` overlay from disk for a wake (docs/configuration.md#tool-plugin-files): the
+ * overlay is the source only once the installer laid tools down (a `tools/` key in
+ * `.manifest.json`); then `tools/` is authoritative, a missing directory meaning zero plugin files.
+ * Otherwise the wake resolves the embedded defaults (`null`).
  */
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";

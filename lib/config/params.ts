@@ -1,9 +1,10 @@
 /**
- * The operator-owned call-tuning files of the config home (contracts §4.8): `model_params.json`
- * (keyword arguments spread into every model call) and `search_params.json` (the OpenRouter
- * `web_search` server tool's parameters). Absent is simply off; present but unreadable, not
- * JSON, or not an object refuses to load with a sentence naming the file — a box must never run
- * silently untuned. The installer never writes either file.
+ * The operator-owned call-tuning files of the config home
+ * (docs/configuration.md#model_paramsjson-and-search_paramsjson): `model_params.json` (keyword
+ * arguments spread into every model call) and `search_params.json` (the OpenRouter `web_search`
+ * server tool's parameters). Absent is simply off; present but unreadable, not JSON, or not an
+ * object refuses to load with a sentence naming the file — a box must never run silently untuned.
+ * The installer never writes either file.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { parsePythonJson } from "../pycompat/json.ts";

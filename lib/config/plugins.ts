@@ -1,9 +1,9 @@
 /**
  * The declarative tool-plugin file: `tools/<stem>.json` in the config home, one per stem. A
- * compiled binary cannot import code from disk (DESIGN §4), so a plugin names what it enables
- * — a tool class of this runtime (`tool`) or a server-side built-in (`builtin`) — and when
- * (`requires`), instead of being code. The file stem is the unit an operator grants, revokes
- * and the fleet inventory counts; one stem may enable several tools.
+ * compiled binary cannot import code from disk (docs/configuration.md#tool-plugin-files), so a
+ * plugin names what it enables — a tool class of this runtime (`tool`) or a server-side built-in
+ * (`builtin`) — and when (`requires`), instead of being code. The file stem is the unit an operator
+ * grants, revokes and the fleet inventory counts; one stem may enable several tools.
  *
  * ```json
  * {
@@ -62,7 +62,10 @@ const PluginFileSchema = z.strictObject({
   plugins: z.array(PluginSchema).min(1, "must list at least one plugin"),
 });
 
-/** Activation requirements: all must hold (§5.1). Checked in a fixed order for stable reasons. */
+/**
+ * Activation requirements: all must hold (docs/tools.md#the-shipped-stems). Checked in a fixed
+ * order for stable reasons.
+ */
 export interface Requires {
   /** `AI_PROVIDER` must equal it. */
   readonly vendor?: string;
@@ -121,8 +124,8 @@ export function stemOf(file: string): string {
 }
 
 /**
- * Parses and validates a plugin file's text. Never throws: a broken file is an answer (§4.5),
- * the error a one-line sentence naming what is wrong.
+ * Parses and validates a plugin file's text. Never throws: a broken file is an answer
+ * (docs/configuration.md#tool-plugin-files), the error a one-line sentence naming what is wrong.
  */
 export function parsePluginFile(
   file: string,
@@ -179,9 +182,10 @@ export function parsePluginFile(
 }
 
 /**
- * The providers a plugin file declares affinity for, or `null` when universal (§4.3): a
- * `vendor` names its provider; `openai_key` and `surface` tie a plugin to `openai`. Unparseable
- * text is universal, so the loader still reads it and reports the real error.
+ * The providers a plugin file declares affinity for, or `null` when universal
+ * (docs/configuration.md#tool-plugin-files): a `vendor` names its provider; `openai_key` and
+ * `surface` tie a plugin to `openai`. Unparseable text is universal, so the loader still reads it
+ * and reports the real error.
  */
 export function pluginProviders(text: string): ReadonlySet<string> | null {
   const parsed = looseFile(text);
@@ -208,7 +212,7 @@ export function pluginOptsIn(text: string): boolean {
   return looseFile(text)?.opt_in === true;
 }
 
-/** What activation is checked against (§5.1). */
+/** What activation is checked against (docs/tools.md#the-shipped-stems). */
 export interface ActivationContext {
   /** `AI_PROVIDER`. */
   readonly provider: string;

@@ -1,8 +1,9 @@
 /**
- * Where the agent's prompts come from (contracts §4.1, §4.9): the config home's
- * `prompts/system-prompt.md` and `prompts/initialize.md` once the installer has laid them down,
- * the embedded defaults before that, and the legacy `HARNESS_SYSTEM_PROMPT` only for a home that
- * was never installed. HTML comments are operator notes and never reach the model.
+ * Where the agent's prompts come from (docs/configuration.md#the-config-home,
+ * docs/configuration.md#prompts): the config home's `prompts/system-prompt.md` and
+ * `prompts/initialize.md` once the installer has laid them down, the embedded defaults before that,
+ * and the legacy `HARNESS_SYSTEM_PROMPT` only for a home that was never installed. HTML comments
+ * are operator notes and never reach the model.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
@@ -89,7 +90,8 @@ export interface LoadPromptsOptions {
 
 /**
  * Whether the installer laid the prompts into `configHome`: its `.manifest.json` records a
- * `prompts/` file. A missing, unreadable or malformed manifest counts as empty (§4.2).
+ * `prompts/` file. A missing, unreadable or malformed manifest counts as empty
+ * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default).
  */
 export async function promptsInstalled(configHome: string): Promise<boolean> {
   return hasPrompts(await readManifest(configHome));
@@ -101,8 +103,8 @@ function hasPrompts(manifest: Manifest): boolean {
 }
 
 /**
- * The brief's prompt parts (§4.9). Installed home: its files, a deleted one reading as `""`
- * (a default the operator removed is never resurrected). Never-installed home:
+ * The brief's prompt parts (docs/configuration.md#prompts). Installed home: its files, a deleted
+ * one reading as `""` (a default the operator removed is never resurrected). Never-installed home:
  * `initialize` is the embedded default and `systemPrompt` is `HARNESS_SYSTEM_PROMPT` when set,
  * else the embedded default.
  * @throws {ConfigError} naming the file, when an existing prompt file cannot be read.
@@ -129,10 +131,10 @@ export async function loadPrompts(options: LoadPromptsOptions): Promise<Prompts>
 }
 
 /**
- * The seeded charter for a wake with the brief off (and poll mode), §4.9: when either prompt
- * file exists in the home, their stripped non-empty texts joined by a blank line (a charter
- * left deliberately blank stays `""`); when neither exists, `HARNESS_SYSTEM_PROMPT`, else
- * `undefined`. Unlike {@link loadPrompts} this asks whether the files exist, not the manifest.
+ * The seeded charter for a wake with the brief off (and poll mode; docs/configuration.md#prompts):
+ * when either prompt file exists in the home, their stripped non-empty texts joined by a blank line
+ * (a charter left deliberately blank stays `""`); when neither exists, `HARNESS_SYSTEM_PROMPT`,
+ * else `undefined`. Unlike {@link loadPrompts} this asks whether the files exist, not the manifest.
  * @throws {ConfigError} naming the file, when an existing prompt file cannot be read.
  */
 export async function loadCharter(options: LoadPromptsOptions): Promise<string | undefined> {

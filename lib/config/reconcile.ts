@@ -1,7 +1,8 @@
 /**
- * The upgrade auto-reconcile a wake runs at start-up (contracts §4.4). Deciding whether it is
- * needed reads two small files; only a home that really needs it loads the installer (and its
- * filesystem and hashing imports), so the common wake — nothing upgraded — does not.
+ * The upgrade auto-reconcile a wake runs at start-up (docs/configuration.md#install-and-upgrade).
+ * Deciding whether it is needed reads two small files; only a home that really needs it loads the
+ * installer (and its filesystem and hashing imports), so the common wake — nothing upgraded — does
+ * not.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -11,9 +12,10 @@ import type { InstallReport } from "./install_report.ts";
 import { readManifest, readVersionStamp } from "./manifest.ts";
 
 /**
- * On the first wake after an upgrade (§4.4): reconcile an installed home whose `.version`
- * differs from `version`, log the summary at INFO, and never fail the wake. A home that was
- * never installed (empty manifest) is left alone. Returns the report, or `null` when nothing ran.
+ * On the first wake after an upgrade (docs/configuration.md#install-and-upgrade): reconcile an
+ * installed home whose `.version` differs from `version`, log the summary at INFO, and never fail
+ * the wake. A home that was never installed (empty manifest) is left alone. Returns the report, or
+ * `null` when nothing ran.
  */
 export async function autoReconcile(
   configHome: string,

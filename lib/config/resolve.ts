@@ -1,5 +1,5 @@
 /**
- * Tool resolution (contracts §1.5, §4.5, §5.1, §5.2): which plugins activate for a config, and
+ * Tool resolution (docs/configuration.md#tool-plugin-files, docs/tools.md#the-shipped-stems, docs/security.md#the-policy): which plugins activate for a config, and
  * why every other one did not. Pure — every input is an argument — so the wake, `harness
  * resolve` and tests share one model of "what wins". It returns names and options, not tool
  * instances: the wake builds its registry from {@link ToolResolution.activeTools}.

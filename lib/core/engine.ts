@@ -1,10 +1,12 @@
 /**
  * The think→act loop. Per step: a step note, one model call (transient faults retried), the
- * reply appended and **persisted before any tool runs** (DESIGN §3.3), each tool call run in
- * order, images injected, hooks consulted. The loop holds no policy: it runs whatever the
- * registry holds, and the registry's policy already decided what could be registered.
+ * reply appended and **persisted before any tool runs**
+ * (docs/invariants.md#3-written-before-dispatched), each tool call run in order, images injected,
+ * hooks consulted. The loop holds no policy: it runs whatever the registry holds, and the
+ * registry's policy already decided what could be registered.
  *
- * The final text is returned, never posted (DESIGN §3.1): the caller logs it as `unspoken`.
+ * The final text is returned, never posted (docs/invariants.md#1-speech-is-a-tool-call): the caller
+ * logs it as `unspoken`.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { reserveSummary, stepLine, wakeUsedSteps } from "../journal/catalogue_engine.ts";
@@ -114,8 +116,8 @@ export interface RunOptions {
   readonly persist?: () => Promise<void> | void;
   /**
    * What the provider is sent, built from the live transcript: the host prepends the charter
-   * or splices the brief here, so neither is ever persisted (DESIGN §3.6). Defaults to the
-   * transcript itself.
+   * or splices the brief here, so neither is ever persisted
+   * (docs/invariants.md#6-stable-first-volatile-last). Defaults to the transcript itself.
    */
   readonly view?: (
     messages: readonly Message[],

@@ -5,10 +5,11 @@
  * memory across all of them ("what converges is memory and charter, not conversation").
  *
  * The charter (system prompt) is composed at every turn and prepended to what the provider is
- * sent; it is never written into a transcript (DESIGN §3.6), so editing it takes effect on
- * existing sessions and the frozen transcript stays a byte-stable prefix. A transcript written
- * by the reference harness may begin with its own charter turn; when this Harness has a charter,
- * that stale copy is left on disk but not sent, so the model never reads two charters.
+ * sent; it is never written into a transcript (docs/invariants.md#6-stable-first-volatile-last), so
+ * editing it takes effect on existing sessions and the frozen transcript stays a byte-stable
+ * prefix. A transcript written by the reference harness may begin with its own charter turn; when
+ * this Harness has a charter, that stale copy is left on disk but not sent, so the model never
+ * reads two charters.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { isSummary } from "./types/summary_marker.ts";

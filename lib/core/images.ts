@@ -2,7 +2,8 @@
  * Tool images as model input. A function-tool result is text-only on every provider, so
  * pictures enter as one injected `user` turn after all of a step's results — or, for a model
  * that definitely cannot see, as an honest note in their place. Pixels are evicted when the run
- * ends so a viewed image is never re-sent (and re-billed) on later turns (DESIGN §3.5).
+ * ends so a viewed image is never re-sent (and re-billed) on later turns
+ * (docs/invariants.md#5-nothing-replayed-per-wake-is-unbounded).
  */
 import { imageWithheld } from "../journal/catalogue_engine.ts";
 import type { Journal } from "../journal/journal.ts";

@@ -1,7 +1,8 @@
 /**
  * The policy decides, at registration, which tools may load. It is the first of the two
- * "safe by default" locks (DESIGN §3.7): the locked profile refuses shell-class tools before
- * they can ever reach a model; Deno's own permissions are the second lock.
+ * "safe by default" locks (docs/invariants.md#7-safe-by-default-enforced-twice): the locked profile
+ * refuses shell-class tools before they can ever reach a model; Deno's own permissions are the
+ * second lock.
  */
 import { type Capability, SHELL, type Tool } from "./types/tool.ts";
 
@@ -53,8 +54,8 @@ export class Policy {
 
   /**
    * Why `tool` may not load, or `undefined` when it may. The text completes the audit sentence
-   * `Tool '<name>' <reason>; not loaded.` (contracts §5.2), so callers that drop a tool quietly
-   * (config resolution) and the registry that throws word it the same way.
+   * `Tool '<name>' <reason>; not loaded.` (docs/security.md#the-policy), so callers that drop a
+   * tool quietly (config resolution) and the registry that throws word it the same way.
    */
   refusal(tool: Pick<Tool, "requires">): string | undefined {
     const denied = [...tool.requires].filter((c) => this.forbidden.has(c)).sort();

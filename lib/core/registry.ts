@@ -80,7 +80,8 @@ export class ToolRegistry {
 
   /**
    * The wire declarations, sorted by name: the tools are the first bytes of every request, so
-   * a stable order keeps the provider's prompt cache warm (DESIGN §3.6).
+   * a stable order keeps the provider's prompt cache warm
+   * (docs/invariants.md#6-stable-first-volatile-last).
    */
   specs(): ToolSpec[] {
     return this.names().map((name) => this.#tools.get(name)!.spec());

@@ -1,7 +1,8 @@
 /**
- * One provider call with the engine's retry rule (contracts §6.9): exactly the two transient
- * classes (an unparseable response, the provider's own 5xx) are re-requested; everything else
- * propagates on its first raise, because re-issuing a permanent fault only repeats it.
+ * One provider call with the engine's retry rule (docs/models.md#retries-and-fault-classes):
+ * exactly the two transient classes (an unparseable response, the provider's own 5xx) are
+ * re-requested; everything else propagates on its first raise, because re-issuing a permanent fault
+ * only repeats it.
  */
 import { llmCall } from "../journal/catalogue_engine.ts";
 import type { Journal } from "../journal/journal.ts";
@@ -32,7 +33,7 @@ export interface RetryOptions {
 
 /**
  * Calls `provider.chat`, retrying transient faults. Logs a WARNING per retry and an ERROR on
- * give-up (the §7.3 wordings), then rethrows the last error.
+ * give-up (the wordings of docs/journal.md#free-text-lines), then rethrows the last error.
  */
 export async function chatWithRetries(
   provider: Provider,

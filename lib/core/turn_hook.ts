@@ -37,8 +37,9 @@ export interface TurnHook {
 
 /**
  * A hook that appends one `system` turn and extends the turn, at most once in its lifetime —
- * the shape of the wake's no-reply nudge (contracts §6.8). `compose` returns the nudge text when
- * the nudge is armed for this ending, or `undefined` to let the turn end. Create one per turn.
+ * the shape of the wake's no-reply nudge (docs/context.md#speech-and-the-no-reply-nudge). `compose`
+ * returns the nudge text when the nudge is armed for this ending, or `undefined` to let the turn
+ * end. Create one per turn.
  */
 export function nudgeOnce(compose: (context: StepContext) => string | undefined): TurnHook {
   let spent = false;

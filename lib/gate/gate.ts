@@ -1,12 +1,12 @@
 /**
- * The outbound gate: the only way a message reaches the platform (DESIGN invariant 2). Every
- * post is screened by the deterministic checks first; a refusal throws GateRefusal (the model
- * reads it and can correct itself) and logs WARNING `post blocked`, never the text. A post that
- * goes out logs INFO `posted`.
+ * The outbound gate: the only way a message reaches the platform
+ * (docs/invariants.md#2-the-gate-is-the-only-way-out). Every post is screened by the deterministic
+ * checks first; a refusal throws GateRefusal (the model reads it and can correct itself) and logs
+ * WARNING `post blocked`, never the text. A post that goes out logs INFO `posted`.
  *
  * The gate does not log `post failed` for a platform refusal: the caller does, because the
- * line's colour depends on who was posting (contracts §7.2), and the caller decides what the
- * failure means (a tool relays it to the model, the wake reports it).
+ * line's colour depends on who was posting (docs/journal.md#the-line-catalogue), and the caller
+ * decides what the failure means (a tool relays it to the model, the wake reports it).
  */
 import { codePointLength } from "../base/code_points.ts";
 import { posted } from "../journal/catalogue.ts";

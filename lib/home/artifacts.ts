@@ -1,8 +1,8 @@
 /**
- * What on disk belongs to which timeline (contract §3.9), derived afresh from the directory names
- * on every run — that is what makes a purge idempotent and a half-done one finish next time.
- * Only these places are ever enumerated, so `memory.db` (and its `-wal`/`-shm`) and the palace
- * can never be reached.
+ * What on disk belongs to which timeline (docs/operating.md#what-is-deleted), derived afresh from
+ * the directory names on every run — that is what makes a purge idempotent and a half-done one
+ * finish next time. Only these places are ever enumerated, so `memory.db` (and its `-wal`/`-shm`)
+ * and the palace can never be reached.
  */
 import { join } from "../base/paths.ts";
 import { unquote } from "../pycompat/quote.ts";

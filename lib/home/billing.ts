@@ -1,7 +1,7 @@
 /**
- * The billing-blocked marker (contract §3.6): present while an out-of-funds notice has already
- * been posted for the current outage on a timeline, so the notice is posted once per outage, not
- * once per wake. It holds the onset time as a Python float repr.
+ * The billing-blocked marker (docs/home-layout.md#the-billing-marker): present while an
+ * out-of-funds notice has already been posted for the current outage on a timeline, so the notice
+ * is posted once per outage, not once per wake. It holds the onset time as a Python float repr.
  */
 import { dirname } from "../base/paths.ts";
 import { pythonFloatRepr } from "../pycompat/json.ts";

@@ -1,7 +1,7 @@
 /**
- * The wake breaker (contract §6.14): a per-timeline rolling-window cap on wakes, so a cross-wake
- * loop (the agent's act fires an event that wakes it again) burns at most `max` wakes per window
- * before the timeline self-declines. It only logs; it never posts.
+ * The wake breaker (docs/operating.md#the-wake-breaker): a per-timeline rolling-window cap on
+ * wakes, so a cross-wake loop (the agent's act fires an event that wakes it again) burns at most
+ * `max` wakes per window before the timeline self-declines. It only logs; it never posts.
  */
 import { dirname } from "../base/paths.ts";
 import { pythonFloatRepr } from "../pycompat/json.ts";

@@ -1,5 +1,5 @@
 /**
- * The claim record (contract §3.4): a compact Python-JSON object, byte-identical to
+ * The claim record (docs/home-layout.md#claims): a compact Python-JSON object, byte-identical to
  * `json.dumps(record)` in the reference, so either runtime reads the other's claims.
  */
 import type { Journal } from "../journal/journal.ts";

@@ -1,9 +1,10 @@
 /**
- * Two-phase item claims (contract §3.4, §3.11): the only cross-process exclusivity the harness
- * has. A claim is born populated by hard-linking a written temp into place (create-if-absent, so
- * the path is never observable empty — an empty claim is the legacy `done`); an orphan is taken
- * over by hard-linking a token that names the owner judged dead (a compare-and-swap: only one
- * wake can take an item *from that owner*); commit and abandon rewrite by temp + rename.
+ * Two-phase item claims (docs/home-layout.md#claims, docs/home-layout.md#concurrency-and-locking):
+ * the only cross-process exclusivity the harness has. A claim is born populated by hard-linking a
+ * written temp into place (create-if-absent, so the path is never observable empty — an empty claim
+ * is the legacy `done`); an orphan is taken over by hard-linking a token that names the owner
+ * judged dead (a compare-and-swap: only one wake can take an item *from that owner*); commit and
+ * abandon rewrite by temp + rename.
  */
 import { join } from "../base/paths.ts";
 import { quote, unquote } from "../pycompat/quote.ts";

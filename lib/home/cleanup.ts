@@ -1,9 +1,10 @@
 /**
- * Garbage collection of deleted timelines (contract §3.9, §3.10): a timeline destroyed on the
- * platform leaves its transcript, marks, claims and breaker/billing files on the box, and nothing
- * else ever removes them. The sweep asks the platform about each timeline found on disk and purges
- * only on a clean 404 — an outage must never read as "everything was deleted". Memory is never
- * touched: what a peer told the agent on a deleted timeline is still the agent's to remember.
+ * Garbage collection of deleted timelines (docs/operating.md#what-is-deleted,
+ * docs/operating.md#clean-up-deleted-timelines): a timeline destroyed on the platform leaves its
+ * transcript, marks, claims and breaker/billing files on the box, and nothing else ever removes
+ * them. The sweep asks the platform about each timeline found on disk and purges only on a clean
+ * 404 — an outage must never read as "everything was deleted". Memory is never touched: what a peer
+ * told the agent on a deleted timeline is still the agent's to remember.
  */
 import { errorMessage } from "../base/error_text.ts";
 import type { Journal } from "../journal/journal.ts";

@@ -1,5 +1,5 @@
 /**
- * Is a process alive? The claim orphan rule asks this of a claim's pid (contract §3.4:
+ * Is a process alive? The claim orphan rule asks this of a claim's pid (docs/home-layout.md#claims:
  * `kill(pid, 0)`, ESRCH ⇒ dead, EPERM ⇒ alive). The safe answer is always "alive": a false
  * "alive" only delays a recovery (the 6 h age rule stands behind it), a false "dead" re-drives an
  * item a live wake is still answering.

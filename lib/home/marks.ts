@@ -1,7 +1,7 @@
 /**
- * High-water marks (contract §3.2): one uuid per (kind, timeline), no trailing newline. The mark
- * is a cursor — the wake lists items newest-first and stops at it — so a missing or empty file
- * means "no mark" and sends the kind into its first-wake bootstrap.
+ * High-water marks (docs/home-layout.md#marks): one uuid per (kind, timeline), no trailing newline.
+ * The mark is a cursor — the wake lists items newest-first and stops at it — so a missing or empty
+ * file means "no mark" and sends the kind into its first-wake bootstrap.
  */
 import { atomicWrite } from "../base/atomic_write.ts";
 import { type MarkKind, markPath } from "./paths.ts";

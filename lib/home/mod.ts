@@ -2,10 +2,10 @@
  * `lib/home/`: everything a wake keeps under HARNESS_HOME besides transcripts and memory: marks,
  * seen-sets, claims, breaker, billing, artifacts, cleanup.
  *
- * Per-timeline state under `HARNESS_HOME` (contract §3): marks, the task seen-set, two-phase item
- * claims, the wake breaker, the billing marker, and the cleanup that removes a deleted timeline's
- * share of all of it. File names and bytes match the Python reference, so a box can switch
- * runtimes without losing anything.
+ * Per-timeline state under `HARNESS_HOME` (docs/home-layout.md): marks, the task seen-set,
+ * two-phase item claims, the wake breaker, the billing marker, and the cleanup that removes a
+ * deleted timeline's share of all of it. File names and bytes match the Python reference, so a box
+ * can switch runtimes without losing anything.
  * @module
  */
 export { type MarkKind, readMark, writeMark } from "./marks.ts";

@@ -1,7 +1,7 @@
 /**
- * Where each piece of per-timeline state lives under `HARNESS_HOME` (contract §3). Every name is
- * `quote(x, safe='')` of the timeline or item uuid, exactly as the Python reference spells it, so
- * a box can switch runtimes and both find the same files.
+ * Where each piece of per-timeline state lives under `HARNESS_HOME` (docs/home-layout.md). Every
+ * name is `quote(x, safe='')` of the timeline or item uuid, exactly as the Python reference spells
+ * it, so a box can switch runtimes and both find the same files.
  */
 import { join } from "../base/paths.ts";
 import { quote } from "../pycompat/quote.ts";

@@ -1,7 +1,8 @@
 /**
- * The task seen-set (contract §3.3): activated tasks are not a creation-ordered stream (one
- * scheduled earlier can activate later), so they are remembered as a set, one uuid per line,
- * appended as each is handled so a crash mid-batch keeps what was already done.
+ * The task seen-set (docs/home-layout.md#the-task-seen-set): activated tasks are not a
+ * creation-ordered stream (one scheduled earlier can activate later), so they are remembered as a
+ * set, one uuid per line, appended as each is handled so a crash mid-batch keeps what was already
+ * done.
  */
 import { dirname } from "../base/paths.ts";
 import { seenPath } from "./paths.ts";

@@ -1,6 +1,6 @@
 /**
- * The context-budget fact lines (contract §7.2): the resolved ceiling, each compaction, and the
- * per-turn attribution of what the model is about to be sent.
+ * The context-budget fact lines (docs/journal.md#the-line-catalogue): the resolved ceiling, each
+ * compaction, and the per-turn attribution of what the model is about to be sent.
  */
 import type { FieldValue, Journal } from "./journal.ts";
 

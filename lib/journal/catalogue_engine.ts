@@ -1,6 +1,6 @@
 /**
- * The engine's fact lines (contract §7.2, "Fact lines"): model calls, media, tools, posts, the
- * unspoken text and the step ledger. Fact heads are never coloured: dashboards anchor on
+ * The engine's fact lines (docs/journal.md#the-line-catalogue): model calls, media, tools, posts,
+ * the unspoken text and the step ledger. Fact heads are never coloured: dashboards anchor on
  * `llm provider=`, `tool name=`, `unspoken timeline=`, which a colour span would break.
  */
 import type { Journal } from "./journal.ts";

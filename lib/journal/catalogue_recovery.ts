@@ -1,6 +1,7 @@
 /**
- * The recovery lines (contract §6.13, §7.2): what a wake did with work a dead wake left behind.
- * Heads are plain; `handle` (the speaker's handle) is omitted when unknown.
+ * The recovery lines (docs/operating.md#the-delivery-guarantee,
+ * docs/journal.md#the-line-catalogue): what a wake did with work a dead wake left behind. Heads are
+ * plain; `handle` (the speaker's handle) is omitted when unknown.
  */
 import type { Journal } from "./journal.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The wake's verdict lines (contract §7.2, "Lifecycle and verdicts"): the bookends, skips,
+ * The wake's verdict lines (docs/journal.md#the-line-catalogue): the bookends, skips,
  * failures and the billing needles the fleet's alarms match. Each helper is the only author of
  * its bytes, so a field can never drift out of the documented order. Verdict heads are coloured;
  * `delivery` is the router's correlation id and is omitted when absent.

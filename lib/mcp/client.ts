@@ -125,7 +125,7 @@ const REQUEST_TIMEOUT = -32001;
 const CONNECTION_CLOSED = -32000;
 
 /**
- * One line for an SDK failure: a JSON-RPC error as `<message> (code <code>)` (contracts §9), a
+ * One line for an SDK failure: a JSON-RPC error as `<message> (code <code>)` (docs/mcp.md), a
  * timeout naming the limit, a closed connection with the process's exit report when known.
  */
 export function describeError(error: unknown, timeoutMs: number, exit?: string): string {

@@ -1,5 +1,5 @@
 /**
- * MCP server drop-ins (contracts §9): one server per `<config-home>/mcp/<name>.json`, read and
+ * MCP server drop-ins (docs/mcp.md): one server per `<config-home>/mcp/<name>.json`, read and
  * validated here without spawning anything — cheap enough for the sandbox decision that has to
  * happen before the process narrows its permissions. A malformed file is a skipped server with
  * its reason, never a failed wake.

@@ -83,7 +83,10 @@ export interface McpLoad {
   close(): Promise<void>;
 }
 
-/** The audit line for a loaded server (contracts §7.3 / §9), WARNING. */
+/**
+ * The audit line for a loaded server (docs/journal.md#free-text-lines,
+ * docs/mcp.md#leaving-the-safe-zone), WARNING.
+ */
 export function mcpActiveLine(server: string, tools: number): string {
   return `MCP server '${server}' active: ${tools} tool(s) loaded — this agent has extended ` +
     "beyond the safe-by-default tool set.";

@@ -1,7 +1,7 @@
 /**
  * `lib/mcp/`: the MCP client: server configs, pinning, connections and the proxied tools.
  *
- * The MCP client (contracts §9): drop a server config into `<config-home>/mcp/` and its tools
+ * The MCP client (docs/mcp.md): drop a server config into `<config-home>/mcp/` and its tools
  * join the agent's tool set as `<server>__<tool>`. Two entry points:
  *
  * - {@link readMcpConfigs} — cheap, no spawn, no network: which servers are configured and

@@ -1,5 +1,5 @@
 /**
- * How an MCP tool is named to the model (contracts §9): `<server>__<tool>`, each part with every
+ * How an MCP tool is named to the model (docs/mcp.md): `<server>__<tool>`, each part with every
  * character outside `[A-Za-z0-9_-]` replaced by `_` (an empty part becomes `_`), the whole cut to
  * 64 characters — the intersection of what every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`).
  */

@@ -6,7 +6,8 @@
  * words the model obeys) or widens a schema is refused until the operator looks and re-approves.
  *
  * A never-approved server is refused too, and refused BEFORE it is spawned: dropping a file in
- * `mcp/` is not by itself consent to run it (the safer default; see the README).
+ * `mcp/` is not by itself consent to run it (the safer default; see
+ * docs/mcp.md#pinning-harness-mcp-approve).
  */
 import { errorMessage } from "../base/error_text.ts";
 import { atomicWrite } from "../base/atomic_write.ts";

@@ -1,5 +1,5 @@
 /**
- * Turning a `tools/call` result into what the model reads (contracts §9): text blocks joined by
+ * Turning a `tools/call` result into what the model reads (docs/mcp.md): text blocks joined by
  * newlines, `isError` prefixed `Error: `, other block types noted by type, and images both shown
  * to the model (the engine's vision gate decides whether pixels or a placeholder go out) and
  * stashed for the wake so `assets post_image` can share them on the timeline.

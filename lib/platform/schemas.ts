@@ -1,7 +1,8 @@
 /**
  * Zod schemas for every platform response, and the types inferred from them. The API is
  * additive-only, so objects ignore unknown keys; only fields a caller relies on are required,
- * and shapes the platform has reshaped over time (§15 of the contract) accept both forms.
+ * and shapes the platform has reshaped over time (docs/platform-client.md#calls) accept both
+ * forms.
  * Field names stay as on the wire (snake_case) so records round-trip into transcripts as-is.
  */
 import * as z from "../base/zod.ts";

@@ -1,7 +1,7 @@
 /**
  * Reading the timeline for poll mode: the first poll's backlog window (seeded as context, never
  * answered) and, after that, what arrived since the high-water mark. The mark lives in memory
- * only — poll mode keeps nothing on disk (contracts §6.17b).
+ * only — poll mode keeps nothing on disk (docs/poll.md).
  */
 import { Message } from "../core/types/message.ts";
 import type { Message as PlatformMessage, PlatformClient } from "../platform/mod.ts";

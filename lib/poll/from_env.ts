@@ -1,9 +1,10 @@
 /**
- * `TimelineAgent.fromEnv`: the same resolution a wake makes (contracts §1.1) — env, the runtime
- * (prompts, the outer sandbox, memory, tools, params), the provider, the platform client and the
- * gate — turned into {@link TimelineAgentOptions}. What poll mode leaves out is deliberate
- * (§6.17b): no upgrade reconcile (no writes to the config home from a laptop loop), no claims,
- * marks, breaker, brief or memory hooks. The charter is the seeded one a brief-less wake uses.
+ * `TimelineAgent.fromEnv`: the same resolution a wake makes (docs/operating.md#run-under-a-router)
+ * — env, the runtime (prompts, the outer sandbox, memory, tools, params), the provider, the
+ * platform client and the gate — turned into {@link TimelineAgentOptions}. What poll mode leaves
+ * out is deliberate (docs/poll.md): no upgrade reconcile (no writes to the config home from a
+ * laptop loop), no claims, marks, breaker, brief or memory hooks. The charter is the seeded one a
+ * brief-less wake uses.
  */
 import { isUuid } from "../base/uuid.ts";
 import { parseEnv } from "../config/env.ts";

@@ -1,5 +1,5 @@
 /**
- * The onboarding orientation (`HARNESS_ONBOARD`, contracts §6.17b): a short, bounded summary of
+ * The onboarding orientation (`HARNESS_ONBOARD`, docs/poll.md): a short, bounded summary of
  * the agent's dashboard — what this place is, who the agent is here, where the docs live —
  * prefixed to the poll loop's charter, so a freshly started peer already knows the platform it
  * is on. Only fields the dashboard actually returned are rendered, each capped, so a verbose or

@@ -1,5 +1,5 @@
 /**
- * `TimelineAgent`: poll mode (contracts §6.17b) — one agent watching one timeline from a
+ * `TimelineAgent`: poll mode (docs/poll.md) — one agent watching one timeline from a
  * long-lived process, the laptop counterpart of the router's `harness wake`. Its first poll reads
  * who the agent is, seeds the newest `HARNESS_CONTEXT_MESSAGES` messages into an in-memory
  * session `timeline:<uuid>` as context (never answering them) and primes the high-water mark to
@@ -87,10 +87,11 @@ export class TimelineAgent implements AsyncDisposable {
   }
 
   /**
-   * An agent configured the way a wake is (contracts §1.1): credentials, model axes, the config
-   * home's charter, resolved tools and params, `HARNESS_CONTEXT_MESSAGES`, `HARNESS_ONBOARD`,
-   * `HARNESS_PROFILE`. `timeline` defaults to `BASECRADLE_TIMELINE`. Under the locked profile
-   * this process's `run` permission is revoked first (pass `narrow: false` to keep it).
+   * An agent configured the way a wake is (docs/operating.md#run-under-a-router): credentials,
+   * model axes, the config home's charter, resolved tools and params, `HARNESS_CONTEXT_MESSAGES`,
+   * `HARNESS_ONBOARD`, `HARNESS_PROFILE`. `timeline` defaults to `BASECRADLE_TIMELINE`. Under the
+   * locked profile this process's `run` permission is revoked first (pass `narrow: false` to keep
+   * it).
    * @throws {ConfigError} (or a provider/memory configuration error) when the env refuses to load.
    */
   static async fromEnv(
@@ -187,7 +188,8 @@ export class TimelineAgent implements AsyncDisposable {
   ): Promise<PostedMessage[]> {
     gate.take(); // anything recorded outside a turn is not this turn's speech
     const result = await harness.turn(messageLine(message), { source: this.source, signal });
-    // The closing text reaches no one (invariant 1): it is logged, never posted.
+    // The closing text reaches no one (docs/invariants.md#1-speech-is-a-tool-call): it is logged,
+    // never posted.
     unspoken(this.#journal, { timeline: this.timeline, kind: result.kind, text: result.text });
     const posted = gate.take();
     this.#journal.event("INFO", "poll turn", {

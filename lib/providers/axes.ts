@@ -1,7 +1,7 @@
 /**
- * The provider × SDK × surface matrix (contracts §2.1) on its own, without any adapter: config
- * validates the model axes of every wake, and an idle wake must not load the adapters (or, through
- * them, anything of a model SDK) to do it.
+ * The provider × SDK × surface matrix (docs/environment.md#model) on its own, without any adapter:
+ * config validates the model axes of every wake, and an idle wake must not load the adapters (or,
+ * through them, anything of a model SDK) to do it.
  */
 import { ProviderError } from "../core/types/faults.ts";
 
@@ -38,9 +38,9 @@ export interface ModelAxes {
 }
 
 /**
- * Validates the provider × SDK × surface matrix (contracts §2.1) without building anything, so
- * config can refuse a bad cell at load time with the same sentences `buildProvider` uses.
- * Values are stripped and lower-cased; unset means `openai` / `openai` / the SDK's default.
+ * Validates the provider × SDK × surface matrix (docs/environment.md#model) without building
+ * anything, so config can refuse a bad cell at load time with the same sentences `buildProvider`
+ * uses. Values are stripped and lower-cased; unset means `openai` / `openai` / the SDK's default.
  * @throws {ProviderConfigError} naming the variable to fix.
  */
 export function validateModelAxes(

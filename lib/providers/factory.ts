@@ -1,5 +1,5 @@
 /**
- * buildProvider: the provider × SDK × surface matrix (contracts §2.1) as one validated
+ * buildProvider: the provider × SDK × surface matrix (docs/environment.md#model) as one validated
  * constructor. Plain options in, a Provider out; reading the environment is config's job.
  */
 import type { Provider } from "../core/types/provider.ts";

@@ -1,5 +1,6 @@
 /**
- * Maps every SDK failure onto the engine's fault classes (`core/types/faults.ts`, contracts §8.3).
+ * Maps every SDK failure onto the engine's fault classes (`core/types/faults.ts`,
+ * docs/models.md#retries-and-fault-classes).
  *
  * The mapping is by HTTP status first and by phrase second, because vendors disagree on codes
  * but agree on wording: an OpenAI 400 `context_length_exceeded` and an OpenRouter 400 whose
@@ -112,9 +113,10 @@ function bodyText(body: unknown): string {
 }
 
 /**
- * The fault class for an HTTP error, per §8.3: context overflow (400/413 + phrase), billing
- * (`insufficient_quota` anywhere, 402, or 429 + out-of-funds phrase), payload too large (413,
- * or a 4xx saying so), auth (401/403), rate limit (429), server (≥500), else a request error.
+ * The fault class for an HTTP error, per docs/models.md#retries-and-fault-classes: context overflow
+ * (400/413 + phrase), billing (`insufficient_quota` anywhere, 402, or 429 + out-of-funds phrase),
+ * payload too large (413, or a 4xx saying so), auth (401/403), rate limit (429), server (≥500),
+ * else a request error.
  */
 export function classifyHttpFault(fault: HttpFault): ProviderAPIError {
   const { status, body, message, headers } = fault;

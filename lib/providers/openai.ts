@@ -1,7 +1,8 @@
 /**
  * OpenAIProvider: the official openai SDK on either surface, for OpenAI itself, xAI and
  * OpenRouter (chat only). The SDK is imported on the first call, so importing the library
- * never pays for it; SDK retries are off because the engine owns retries (contracts §6.9).
+ * never pays for it; SDK retries are off because the engine owns retries
+ * (docs/models.md#retries-and-fault-classes).
  */
 import type OpenAI from "openai";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
@@ -51,7 +52,10 @@ export interface OpenAIProviderOptions {
   readonly baseURL?: string;
   /** Wire surface; `responses` by default. OpenRouter accepts only `chat`. */
   readonly surface?: OpenAISurface;
-  /** model_params.json: spread into every call; owned keys are dropped (§4.8). */
+  /**
+   * model_params.json: spread into every call; owned keys are dropped
+   * (docs/configuration.md#model_paramsjson-and-search_paramsjson).
+   */
   readonly params?: Readonly<Record<string, unknown>>;
   /** Active server-side built-ins by plugin name (`web_search`, `code_execution`, `x_search`). */
   readonly builtins?: readonly string[];
@@ -62,11 +66,12 @@ export interface OpenAIProviderOptions {
   /** Per-call timeout in milliseconds (default 60 s). */
   readonly timeoutMs?: number;
   /**
-   * How prompt caching is reached (contracts §8.1); `automatic` by default, as on OpenAI, xAI
-   * and OpenRouter's automatic vendors. Set `explicit` to opt in for a vendor whose cache needs a
-   * breakpoint: the brief then anchors the last frozen turn (the charter on a first wake) and
-   * the chat surface sends it as a text part with `cache_control: {type: "ephemeral"}`. The
-   * responses surface has no breakpoint and sends no marker. `none` declares no prompt cache.
+   * How prompt caching is reached (docs/models.md#prompt-caching); `automatic` by default, as on
+   * OpenAI, xAI and OpenRouter's automatic vendors. Set `explicit` to opt in for a vendor whose
+   * cache needs a breakpoint: the brief then anchors the last frozen turn (the charter on a first
+   * wake) and the chat surface sends it as a text part with
+   * `cache_control: {type: "ephemeral"}`. The responses surface has no breakpoint and sends no
+   * marker. `none` declares no prompt cache.
    */
   readonly cacheMode?: CacheMode;
 }
@@ -158,7 +163,7 @@ export class OpenAIProvider implements Provider {
   }
 
   #responsesTools(tools: readonly ToolSpec[]) {
-    // xAI's built-ins ride search_parameters, never the tools list (§8.2)
+    // xAI's built-ins ride search_parameters, never the tools list (docs/models.md#what-runs-where)
     const builtins = this.provider === "openai" ? this.builtins : [];
     return toResponsesTools(tools, builtins);
   }
@@ -218,7 +223,7 @@ export class OpenAIProvider implements Provider {
   }
 }
 
-/** Which requested built-ins this vendor and surface can run (§8.2). */
+/** Which requested built-ins this vendor and surface can run (docs/models.md#what-runs-where). */
 function wiredBuiltins(
   provider: string,
   surface: OpenAISurface,

@@ -114,7 +114,7 @@ export function toChatMessagesIn<S extends ChatSpelling>(
   });
 }
 
-/** The prompt-cache breakpoint marker of an explicit-cache vendor (contracts §8.1). */
+/** The prompt-cache breakpoint of an explicit-cache vendor (docs/models.md#prompt-caching). */
 export const CACHE_CONTROL = { type: "ephemeral" } as const;
 
 /**

@@ -32,7 +32,10 @@ export interface OpenRouterProviderOptions {
   readonly apiKey: string;
   /** Default `https://openrouter.ai/api/v1`. */
   readonly baseURL?: string;
-  /** model_params.json: snake_case keys, checked against `chatRequest` (§4.8). */
+  /**
+   * model_params.json: snake_case keys, checked against `chatRequest`
+   * (docs/configuration.md#model_paramsjson-and-search_paramsjson).
+   */
   readonly params?: Readonly<Record<string, unknown>>;
   /** search_params.json: the `openrouter:web_search` tool's `parameters`. */
   readonly searchParams?: Readonly<Record<string, unknown>>;

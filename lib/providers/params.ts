@@ -1,8 +1,9 @@
 /**
- * model_params.json pass-through (contracts §4.8). The harness owns some keys per SDK (the
- * model, the key, the wire shape); those are stripped before a call so a params file can
- * never silently swap the model or break the wire. Config logs the WARNING; adapters strip
- * again silently so a library user passing raw params gets the same guarantee.
+ * model_params.json pass-through (docs/configuration.md#model_paramsjson-and-search_paramsjson).
+ * The harness owns some keys per SDK (the model, the key, the wire shape); those are stripped
+ * before a call so a params file can never silently swap the model or break the wire. Config logs
+ * the WARNING; adapters strip again silently so a library user passing raw params gets the same
+ * guarantee.
  */
 
 /** Keys the harness sets itself on the openai SDK. */

@@ -1,7 +1,7 @@
 /**
- * Usage, cost and endpoint extraction (contracts §8.4), plus the context-limit helpers both
- * adapters share. Field names are tried in order and the first integer wins; the camelCase
- * aliases exist because the openrouter SDK renames every field it parses.
+ * Usage, cost and endpoint extraction (docs/models.md#usage-cost-and-the-context-ceiling), plus the
+ * context-limit helpers both adapters share. Field names are tried in order and the first integer
+ * wins; the camelCase aliases exist because the openrouter SDK renames every field it parses.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";

@@ -2,7 +2,7 @@
  * `lib/runtime/`: from a resolved configuration to live parts: runtime resolution, permission
  * narrowing, the tool set, item rendering.
  *
- * The outer sandbox (DESIGN invariant 7, the second lock): before any plugin, memory module, MCP
+ * Permission narrowing (docs/invariants.md#7-safe-by-default-enforced-twice, the second lock): before any plugin, memory module, MCP
  * or model code runs, the process narrows its own Deno permissions. Under the locked profile it
  * revokes `run`, so no code in this process can start a subprocess — a call throws
  * `Deno.errors.NotCapable` — whatever the policy missed. FFI is never granted by the production
@@ -64,7 +64,7 @@ export async function narrowPermissions(
     return { run: "kept", notices: [UNLOCKED_NOTICE] };
   }
   if (plan.mcpStdioServers.length > 0) {
-    // The audited opt-out of invariant 7: a stdio server is a subprocess, so run must stay.
+    // The audited opt-out of the second lock: a stdio server is a subprocess, so run must stay.
     const names = [...plan.mcpStdioServers].sort().join(", ");
     journal?.text(
       "WARNING",

@@ -1,5 +1,5 @@
 /**
- * How platform items read to the model (contracts §6.2, §6.3): one `user` turn per engaged item,
+ * How platform items read to the model (docs/operating.md#what-each-kind-of-item-becomes): one `user` turn per engaged item,
  * or one per message batch. These strings are transcript bytes a later wake's recovery matches,
  * so they are pure functions of the item and never carry wall-clock state.
  */

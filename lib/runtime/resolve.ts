@@ -1,11 +1,11 @@
 /**
  * What this agent will actually run: ONE resolution shared by the wake and `resolved-config`, so
- * the report can never disagree with the process it describes (contracts §1.1 `from_env`, §1.2).
+ * the report can never disagree with the process it describes (docs/configuration.md#resolved-config).
  * In the reference's observable order — errors short-circuit:
  *
- * config home → auto-reconcile after an upgrade (wake only, §4.4) → prompts → MCP server configs
+ * config home → auto-reconcile after an upgrade (wake only, docs/configuration.md#install-and-upgrade) → prompts → MCP server configs
  * → the outer sandbox narrows (before any code below runs) → memory provider → tool resolution
- * over the overlay (§4.5, §5.1, §5.2) → `model_params.json` → `search_params.json` (§4.8).
+ * over the overlay (docs/configuration.md#tool-plugin-files) → `model_params.json` → `search_params.json` (docs/configuration.md#model_paramsjson-and-search_paramsjson).
  *
  * It builds no model client and makes no platform call; `resolved-config` writes nothing.
  */
@@ -134,7 +134,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   for (const line of tools.warnings) journal.text("WARNING", line);
   for (const line of tools.inactive) journal.text("INFO", line);
   const modelParams = await loadModelParams(configHome, { sdk: env.aiSdk, journal });
-  // §4.8: read only when the native openrouter web_search server tool is active.
+  // docs/configuration.md#model_paramsjson-and-search_paramsjson: read only when the native openrouter web_search server tool is active.
   const searchParams = env.aiSdk === "openrouter" && tools.builtinNames.includes("web_search")
     ? await loadSearchParams(configHome)
     : {};
@@ -155,7 +155,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   };
 }
 
-/** The runtime vetoes resolution applies: `shell` refuses to load as root (§5.2). */
+/** The runtime vetoes resolution applies: `shell` refuses to load as root (docs/security.md#the-policy). */
 async function loadRefusals(): Promise<Record<string, string>> {
   const { ShellTool } = await lazyImport<typeof import("../tools/shell/tool.ts")>(
     "lib/tools/shell/tool.ts",

@@ -1,8 +1,8 @@
 /**
- * The wake's tool set, built from the resolution (`activeTools`, contracts §4.5, §5.1): each
+ * The wake's tool set, built from the resolution (`activeTools`, docs/tools.md#the-shipped-stems): each
  * resolved catalogue name maps to one constructor here, platform tools bound to this wake's
  * context, then the memory provider's own tool instances. The registry re-applies the policy on
- * registration, so a tool resolution let through by mistake still cannot load (§5.2).
+ * registration, so a tool resolution let through by mistake still cannot load (docs/security.md#the-policy).
  */
 import type { LoadRefusing, Policy } from "../core/policy.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -107,7 +107,7 @@ export function buildTools(
       );
     }
     const tool = factory(bindings);
-    // A plugin `name` renames the tool for the model (contracts §5.1 `name` override).
+    // A plugin `name` renames the tool for the model (docs/configuration.md#tool-plugin-files, the `name` override).
     tools.push(entry.name === tool.name ? tool : new RenamedTool(tool, entry.name));
   }
   return tools;

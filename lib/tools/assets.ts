@@ -1,7 +1,7 @@
 /**
  * `assets`: exchange files on a timeline the way a peer shares an attachment — list them, read
  * a text file, view an image, upload text the agent wrote, or post an image another tool
- * captured this wake. Contracts §5.3.
+ * captured this wake. See docs/tools.md#platform-tools.
  *
  * `view` hands the picture to the model as image input. A model that definitely has no image
  * input (the `vision: false` option, or the bound context saying so) gets the file's

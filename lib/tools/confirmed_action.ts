@@ -1,6 +1,7 @@
 /**
  * The one gate for irreversible timeline actions (`lock`, `delete`): confirm-by-uuid and
- * preview-on-refuse, implemented once so the two can never drift apart. Contracts §5.3.
+ * preview-on-refuse, implemented once so the two can never drift apart. See
+ * docs/tools.md#platform-tools.
  *
  * `confirm` must exactly equal the target timeline's uuid — a deliberate, target-specific yes a
  * reflexive tool call cannot fake and cannot aim at the wrong room. Anything else makes ONE

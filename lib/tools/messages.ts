@@ -2,7 +2,7 @@
  * `messages`: read the conversation the wake did not hand the agent, and speak. `list` shows a
  * timeline's recent messages newest first, `read` one message in full, `create` posts — to the
  * engaged timeline, or to another one the agent can view (the working → support escalation).
- * Contracts §5.3.
+ * See docs/tools.md#the-messages-tool.
  *
  * Speech goes through the outbound gate, never the client: a create is screened, posted with
  * the turn's Idempotency-Key (kind `message`), recorded as a visible act, and logged `posted`

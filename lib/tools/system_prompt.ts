@@ -1,7 +1,8 @@
 /**
  * Self-authorship: `system_prompt_read` and `system_prompt_edit` let an agent read and rewrite
  * its OWN personality charter, `<config home>/prompts/system-prompt.md` — nothing else
- * (contracts §5.5; opt-in plugin stem `system_prompt`).
+ * (docs/tools.md#self-authorship-an-agent-edits-its-own-system-prompt; opt-in plugin stem
+ * `system_prompt`).
  *
  * The safety is structural rather than validated: neither tool takes a path or agent argument,
  * so there is nothing a prompt-injected argument could redirect — not to another agent, and never
@@ -63,8 +64,9 @@ function wallClockMicros(): number {
 }
 
 /**
- * The same test as `config/prompts.ts` `promptsInstalled` (§4.2). Restated here because tools
- * sit below config in the dependency order and may not import it; the config layer can pass
+ * The same test as `config/prompts.ts` `promptsInstalled`
+ * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default). Restated here because
+ * tools sit below config in the dependency order and may not import it; the config layer can pass
  * its own through {@link SystemPromptOptions.installed}.
  */
 async function manifestHasPrompts(configHome: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
  * `tasks`: schedule work on a timeline and review it — create a task from instructions and an
- * activation time, list the tasks here, read one in full. Contracts §5.3.
+ * activation time, list the tasks here, read one in full. See docs/tools.md#platform-tools.
  *
  * `activate_at` is `+<n><s|m|h|d|w>` from now or an ISO-8601 timestamp, normalised to one
  * absolute timestamp with an offset before it reaches the platform. Creates carry an

@@ -3,7 +3,7 @@
  * only https, only public hosts (every resolved address checked, every redirect hop checked
  * again), the connection dialled at the exact address that was checked, a 20 s deadline and a
  * 256 KiB body cap. HTML is reduced to readable text; other text passes through; anything else
- * is described, not dumped. Contracts §5.4.
+ * is described, not dumped. See docs/tools.md#web_fetch-read-one-web-page.
  *
  * Refusals and failures are returned as the reference's wording (`Couldn't fetch '<url>': <why>`
  * / `Couldn't reach '<url>': <why>`), as every platform tool relays its refusals, so a persona

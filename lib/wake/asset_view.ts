@@ -1,5 +1,5 @@
 /**
- * Asset perception (contracts §6.3): a peer's viewable image is shown to a vision-capable model
+ * Asset perception (docs/operating.md#what-each-kind-of-item-becomes): a peer's viewable image is shown to a vision-capable model
  * on the very turn that announces it — `… Looking at it now.` with the pixels attached — instead
  * of asking the model to go and `view` it. Everything else reads as the text form: a file that is
  * not a viewable image (or is over the view cap), a download that fails, and a model that

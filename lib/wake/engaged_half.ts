@@ -52,7 +52,7 @@ export interface RebuiltTurn {
 }
 
 /**
- * Loop 2 of pacing (contracts §6.10): asked after a build that ran no tool and was not compacted,
+ * Loop 2 of pacing (docs/context.md#read-speed-pacing-aiai-conversations): asked after a build that ran no tool and was not compacted,
  * while builds remain. Re-reads; new peers ⇒ the enlarged turn to rebuild with, else undefined.
  */
 export interface Rebuild {

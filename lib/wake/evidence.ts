@@ -1,5 +1,5 @@
 /**
- * Evidence release (contracts §6.1 step 4, §6.12), the wake's last step after the four reconciles.
+ * Evidence release (docs/operating.md#what-a-wake-does-in-order, docs/context.md#the-context-budget), the wake's last step after the four reconciles.
  *
  * A compaction summary keeps the uuids of the platform items whose turns it destroyed, so a later
  * recovery can tell "the model never saw this item" from "it saw it, and the record of that is

@@ -1,5 +1,5 @@
 /**
- * Where a wake starts and where it may stop (contracts §6.2, §6.4, §6.5), as pure functions over
+ * Where a wake starts and where it may stop (docs/operating.md#the-first-wake-of-a-kind), as pure functions over
  * lists: which items a first wake answers, what a batch's context is, and how far a cursor may
  * advance given each item's disposition. No I/O here, so every rule is unit-tested directly.
  */

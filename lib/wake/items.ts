@@ -1,5 +1,5 @@
 /**
- * Assets, webhook events and activated tasks (contracts §6.3): one turn per item, each claimed,
+ * Assets, webhook events and activated tasks (docs/operating.md#what-each-kind-of-item-becomes): one turn per item, each claimed,
  * engaged and committed the moment its turn ends; marks for assets and events, the seen-set for
  * tasks. A self-authored asset is never engaged but its mark still advances (the self-filter that
  * stops an agent answering its own generated images forever).

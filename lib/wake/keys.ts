@@ -1,5 +1,5 @@
 /**
- * The wake's Idempotency-Key bookkeeping (contracts §6.13): which anchor a turn's creates hang
+ * The wake's Idempotency-Key bookkeeping (docs/operating.md#the-delivery-guarantee): which anchor a turn's creates hang
  * off, and each create's ordinal, computed from the live transcript so the wake that died and the
  * wake that recovers it mint the identical key. The ordinal of a create is 1 + the creates of the
  * same kind earlier in call order within the turn's work that already have a result — results are

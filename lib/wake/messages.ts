@@ -1,5 +1,5 @@
 /**
- * The messages reconcile (contracts §6.2): read what is new since the mark (or infer a first
+ * The messages reconcile (docs/operating.md#what-each-kind-of-item-becomes): read what is new since the mark (or infer a first
  * wake's starting point), absorb each message into the ledger — own, probe, claimed, or held by
  * another wake — answer the batch as ONE turn, then settle: commit claims, advance the mark up to
  * the first item that must be offered again.

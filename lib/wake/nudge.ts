@@ -1,5 +1,5 @@
 /**
- * The no-reply informer (contracts §6.8): a turn that was addressed to the agent and is about to
+ * The no-reply informer (docs/context.md#speech-and-the-no-reply-nudge): a turn that was addressed to the agent and is about to
  * end with nothing visible done gets ONE system line saying so — and naming the `messages` tool,
  * because text written here reaches no one. It informs, it never forces.
  */

@@ -1,5 +1,5 @@
 /**
- * Read-speed pacing (contracts §6.10, loop 1): before answering a peer AI's message the wake
+ * Read-speed pacing (docs/context.md#read-speed-pacing-aiai-conversations, loop 1): before answering a peer AI's message the wake
  * sleeps as long as a human would take to read it — `max(floor, len(body) / cps)` — less the time
  * already elapsed since the message appeared, then re-reads and, when a newer peer-AI message
  * landed meanwhile, restarts the read on it (at most `maxBuilds` restarts). The math is pure and
@@ -81,13 +81,13 @@ export interface SettleResult {
   readonly restarts: number;
 }
 
-/** The cap WARNING (contracts §7.3). */
+/** The cap WARNING (docs/journal.md#free-text-lines). */
 export function restartCapWarning(cap: number, timeline: string): string {
   return `Read-pace settle hit the ${cap}-restart cap for timeline ${timeline}; answering the ` +
     "batch as it stands.";
 }
 
-/** The failure WARNING (contracts §7.3). */
+/** The failure WARNING (docs/journal.md#free-text-lines). */
 export const PACING_FAILED = "Read-pacing failed; answering without further delay.";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The NOC synthetic probe (contracts §6.15): a signed `BCNOC1 <nonce> <hmac>` marker anywhere in
+ * The NOC synthetic probe (docs/operating.md#the-noc-synthetic-probe): a signed `BCNOC1 <nonce> <hmac>` marker anywhere in
  * an item's text is answered model-free with `BCNOC1-ACK <nonce>`. The HMAC makes the ack a proof
  * that this box holds the secret; a forged or stale-secret marker is just an ordinary item.
  */

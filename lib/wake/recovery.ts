@@ -1,5 +1,5 @@
 /**
- * The recovery table (contracts §6.13): what a wake does with an item whose claim a dead wake left
+ * The recovery table (docs/operating.md#the-delivery-guarantee): what a wake does with an item whose claim a dead wake left
  * in flight, decided from the evidence in the transcript — which is written as the turn runs, so
  * "no tool call on disk" means "no tool call ran".
  *

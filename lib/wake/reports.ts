@@ -1,5 +1,5 @@
 /**
- * The two failure reports a wake posts on the agent's timeline (contracts §6.9), worded in the
+ * The two failure reports a wake posts on the agent's timeline (docs/models.md#retries-and-fault-classes), worded in the
  * first person because they stand in for a reply the agent could not give: a permanent rejection
  * (payload too large, context too long) and the once-per-outage out-of-credit notice.
  */

@@ -1,6 +1,6 @@
 /**
  * `harness wake`: one platform event, one process. Reads top to bottom as the order of operations
- * (contracts §1.1, §6.1): configuration → the model and the platform → `wake start` → breaker →
+ * (docs/operating.md#what-a-wake-does-in-order): configuration → the model and the platform → `wake start` → breaker →
  * remember (load the transcript) → claim / assemble / reason-and-act / record, per kind in the
  * fixed order messages, assets, webhook events, tasks → release settled evidence → `wake end`.
  *

@@ -1,5 +1,5 @@
 /**
- * DESIGN invariant 2, "the gate is the only way out": no module but `lib/gate/**` creates a
+ * docs/invariants.md#2-the-gate-is-the-only-way-out: no module but `lib/gate/**` creates a
  * message on the platform (`lib/platform` defines the call, `lib/sandbox` is the server). The
  * scanner is proven on known-bad and known-good snippets first, so a silent scanner cannot pass.
  */

@@ -1,5 +1,5 @@
 /**
- * The scanner behind the "gate is the only way out" architecture test (DESIGN invariant 2). It
+ * The scanner behind the "gate is the only way out" architecture test (docs/invariants.md#2-the-gate-is-the-only-way-out). It
  * reads TypeScript source with comments blanked out (so prose may mention the API) and flags
  * every way a module could reach the platform's message create without the gate: the call
  * itself, through an alias of the namespace, through destructuring, through the API class, or

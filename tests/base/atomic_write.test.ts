@@ -1,6 +1,6 @@
 /**
- * The atomic write (contract §3.1 write discipline, scenario 35): temp beside the target, fsync,
- * rename; on any failure the old file is intact and no temp is left behind.
+ * The atomic write (how a transcript is saved, docs/home-layout.md#transcripts): temp beside the
+ * target, fsync, rename; on any failure the old file is intact and no temp is left behind.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

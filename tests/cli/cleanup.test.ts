@@ -1,7 +1,8 @@
 /**
- * `harness cleanup` as a process (contract §1.4): usage errors exit 2, a missing HARNESS_HOME or
- * missing credentials exit 1 with one sentence and no stack trace, `--timeline` purges with no
- * platform call, `--sweep` classifies against the real sandbox and ends with the summary line.
+ * `harness cleanup` as a process (docs/operating.md#clean-up-deleted-timelines): usage errors exit
+ * 2, a missing HARNESS_HOME or missing credentials exit 1 with one sentence and no stack trace,
+ * `--timeline` purges with no platform call, `--sweep` classifies against the real sandbox and ends
+ * with the summary line.
  */
 import assert from "node:assert/strict";
 import { withContract } from "../contract/helpers.ts";
@@ -61,7 +62,8 @@ Deno.test("cleanup --timeline purges that timeline only, no platform call needed
       "memory.db",
       "sessions/",
     ]);
-    // Given both flags, --timeline wins (contract §1.4) and nothing is asked of the platform.
+    // Given both flags, --timeline wins (docs/operating.md#clean-up-deleted-timelines) and nothing
+    // is asked of the platform.
     const both = await runCli(["cleanup", "--sweep", "--timeline", TL], {
       env: { ...CLEAN, HARNESS_HOME: home },
     });

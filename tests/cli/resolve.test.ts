@@ -60,7 +60,8 @@ Deno.test("the default question answers the benign set, every stem accounted for
 Deno.test("opt-in stems per provider, and shell refused under the locked profile", async () => {
   const xai = await resolveJson(["--provider", "xai", "--opt-in", "xai_search,shell"]);
   assert.deepEqual(xai.builtins, ["web_search", "x_search"]);
-  // Computed before the policy filter (§1.2): a locked-refused shell still appears.
+  // Computed before the policy filter (docs/configuration.md#resolved-config): a locked-refused
+  // shell still appears.
   assert.deepEqual(xai.opt_in_tools, ["shell", "xai_search"]);
   assert.deepEqual(xai.requested_stems, ["shell", "xai_search"]);
   assert.deepEqual(xai.skipped, [{

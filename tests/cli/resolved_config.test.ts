@@ -1,13 +1,14 @@
 /**
  * `harness resolved-config` and `harness wake --resolved-config` as real processes under the
- * production permission set: every §1.2 field with its null/[] rules, Python's sorted indent-2
- * layout, no key needed, read-only, errors as one stderr line, and the live `sandbox`.
+ * production permission set: every field of docs/configuration.md#resolved-config with its null/[]
+ * rules, Python's sorted indent-2 layout, no key needed, read-only, errors as one stderr line, and
+ * the live `sandbox`.
  */
 import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-/** The §1.2 fields plus the additive ones, sorted. */
+/** The fields of docs/configuration.md#resolved-config, the additive ones too, sorted. */
 const FIELDS = [
   "active_profile",
   "ai_model",

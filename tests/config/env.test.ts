@@ -1,4 +1,6 @@
-/** The environment schema (contracts §2): defaults, validation, truthiness, secrets, matrix. */
+/**
+ * The environment schema (docs/environment.md): defaults, validation, truthiness, secrets, matrix.
+ */
 import assert from "node:assert/strict";
 import { ConfigError } from "../../lib/config/errors.ts";
 import {
@@ -368,7 +370,7 @@ Deno.test("every refused variable is reported at once, one line", () => {
   assert.ok(!error.message.includes("\n"));
 });
 
-Deno.test("ENV_VARIABLES covers §2.1–§2.3 in full", () => {
+Deno.test("ENV_VARIABLES covers every model, harness and platform variable", () => {
   const expected = [
     "AI_PROVIDER",
     "AI_SDK",

@@ -1,6 +1,7 @@
 /**
- * The installer's reconcile table (contracts §4.2), one row at a time, plus idempotency, the
- * bookkeeping file formats and the files it must never create or touch.
+ * The installer's reconcile table
+ * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default), one row at a time, plus
+ * idempotency, the bookkeeping file formats and the files it must never create or touch.
  */
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";

@@ -1,7 +1,8 @@
 /**
- * The auto-reconcile on the first wake after an upgrade (contracts §4.4): only an installed
- * home whose `.version` differs is reconciled; a never-installed home is left alone; a failure
- * is a WARNING and never stops the wake.
+ * The auto-reconcile on the first wake after an upgrade
+ * (docs/configuration.md#install-and-upgrade): only an installed home whose `.version` differs is
+ * reconciled; a never-installed home is left alone; a failure is a WARNING and never stops the
+ * wake.
  */
 import assert from "node:assert/strict";
 import { install } from "../../lib/config/installer.ts";

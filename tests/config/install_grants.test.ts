@@ -1,6 +1,7 @@
 /**
  * Provider-aware installs (prune pristine mismatched tools, keep edited ones) and the opt-in
- * grant lifecycle: grant, grandfather, restore, revoke (contracts §1.3, §4.2 steps 3–9).
+ * grant lifecycle: grant, grandfather, restore, revoke (docs/configuration.md#install-and-upgrade,
+ * docs/configuration.md#powerful-tools-are-opt-in).
  */
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";

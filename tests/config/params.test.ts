@@ -1,5 +1,6 @@
 /**
- * model_params.json / search_params.json (contracts §4.8): absent is `{}`, a present but bad
+ * model_params.json / search_params.json
+ * (docs/configuration.md#model_paramsjson-and-search_paramsjson): absent is `{}`, a present but bad
  * file refuses to load naming its path, owned keys are stripped with a WARNING.
  */
 import assert from "node:assert/strict";

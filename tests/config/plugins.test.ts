@@ -1,7 +1,7 @@
 /**
  * The declarative plugin file: every shipped stem parses, its affinity and opt-in are read from
- * the JSON as §4.3 reads them from Python, requirement reasons are the §5.1 texts, and a bad
- * file is an answer (a sentence), never a throw.
+ * the JSON as the Python harness reads them (docs/configuration.md#tool-plugin-files), requirement
+ * reasons are fixed texts, and a bad file is an answer (a sentence), never a throw.
  */
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
@@ -19,7 +19,7 @@ import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 /** The benign default set without the memory tool, which ships no tool plugin file. */
 const BENIGN = BENIGN_TOOLS.filter((stem) => stem !== "memory");
 
-/** §5.1: stem → affinity (null = universal). */
+/** Stem → affinity (null = universal), as docs/tools.md#the-shipped-stems lists the stems. */
 const AFFINITY: Record<string, string[] | null> = {
   web_search: ["openai"],
   xai_search: ["xai"],
@@ -58,7 +58,7 @@ Deno.test("every shipped plugin file is valid", () => {
   }
 });
 
-Deno.test("opt-in and provider affinity come from the JSON, as §5.1 lists them", () => {
+Deno.test("opt-in and provider affinity come from the JSON, as the shipped stems list them", () => {
   for (const stem of SHIPPED_STEMS) {
     const text = SHIPPED_TOOL_DEFAULTS[`tools/${stem}.json`];
     assert.equal(pluginOptsIn(text), !BENIGN.includes(stem), stem);
@@ -134,7 +134,7 @@ Deno.test("options ride along to the tool", () => {
   assert.equal(parsed.value.optIn, false);
 });
 
-Deno.test("requirement reasons are the §5.1 texts, in a fixed order, all unmet ones listed", () => {
+Deno.test("requirement reasons are the documented texts, in a fixed order, all unmet ones listed", () => {
   const ctx = { provider: "xai", sdk: "openai", surface: "chat", env: {} };
   assert.deepEqual(
     unmetReasons({

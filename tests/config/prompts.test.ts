@@ -1,4 +1,7 @@
-/** Prompts (contracts §4.1, §4.9): comment stripping, config-home resolution, source order. */
+/**
+ * Prompts (docs/configuration.md#the-config-home, docs/configuration.md#prompts): comment
+ * stripping, config-home resolution, source order.
+ */
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,7 +1,8 @@
 /**
  * Tool resolution over the embedded defaults (the `harness resolve` candidate set): the benign
- * default set on every provider, each opt-in stem's resolved names (§5.1), `--only`, unknown
- * stems, provider exclusion, the policy gate, and "not available in this runtime".
+ * default set on every provider, each opt-in stem's resolved names
+ * (docs/tools.md#the-shipped-stems), `--only`, unknown stems, provider exclusion, the policy gate,
+ * and "not available in this runtime".
  */
 import assert from "node:assert/strict";
 import { type Catalogue, RUNTIME_CATALOGUE } from "../../lib/config/catalogue.ts";
@@ -15,7 +16,10 @@ import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
 const BENIGN_SET = BENIGN_TOOLS;
 
-/** Every tool implemented, every built-in wired: the §5.1 mapping without this runtime's gaps. */
+/**
+ * Every tool implemented, every built-in wired: the mapping of docs/tools.md#the-shipped-stems
+ * without this runtime's gaps.
+ */
 const FULL: Catalogue = {
   tools: Object.fromEntries(
     Object.entries(RUNTIME_CATALOGUE.tools).map(([name, tool]) => [name, {
@@ -63,7 +67,7 @@ Deno.test("a default resolution on every provider is exactly the benign set + me
   }
 });
 
-Deno.test("each opt-in stem resolves to the §5.1 names on its provider", () => {
+Deno.test("each opt-in stem resolves to the documented names on its provider", () => {
   const cases: [keyof typeof CELLS, string, string[], string[]][] = [
     ["openai", "web_search", [], ["web_search"]],
     ["openai", "code_execution", ["code_attach"], ["code_interpreter"]],
@@ -156,7 +160,7 @@ Deno.test("a relevant stem with unmet requirements is inactive with deduplicated
   );
 });
 
-Deno.test("credentials: assumed ones are named; absent ones deactivate with the §5.1 reason", () => {
+Deno.test("credentials: assumed ones are named; absent ones deactivate with the documented reason", () => {
   const stems = ["send_direct_message_to_origin", "generate_image"];
   const assumed = resolve({ optIn: stems, catalogue: FULL });
   assert.deepEqual(assumed.credentialVars, ["AI_API_KEY", "NTFY_DM_TOKEN"]);

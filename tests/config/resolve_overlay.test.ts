@@ -1,8 +1,8 @@
 /**
- * Tool resolution from a config home's `tools/` overlay (§4.5): the overlay is authoritative
- * once installed, a later plugin replaces an earlier one of its name, a broken shipped default
- * is a defect while a broken operator file is a soft skip, and Python-era files are understood
- * by stem.
+ * Tool resolution from a config home's `tools/` overlay (docs/configuration.md#tool-plugin-files):
+ * the overlay is authoritative once installed, a later plugin replaces an earlier one of its name,
+ * a broken shipped default is a defect while a broken operator file is a soft skip, and Python-era
+ * files are understood by stem.
  */
 import assert from "node:assert/strict";
 import { SHIPPED_TOOL_DEFAULTS } from "../../lib/config/defaults.ts";

@@ -1,7 +1,6 @@
 /**
- * The persistence caps of contract §6.11 and acceptance scenarios 33–34: what a step writes to disk
- * is bounded, measured in code points, water-filled, with replayable creates kept whole, and
- * re-capping is a fixed point.
+ * The persistence caps (docs/context.md#caps): what a step writes to disk is bounded, measured in
+ * code points, water-filled, with replayable creates kept whole, and re-capping is a fixed point.
  */
 import assert from "node:assert/strict";
 import {
@@ -151,7 +150,7 @@ Deno.test("water-filling gives the surplus of small items to big ones, floor div
   assert.deepEqual(kept.map((s) => s.length), [50, 10, 110, 30]);
 });
 
-// ---- arguments (scenario 34) ----
+// ---- arguments ----
 
 const TIMELINE = "5f0c1a2e-8b7d-4e3f-9a6b-1c2d3e4f5a6b";
 

@@ -12,7 +12,7 @@ import {
   text,
 } from "./engine_fixtures.ts";
 
-// Typed out from the contract (§6.7), not imported: a wording drift must fail here.
+// Typed out from docs/context.md#the-step-budget, not imported: a wording drift must fail here.
 const ESCALATION = " Steps are running low. Prioritize the most important remaining actions — " +
   "including anything you still mean to say on a timeline, which means calling the `messages` " +
   "tool — summarize progress cleanly, and if work remains, schedule a follow-up task before you " +

@@ -1,5 +1,5 @@
 /**
- * Healing on load (contract §3.1, scenario 35): every call lacking a result inside its own run gets
+ * Healing on load (docs/context.md#healing): every call lacking a result inside its own run gets
  * the exact interrupted sentinel right after that run, and the loader says how many.
  */
 import assert from "node:assert/strict";

@@ -3,6 +3,7 @@
  * process with the production permission set, read its one JSON line, create a user through
  * `/_sandbox/`, post a message with that token, list it, read the event log, then SIGTERM.
  */
+import { readFirstLine } from "../support/first_line.ts";
 import { strict as assert } from "node:assert";
 import { REPO_ROOT } from "../support/run_cli.ts";
 
@@ -37,12 +38,9 @@ Deno.test("e2e: harness sandbox — one JSON line, user, message posted and list
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let stdout = "";
   try {
-    while (!stdout.includes("\n")) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      stdout += value;
-    }
-    const line = stdout.slice(0, stdout.indexOf("\n"));
+    const first = await readFirstLine(reader);
+    const line = first.line;
+    stdout = `${line}\n${first.rest}`;
     const { base_url: base, admin_url: admin } = JSON.parse(line);
     assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(admin, `${base}/_sandbox`);

@@ -1,8 +1,9 @@
 /**
- * The outer sandbox as separate processes under the production permission set (DESIGN
- * invariant 7): after narrowing as `locked`, spawning a process throws NotCapable; `unlocked`
- * (and the MCP stdio hook) keep `run`. And whole wakes: the resolved tool set, the brief's safety
- * and manifest notes, and model_params all reach the model; the locked wake still replies.
+ * The outer sandbox as separate processes under the production permission set (invariant 7,
+ * docs/invariants.md#7-safe-by-default-enforced-twice): after narrowing as `locked`, spawning a
+ * process throws NotCapable; `unlocked` (and the MCP stdio hook) keep `run`. And whole wakes: the
+ * resolved tool set, the brief's safety and manifest notes, and model_params all reach the model;
+ * the locked wake still replies.
  */
 import assert from "node:assert/strict";
 import { DENO_DIR, REPO_ROOT } from "../support/run_cli.ts";

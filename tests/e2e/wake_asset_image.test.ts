@@ -1,9 +1,9 @@
 /**
- * Asset perception end to end (contracts §6.3, §3.1): a peer's viewable image is shown to the
- * model on the turn that announces it (`… Looking at it now.` + an `image_url` data URL on the
- * chat surface); the pixels never reach the transcript on disk and are gone from the next turn's
- * request; a non-image file, or an image whose download fails, reads as the text form — still
- * exactly one turn.
+ * Asset perception end to end (docs/operating.md#what-each-kind-of-item-becomes,
+ * docs/home-layout.md#transcripts): a peer's viewable image is shown to the model on the turn that
+ * announces it (`… Looking at it now.` + an `image_url` data URL on the chat surface); the pixels
+ * never reach the transcript on disk and are gone from the next turn's request; a non-image file,
+ * or an image whose download fails, reads as the text form — still exactly one turn.
  */
 import assert from "node:assert/strict";
 import type { Asset } from "../../lib/platform/mod.ts";
@@ -48,7 +48,7 @@ async function seedMark(w: World): Promise<void> {
   assert.equal(w.model.hits("chat"), 1);
 }
 
-Deno.test("§6.3: a peer's PNG is shown on its turn as an image_url data URL, never persisted, evicted after", async () => {
+Deno.test("a peer's PNG is shown on its turn as an image_url data URL, never persisted, evicted after", async () => {
   await using w = await world();
   await seedMark(w);
   const png = await uploadPng(w);
@@ -99,7 +99,7 @@ Deno.test("§6.3: a peer's PNG is shown on its turn as an image_url data URL, ne
   assert.equal(await mark(w, "assets"), note.content.uuid);
 });
 
-Deno.test("§6.3: a text file reads as the text form, a plain string turn", async () => {
+Deno.test("a text file reads as the text form, a plain string turn", async () => {
   await using w = await world();
   await upload(w, "report.txt", { description: "Q3 numbers" });
   silent(w.model);
@@ -115,7 +115,7 @@ Deno.test("§6.3: a text file reads as the text form, a plain string turn", asyn
   assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /image_url/);
 });
 
-Deno.test("§6.3: an image whose download fails reads as the text form, still one turn", async () => {
+Deno.test("an image whose download fails reads as the text form, still one turn", async () => {
   await using w = await world();
   const png = await uploadPng(w);
   w.sandbox.addFault({ path: "^/blobs/", status: 403, count: 10 });

@@ -1,5 +1,5 @@
 /**
- * The wake breaker end to end (contracts §6.14; acceptance §11 item 15): with a cap of 2 wakes
+ * The wake breaker end to end (docs/operating.md#the-wake-breaker): with a cap of 2 wakes
  * per 60 s window the third wake of a burst self-declines — `outcome=declined`, no model call,
  * nothing posted — and logs `Wake breaker TRIPPED` once; further wakes inside the burst decline
  * silently; once the burst has left the window and the cooldown has passed, a wake logs
@@ -21,7 +21,7 @@ function count(text: string, pattern: RegExp): number {
   return [...text.matchAll(pattern)].length;
 }
 
-Deno.test("§11.15: the 3rd wake of a burst declines, trips once, and resets after cooldown", async () => {
+Deno.test("the 3rd wake of a burst declines, trips once, and resets after cooldown", async () => {
   await using w = await world();
   const t = w.timeline;
   const declined = new RegExp(`wake end timeline=${t} outcome=declined turns=0 .*posted=0`);

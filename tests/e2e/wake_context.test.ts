@@ -1,7 +1,8 @@
 /**
- * The context budget in a real wake (contracts §6.12, §7.2): a turn whose reported input crossed
- * half the ceiling compacts the transcript afterwards; a request the provider refuses as too long
- * is rewound, compacted hard and retried once.
+ * The context budget in a real wake (docs/context.md#the-context-budget,
+ * docs/journal.md#the-line-catalogue): a turn whose reported input crossed half the ceiling
+ * compacts the transcript afterwards; a request the provider refuses as too long is rewound,
+ * compacted hard and retried once.
  */
 import assert from "node:assert/strict";
 import { chatCompletion, openaiError } from "../support/model_mock.ts";

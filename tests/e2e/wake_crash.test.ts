@@ -1,9 +1,9 @@
 /**
- * Crash points (DESIGN §3.3–§3.4, contracts §6.13; acceptance §11 items 24–28): a real wake
- * process is SIGKILLed at a named point, then a recovery wake runs, and the test proves ZERO
- * duplicate posts and ZERO lost items — from the sandbox's own records (the messages on the
- * timeline, `GET /_sandbox/events`, the Idempotency-Key on every create it served) and the
- * recovery's journal lines.
+ * Crash points (docs/operating.md#if-a-wake-dies-mid-turn-the-work-is-not-lost; invariants 3 and
+ * 4 of docs/invariants.md): a real wake process is SIGKILLed at a named point, then a recovery wake
+ * runs, and the test proves ZERO duplicate posts and ZERO lost items — from the sandbox's own
+ * records (the messages on the timeline, `GET /_sandbox/events`, the Idempotency-Key on every
+ * create it served) and the recovery's journal lines.
  *
  * The kill points are reached without any hook in production code:
  * - (a) before the model answered: the scripted model holds its reply (`delayMs`) and the kill
@@ -148,7 +148,7 @@ Deno.test("crash (b) messages: killed after the tool-call turn was saved, before
   });
   w.model.reply("chat", text("Listed and answered."));
   const dying = spawnWake(w);
-  // §11.24: while the first tool runs, the turn naming BOTH calls is already on disk.
+  // While the first tool runs, the turn naming BOTH calls is already on disk.
   await waitFor(
     "the saved tool-call turn",
     () => assistantCalled(w, "messages"),
@@ -260,7 +260,7 @@ Deno.test("crash (d) messages: killed after the create returned ⇒ resumed, nev
     log,
     /unspoken timeline=\S+ kind=narration chars=\d+ text="Answered after a restart\."/,
   );
-  // §11.25: one POST in total; the model was shown the original turn, its call and its result.
+  // One POST in total; the model was shown the original turn, its call and its result.
   assert.deepEqual(await agentPosts(w), ["pong"]);
   assert.equal(agentMessageEvents(w), 1);
   assert.equal(messageCreateKeys(w).length, 2);

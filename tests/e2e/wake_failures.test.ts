@@ -1,8 +1,9 @@
 /**
- * Provider failures, the brief, and the journal, end to end (contracts §1.1, §6.6, §6.9, §7;
- * acceptance §11 items 7, 14, 16, 17, 18, 21, 22). Faults come from the wire: the scripted model
- * answers 413 / 400-overflow / 429 insufficient_quota / a plain 400, and the sandbox injects a
- * 403 or a failing `dashboard.md`.
+ * Provider failures, the brief, and the journal, end to end
+ * (docs/operating.md#provider-failures-and-the-billing-wall,
+ * docs/context.md#the-charter-and-the-brief, docs/journal.md). Faults come from the wire: the
+ * scripted model answers 413 / 400-overflow / 429 insufficient_quota / a plain 400, and the sandbox
+ * injects a 403 or a failing `dashboard.md`.
  */
 import assert from "node:assert/strict";
 import { chatCompletion, openaiError } from "../support/model_mock.ts";
@@ -31,7 +32,7 @@ const QUOTA = {
   ),
 };
 
-Deno.test("§11.22: a billing wall posts one notice, leaves work pending, and self-heals", async () => {
+Deno.test("a billing wall posts one notice, leaves work pending, and self-heals", async () => {
   await using w = await world();
   const m = await say(w, "are you there?");
   const file = await upload(w, "later.txt");
@@ -86,7 +87,7 @@ Deno.test("§11.22: a billing wall posts one notice, leaves work pending, and se
   assert.equal(w.model.hits("chat"), calls); // nothing left behind
 });
 
-Deno.test("§11.21/.18: payload too large is reported verbatim, committed, never re-driven", async () => {
+Deno.test("payload too large is reported verbatim, committed, never re-driven", async () => {
   await using w = await world();
   const file = await upload(w, "huge.png");
   w.model.reply("chat", {
@@ -118,7 +119,7 @@ Deno.test("§11.21/.18: payload too large is reported verbatim, committed, never
   assert.equal(w.model.hits("chat"), 1); // never re-driven
 });
 
-Deno.test("§11.21: an uncompactable context overflow is reported, not looped", async () => {
+Deno.test("an uncompactable context overflow is reported, not looped", async () => {
   await using w = await world();
   const m = await say(w, "a long story");
   w.model.reply("chat", {
@@ -146,7 +147,7 @@ Deno.test("§11.21: an uncompactable context overflow is reported, not looped", 
   assert.equal(w.model.hits("chat"), calls);
 });
 
-Deno.test("§11.14: an idle wake composes no brief: no dashboard.md, no model call", async () => {
+Deno.test("an idle wake composes no brief: no dashboard.md, no model call", async () => {
   await using w = await world();
   await say(w, "hi");
   scriptReply(w.model, "hello");
@@ -160,7 +161,7 @@ Deno.test("§11.14: an idle wake composes no brief: no dashboard.md, no model ca
   assert.equal(w.model.hits(), 2);
 });
 
-Deno.test("§11.14: the brief reaches the model every wake and is never persisted, even on failure", async () => {
+Deno.test("the brief reaches the model every wake and is never persisted, even on failure", async () => {
   await using w = await world();
   const primer = (await w.agent.client.users.dashboardMarkdown()).trim().split("\n")[0];
   await say(w, "one");
@@ -190,7 +191,7 @@ Deno.test("§11.14: the brief reaches the model every wake and is never persiste
   assert.match(text, /\[turn failed: /);
 });
 
-Deno.test("§11.14: a dashboard.md failure only omits that part; the wake still replies", async () => {
+Deno.test("a dashboard.md failure only omits that part; the wake still replies", async () => {
   await using w = await world();
   await say(w, "hi there");
   w.sandbox.addFault({ path: "^/users/dashboard\\.md$", status: 500 });
@@ -206,7 +207,7 @@ Deno.test("§11.14: a dashboard.md failure only omits that part; the wake still 
   assert.ok(w.sandbox.requests.some((r) => r.path === "/users/dashboard.md" && r.status === 500));
 });
 
-Deno.test("§11.16: bookends are colored whole tokens, carry delivery=, and NO_COLOR strips ESC", async () => {
+Deno.test("bookends are colored whole tokens, carry delivery=, and NO_COLOR strips ESC", async () => {
   await using w = await world();
   await say(w, "hi");
   scriptReply(w.model, "hey");
@@ -229,7 +230,7 @@ Deno.test("§11.16: bookends are colored whole tokens, carry delivery=, and NO_C
   assert.match(plain.stderr, /INFO wake end timeline=\S+ outcome=ok turns=0 steps=0\/24 posted=0/);
 });
 
-Deno.test("§11.17/.7: a provider error still ends `outcome=error`; a 403 timeline fails loudly", async () => {
+Deno.test("a provider error still ends `outcome=error`; a 403 timeline fails loudly", async () => {
   await using w = await world();
   await say(w, "hi");
   w.model.reply("chat", { status: 400, json: openaiError("Unsupported value: 'temperature'.") });

@@ -1,15 +1,17 @@
 /**
- * The four item kinds end to end (contracts §6.2–§6.5, §6.15; acceptance §11 items 1–6, 13):
+ * The four item kinds end to end (docs/operating.md#what-each-kind-of-item-becomes,
+ * docs/operating.md#the-first-wake-of-a-kind, docs/operating.md#the-noc-synthetic-probe):
  * each kind engages exactly once per item and advances its mark or seen-set; self-authored
  * messages and assets are skipped but still move the mark; the agent's own activated tasks DO
  * run; a first wake infers where to start; several unseen messages are ONE turn; a signed NOC
  * probe is acked without the model. Every wake here is the real CLI in its own process.
  *
- * Where the §11 wake scenarios live: 1–6, 13 here; 7, 14, 16, 17, 18, 21, 22 in
- * wake_failures.test.ts; 24–28 (crash points a–e per kind) in wake_crash.test.ts; 29–31 and 38
- * in wake_turns.test.ts; 30's two-racing-wakes case and 7's deleted timeline in wake.test.ts;
- * 32's key arithmetic in tests/wake/keys.test.ts, and e2e here and in wake_crash.test.ts (the
- * Idempotency-Key the sandbox recorded equals uuid5(NS, "tl:anchor:kind:ordinal")).
+ * Where the other wake scenarios live: provider failures, the brief and the journal in
+ * wake_failures.test.ts; the crash points per kind in wake_crash.test.ts; the claim rules and the
+ * turn's edges in wake_turns.test.ts; two racing wakes and a deleted timeline in wake.test.ts;
+ * the Idempotency-Key arithmetic in tests/wake/keys.test.ts, and e2e here and in
+ * wake_crash.test.ts (the key the sandbox recorded equals uuid5(NS, "tl:anchor:kind:ordinal"),
+ * docs/operating.md#idempotency-keys).
  * Not covered here, with the reason:
  * - 8–12, 39, 40: `--version`, `--resolved-config`, resolve, cleanup, memory, installer/verify —
  *   not the wake's reconcile path (installer/verify are not built; others have their own suites).
@@ -52,7 +54,7 @@ function lastUserTurns(model: ModelMock): string[] {
   return userTurnsSeen(model).map((turns) => turns.at(-1) ?? "");
 }
 
-Deno.test("§11.1/.2: three unseen messages are one batched turn, oldest first; mark = newest", async () => {
+Deno.test("three unseen messages are one batched turn, oldest first; mark = newest", async () => {
   await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
   await say(w, "first"); // a first wake with no mark answers only the newest: set a mark first
   silent(w.model);
@@ -85,13 +87,13 @@ Deno.test("§11.1/.2: three unseen messages are one batched turn, oldest first; 
   // The persisted user turn lists every batch uuid.
   const user = (await session(w)).filter((m) => m.role === "user").at(-1)!;
   assert.equal((user.items as string[]).length, 3);
-  // §11.1: re-invoking replies to nothing.
+  // Re-invoking replies to nothing.
   const again = await w.wake();
   assert.equal(w.model.hits("chat"), 3);
   assert.match(again.stderr, /wake end timeline=\S+ outcome=ok turns=0 steps=0\/24 posted=0/);
 });
 
-Deno.test("§11.3: first wake answers everything newer than the agent's own last post, seeds the rest", async () => {
+Deno.test("first wake answers everything newer than the agent's own last post, seeds the rest", async () => {
   await using w = await world();
   await say(w, "old question");
   await say(w, "my old answer", w.agent);
@@ -112,7 +114,7 @@ Deno.test("§11.3: first wake answers everything newer than the agent's own last
   void q1;
 });
 
-Deno.test("§11.3: a fresh join answers the newest only; own post newest ⇒ no model call", async () => {
+Deno.test("a fresh join answers the newest only; own post newest ⇒ no model call", async () => {
   {
     await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
     await say(w, "backlog 1");
@@ -135,7 +137,7 @@ Deno.test("§11.3: a fresh join answers the newest only; own post newest ⇒ no 
   }
 });
 
-Deno.test("§6.2: a --message trigger on a first wake answers the trigger and everything newer", async () => {
+Deno.test("a --message trigger on a first wake answers the trigger and everything newer", async () => {
   await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
   await say(w, "too old");
   const trigger = await say(w, "the trigger");
@@ -162,7 +164,7 @@ Deno.test("self-authored messages are never engaged but the mark advances past t
   assert.equal(await mark(w, "messages"), own.content.uuid);
 });
 
-Deno.test("§11.4/.5: assets — newest only on a first wake, own asset skipped, peer asset engaged once", async () => {
+Deno.test("assets — newest only on a first wake, own asset skipped, peer asset engaged once", async () => {
   await using w = await world();
   await upload(w, "old.txt");
   const report = await upload(w, "report.txt", { description: "Q3 numbers" });
@@ -194,7 +196,7 @@ Deno.test("§11.4/.5: assets — newest only on a first wake, own asset skipped,
   assert.equal(await mark(w, "assets"), mine2.content.uuid);
 });
 
-Deno.test("§11.4: first webhook-event wake acts on the newest event only; the next one once", async () => {
+Deno.test("first webhook-event wake acts on the newest event only; the next one once", async () => {
   await using w = await world();
   const older = await deliver(w, '{"n":"older-payload"}');
   const newest = await deliver(w, '{"n":"newest-payload"}', await endpointUrl(w));
@@ -216,7 +218,7 @@ Deno.test("§11.4: first webhook-event wake acts on the newest event only; the n
   assert.equal(w.model.hits("chat"), 2);
 });
 
-Deno.test("§11.6: the agent's own activated tasks run, oldest first, one turn each; seen-set", async () => {
+Deno.test("the agent's own activated tasks run, oldest first, one turn each; seen-set", async () => {
   await using w = await world();
   const t1 = await activatedTask(w, "water the plants");
   const t2 = await activatedTask(w, "send the digest");
@@ -241,7 +243,7 @@ Deno.test("§11.6: the agent's own activated tasks run, oldest first, one turn e
   assert.match(again.stderr, /turns=0 steps=0\/24 posted=0/);
 });
 
-Deno.test("§11.13: signed probes in a message, asset, event and task are acked model-free", async () => {
+Deno.test("signed probes in a message, asset, event and task are acked model-free", async () => {
   await using w = await world();
   const secret = "probe-secret-123";
   const env = { NOC_PROBE_SECRET: secret };

@@ -1,5 +1,5 @@
 /**
- * MCP in a real wake (contracts §9): an approved stdio server-everything in the config home's
+ * MCP in a real wake (docs/mcp.md): an approved stdio server-everything in the config home's
  * `mcp/` joins the agent's tools as `everything__…` — the scripted model calls one and reads its
  * result, an image result can be posted with `assets post_image`, and `resolved-config` lists
  * the tools. Removing the drop-in removes them.

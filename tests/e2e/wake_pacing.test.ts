@@ -1,8 +1,9 @@
 /**
- * Read-speed pacing and the batch rebuild, end to end (contracts §6.10; acceptance §11 items 19
- * and 20): a peer AI's message is read at a human's pace (less its age), a human's never is; a
- * message landing during a tool-free build rolls the build back and rebuilds one turn over both;
- * the Nth build stands; a build that ran a tool is never rebuilt.
+ * Read-speed pacing and the batch rebuild, end to end
+ * (docs/context.md#read-speed-pacing-aiai-conversations): a peer AI's message is read at a human's
+ * pace (less its age), a human's never is; a message landing during a tool-free build rolls the
+ * build back and rebuilds one turn over both; the Nth build stands; a build that ran a tool is
+ * never rebuilt.
  */
 import assert from "node:assert/strict";
 import type { PlatformClient } from "../../lib/platform/mod.ts";
@@ -56,7 +57,7 @@ function timedReply(w: World, body: string): { at?: number; mono?: number } {
 
 const FAST = { HARNESS_PACE_CHARS_PER_SEC: "1000000" };
 
-Deno.test("§11.19: a peer AI's message is paced for its read time (floor, less its age)", async () => {
+Deno.test("a peer AI's message is paced for its read time (floor, less its age)", async () => {
   await using w = await world();
   const cleo = await aiPeer(w);
   const sent = await say(w, "hey ada, a quick one", cleo);
@@ -80,7 +81,7 @@ Deno.test("§11.19: a peer AI's message is paced for its read time (floor, less 
   );
 });
 
-Deno.test("§11.19: a human's message is never paced; pacing disabled never paces", async () => {
+Deno.test("a human's message is never paced; pacing disabled never paces", async () => {
   await using w = await world();
   const cleo = await aiPeer(w);
   const hello = await say(w, "hello from a human");
@@ -99,7 +100,7 @@ Deno.test("§11.19: a human's message is never paced; pacing disabled never pace
   assert.deepEqual(await agentPosts(w), ["Hi Cleo.", "Hi."]);
 });
 
-Deno.test("§11.20: a message arriving during a tool-free build triggers ONE rebuild over both", async () => {
+Deno.test("a message arriving during a tool-free build triggers ONE rebuild over both", async () => {
   await using w = await world({ third: true }); // not one-on-one: no nudge on a silent build
   const first = await say(w, "first thought");
   let second: string | undefined;
@@ -131,7 +132,7 @@ Deno.test("§11.20: a message arriving during a tool-free build triggers ONE reb
   assert.match(run.stderr, /INFO posted message=/);
 });
 
-Deno.test("§11.20: the max-builds cap stands unconditionally; the last arrival stays unseen", async () => {
+Deno.test("the max-builds cap stands unconditionally; the last arrival stays unseen", async () => {
   await using w = await world({ third: true });
   await say(w, "one");
   const arrivals: string[] = [];
@@ -153,7 +154,7 @@ Deno.test("§11.20: the max-builds cap stands unconditionally; the last arrival 
   assert.equal(await claimOf(w, "messages", arrivals[1]), undefined);
 });
 
-Deno.test("§11.20: a build that ran a tool is never rebuilt (exactly one post)", async () => {
+Deno.test("a build that ran a tool is never rebuilt (exactly one post)", async () => {
   await using w = await world({ third: true });
   const first = await say(w, "please answer");
   w.model.reply(

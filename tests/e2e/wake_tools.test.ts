@@ -1,10 +1,11 @@
 /**
- * Every benign default tool end to end (contracts §5.1, §5.3, §10.1; the tools issue's
- * acceptance): the real `harness wake` CLI against the sandbox, a scripted model that calls each
- * tool from a peer's message, and every effect checked from the OUTSIDE — the tool result text the
- * next model request carries, the sandbox's state, the journal's `tool` and `posted` lines, and
- * the sandbox's own request log (nothing reached the message endpoint without the gate's
- * `posted` line; a credential-shaped body never reached it at all).
+ * Every benign default tool end to end (docs/tools.md#the-shipped-stems,
+ * docs/tools.md#platform-tools, docs/memory.md#the-memory-tool): the real `harness wake` CLI
+ * against the sandbox, a scripted model that calls each tool from a peer's message, and every
+ * effect checked from the OUTSIDE — the tool result text the next model request carries, the
+ * sandbox's state, the journal's `tool` and `posted` lines, and the sandbox's own request log
+ * (nothing reached the message endpoint without the gate's `posted` line; a credential-shaped body
+ * never reached it at all).
  */
 import assert from "node:assert/strict";
 import { PlatformError } from "../../lib/platform/mod.ts";
@@ -12,7 +13,7 @@ import { chatCompletion, type RecordedRequest } from "../support/model_mock.ts";
 import { agentPosts, say, type World, world } from "./wake_support.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
-/** Contracts §5.1: the benign default set on any provider, sorted. */
+/** The benign default set on any provider, sorted (docs/tools.md#the-shipped-stems). */
 const BENIGN = BENIGN_TOOLS;
 
 /** An OpenAI-style key shape the gate's secret guard must refuse (`sk-` + 40 alphanumerics). */

@@ -1,8 +1,9 @@
 /**
- * The turn's edges, end to end (contracts §6.7, §6.8; acceptance §11 item 38) and the claim
- * rules a real process must honour (§3.4, §6.13; items 29–32): the no-reply nudge fires once —
- * for a mention on a multi-viewer timeline, for a one-on-one counterpart — and never for a task;
- * the step counter escalates and a spent budget ends in an unspoken reserve summary (or the
+ * The turn's edges, end to end (docs/context.md#the-step-budget,
+ * docs/context.md#speech-and-the-no-reply-nudge) and the claim rules a real process must honour
+ * (docs/home-layout.md#claims, docs/operating.md#the-delivery-guarantee): the no-reply nudge fires
+ * once — for a mention on a multi-viewer timeline, for a one-on-one counterpart — and never for a
+ * task; the step counter escalates and a spent budget ends in an unspoken reserve summary (or the
  * canned `stuck` note); a turn a compaction destroyed is abandoned; a live wake's claim is never
  * passed; a dead take-over is followed; a legacy empty claim reads as done.
  */
@@ -35,7 +36,7 @@ function nudges(w: World, i: number): string[] {
   ).map((m) => String(m.content));
 }
 
-Deno.test("§11.38: a mention on a multi-viewer timeline is nudged exactly once", async () => {
+Deno.test("a mention on a multi-viewer timeline is nudged exactly once", async () => {
   await using w = await world({ third: true });
   await say(w, "@ADA can you check this?");
   w.model.reply("chat", SILENT, SILENT);
@@ -54,7 +55,7 @@ Deno.test("§11.38: a mention on a multi-viewer timeline is nudged exactly once"
   assert.equal(w.model.hits("chat"), 3);
 });
 
-Deno.test("§11.38: a one-on-one message is nudged once; a task on a one-on-one never", async () => {
+Deno.test("a one-on-one message is nudged once; a task on a one-on-one never", async () => {
   await using w = await world();
   await say(w, "hello?");
   w.model.reply("chat", SILENT, SILENT);
@@ -74,7 +75,7 @@ Deno.test("§11.38: a one-on-one message is nudged once; a task on a one-on-one 
   assert.deepEqual(nudges(w, 2), []);
 });
 
-Deno.test("§11.38: the counter escalates; a spent budget ends in an unspoken reserve, not a post", async () => {
+Deno.test("the counter escalates; a spent budget ends in an unspoken reserve, not a post", async () => {
   await using w = await world({ third: true });
   await say(w, "keep looking");
   const look = {
@@ -118,7 +119,7 @@ async function deadPid(): Promise<number> {
   return child.pid;
 }
 
-Deno.test("§11.29: an orphaned item whose turn a compaction destroyed is abandoned, not re-driven", async () => {
+Deno.test("an orphaned item whose turn a compaction destroyed is abandoned, not re-driven", async () => {
   await using w = await world();
   const m = await say(w, "old business");
   await new ClaimStore(w.home, { pid: await deadPid() }).claim(
@@ -147,13 +148,14 @@ Deno.test("§11.29: an orphaned item whose turn a compaction destroyed is abando
   );
   assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "abandoned");
   assert.equal(await mark(w, "messages"), m.content.uuid);
-  // Settled now, the uuid is no longer evidence: the summary lets it go (§6.12 evidence release).
+  // Settled now, the uuid is no longer evidence: the summary lets it go
+  // (docs/context.md#the-context-budget).
   const [summary] = await session(w);
   assert.match(String(summary.content), /^\[Earlier conversation compacted/);
   assert.equal(summary.items, undefined);
 });
 
-Deno.test("§11.30: an item a LIVE wake holds is skipped and the mark never passes it", async () => {
+Deno.test("an item a LIVE wake holds is skipped and the mark never passes it", async () => {
   await using w = await world({ third: true });
   const before = await say(w, "before");
   w.model.reply("chat", SILENT);
@@ -219,7 +221,7 @@ Deno.test("the next wake indexes a settled claim, and the index changes nothing 
   assert.equal((await claimOf(w, "messages", second.content.uuid))?.phase, "done");
 });
 
-Deno.test("§11.31: a dead take-over is followed through its token; an empty claim reads as done", async () => {
+Deno.test("a dead take-over is followed through its token; an empty claim reads as done", async () => {
   await using w = await world();
   const m = await say(w, "orphaned twice");
   const legacy = await say(w, "legacy");

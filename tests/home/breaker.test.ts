@@ -1,4 +1,7 @@
-/** The wake breaker (§6.14) with an injected clock: trip, decline, reset, file bytes, texts. */
+/**
+ * The wake breaker (docs/operating.md#the-wake-breaker) with an injected clock: trip, decline,
+ * reset, file bytes, texts.
+ */
 import assert from "node:assert/strict";
 import { recordAndCheck } from "../../lib/home/breaker.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";

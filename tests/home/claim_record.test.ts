@@ -1,6 +1,7 @@
 /**
- * Claim record bytes (contract §3.4): identical to Python's `json.dumps(record)`. The expected
- * strings below were produced once with python3 (`json.dumps({...})`) and are committed as-is.
+ * Claim record bytes (docs/home-layout.md#claims): identical to Python's `json.dumps(record)`. The
+ * expected strings below were produced once with python3 (`json.dumps({...})`) and are committed
+ * as-is.
  */
 import assert from "node:assert/strict";
 import { encodeClaimRecord, isSettled, parseClaimRecord } from "../../lib/home/claim_record.ts";

@@ -1,6 +1,7 @@
 /**
- * Two-phase claims (contract §3.4): hard-link birth, take-over tokens as compare-and-swap, the
- * owner chain, commit/abandon by rename, the orphan rules, and the legacy/corrupt readings.
+ * Two-phase claims (docs/home-layout.md#claims): hard-link birth, take-over tokens as
+ * compare-and-swap, the owner chain, commit/abandon by rename, the orphan rules, and the
+ * legacy/corrupt readings.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

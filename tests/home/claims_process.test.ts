@@ -1,7 +1,7 @@
 /**
- * Claims across real processes (contract §3.11): exclusivity comes only from the hard-link
- * create-if-absent and the take-over token, so N `deno run` children released together race on
- * one item, and exactly one may win.
+ * Claims across real processes (docs/home-layout.md#concurrency-and-locking): exclusivity comes
+ * only from the hard-link create-if-absent and the take-over token, so N `deno run` children
+ * released together race on one item, and exactly one may win.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 /**
- * What cleanup removes (contract §3.9): exactly one timeline's transcript (and its stranded
- * temps), marks, seen-set, claims directories, breaker and billing files — never memory.db and
- * its journals, never another timeline's files, never a non-timeline session.
+ * What cleanup removes (docs/operating.md#what-is-deleted): exactly one timeline's transcript (and
+ * its stranded temps), marks, seen-set, claims directories, breaker and billing files — never
+ * memory.db and its journals, never another timeline's files, never a non-timeline session.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

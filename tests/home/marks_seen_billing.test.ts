@@ -1,4 +1,7 @@
-/** Marks (§3.2), the task seen-set (§3.3) and the billing marker (§3.6): paths and bytes. */
+/**
+ * Marks (docs/home-layout.md#marks), the task seen-set (docs/home-layout.md#the-task-seen-set) and
+ * the billing marker (docs/home-layout.md#the-billing-marker): paths and bytes.
+ */
 import assert from "node:assert/strict";
 import { readMark, writeMark } from "../../lib/home/marks.ts";
 import { addSeen, readSeen } from "../../lib/home/seen.ts";

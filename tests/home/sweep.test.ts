@@ -1,7 +1,8 @@
 /**
- * The sweep (contract §3.10) against the real sandbox platform: a deleted timeline (404) is
- * purged, one the agent does not view (403) is kept and logged, a platform fault (500) keeps it
- * as skipped-transient, a live one is kept silently — then the summary line.
+ * The sweep (docs/operating.md#clean-up-deleted-timelines) against the real sandbox platform: a
+ * deleted timeline (404) is purged, one the agent does not view (403) is kept and logged, a
+ * platform fault (500) keeps it as skipped-transient, a live one is kept silently — then the
+ * summary line.
  */
 import assert from "node:assert/strict";
 import { sweep } from "../../lib/home/cleanup.ts";

@@ -38,7 +38,7 @@ const D = "d-42";
 const plain = () => new MemoryJournal();
 const coloured = () => new MemoryJournal({ env: () => undefined });
 
-Deno.test("the representative wake of §7.2, line by line, colours off", () => {
+Deno.test("the representative wake of the line catalogue, line by line, colours off", () => {
   const j = plain();
   wakeStart(j, { timeline: T, provider: "openai", model: "gpt-5.4-mini", delivery: D });
   contextAttribution(j, {

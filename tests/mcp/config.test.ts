@@ -1,4 +1,4 @@
-/** MCP drop-in configs (contracts §9): shapes, the wrapper, malformed files, approval-gated run. */
+/** MCP drop-in configs (docs/mcp.md): shapes, the wrapper, malformed files, approval-gated run. */
 import assert from "node:assert/strict";
 import { SECRET_VARIABLES } from "../../lib/config/env.ts";
 import { parseMcpConfig, readMcpConfigs } from "../../lib/mcp/config.ts";

@@ -1,4 +1,4 @@
-/** Naming (`<server>__<tool>`, sanitised, ≤ 64) and result rendering (contracts §9). */
+/** Naming (`<server>__<tool>`, sanitised, ≤ 64) and result rendering (docs/mcp.md). */
 import assert from "node:assert/strict";
 import {
   MAX_DESCRIPTION,

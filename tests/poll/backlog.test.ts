@@ -1,7 +1,8 @@
 /**
- * The first poll (contracts §6.17b, §2.2 `HARNESS_CONTEXT_MESSAGES`): the newest N messages are
- * seeded as context — own posts as assistant turns, peers' as `[created_at] handle: body` — none
- * is answered, and the mark is primed to the true newest message whatever N is.
+ * The first poll (docs/poll.md; `HARNESS_CONTEXT_MESSAGES` in docs/environment.md#harness): the
+ * newest N messages are seeded as context — own posts as assistant turns, peers' as
+ * `[created_at] handle: body` — none is answered, and the mark is primed to the true newest
+ * message whatever N is.
  */
 import assert from "node:assert/strict";
 import { backlog, pollAgent, say, scriptReply, world } from "./poll_support.ts";

@@ -1,5 +1,5 @@
 /**
- * After the seed, each new message from someone else is one turn (contracts §6.17b): `pollOnce`
+ * After the seed, each new message from someone else is one turn (docs/poll.md): `pollOnce`
  * returns exactly what the agent posted through its `messages` tool — nothing for silence, never
  * the narration — and the agent's own messages are never engaged.
  */

@@ -1,5 +1,5 @@
 /**
- * The charter's onboarding prefix (`HARNESS_ONBOARD`, contracts §6.17b), the long-lived `run`
+ * The charter's onboarding prefix (`HARNESS_ONBOARD`, docs/poll.md), the long-lived `run`
  * loop and its clean stop, and the configuration `fromEnv` refuses.
  */
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-/** The provider × SDK × surface matrix (§2.1) and the lazy-SDK rule. */
+/** The provider × SDK × surface matrix (docs/environment.md#model) and the lazy-SDK rule. */
 import assert from "node:assert/strict";
 import { buildProvider, ProviderConfigError } from "../../lib/providers/factory.ts";
 import { OpenAIProvider } from "../../lib/providers/openai.ts";

@@ -1,4 +1,7 @@
-/** The phrase tables and the status/phrase classifier of §8.3, without any SDK. */
+/**
+ * The phrase tables and the status/phrase classifier of docs/models.md#retries-and-fault-classes,
+ * without any SDK.
+ */
 import assert from "node:assert/strict";
 import {
   ProviderAuthError,

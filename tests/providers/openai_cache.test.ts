@@ -1,7 +1,8 @@
 /**
- * Explicit prompt-cache breakpoint on the chat wire (contracts §8.1): the real openai SDK against
- * the wire mock, fed the view `briefView` builds, shows exactly one `cache_control` part, on the
- * last frozen turn — the charter on a first wake — never on the volatile brief or the new turn.
+ * Explicit prompt-cache breakpoint on the chat wire (docs/models.md#prompt-caching): the real
+ * openai SDK against the wire mock, fed the view `briefView` builds, shows exactly one
+ * `cache_control` part, on the last frozen turn — the charter on a first wake — never on the
+ * volatile brief or the new turn.
  */
 import assert from "node:assert/strict";
 import { Message } from "../../lib/core/types/message.ts";

@@ -1,4 +1,7 @@
-/** Usage extraction and the context-limit arithmetic of §8.4, without any SDK. */
+/**
+ * Usage extraction and the context-limit arithmetic of
+ * docs/models.md#usage-cost-and-the-context-ceiling, without any SDK.
+ */
 import assert from "node:assert/strict";
 import {
   contextFromEndpoints,

@@ -1,6 +1,7 @@
 /**
  * The tool set a default install activates on every provider: the contract's benign default set
- * (§5.1) plus the memory tool. One list, so a change to the default set is one edit.
+ * (docs/tools.md#the-shipped-stems) plus the memory tool. One list, so a change to the default set
+ * is one edit.
  */
 export const BENIGN_TOOLS: readonly string[] = [
   "assets",

@@ -13,7 +13,7 @@ Deno.test("messages: unbound, it says it is not connected to a timeline", async 
   assert.match(text, /^Error: the 'messages' tool is not connected to a timeline/);
 });
 
-Deno.test("messages: the declaration matches §5.3", () => {
+Deno.test("messages: the declaration matches the documented tool", () => {
   const spec = new MessagesTool().spec();
   assert.equal(spec.name, "messages");
   const props = spec.parameters.properties as Record<string, { enum?: string[] }>;

@@ -1,4 +1,7 @@
-/** The subprocess PATH helpers (contracts §5.6), pure: only ever add, and only when absent. */
+/**
+ * The subprocess PATH helpers (docs/tools.md#run-any-command-the-shell-tool), pure: only ever add,
+ * and only when absent.
+ */
 import assert from "node:assert/strict";
 import { DEFAULT_PATH, pathPrelude, pathWithBin, shellQuote } from "../../lib/tools/shell/path.ts";
 

@@ -1,7 +1,8 @@
 /**
- * The second lock of invariant 7: a process without Deno's run permission cannot spawn, and the
- * shell tool turns Deno's NotCapable into an error text the model can read instead of crashing.
- * Each case is its own process, since permission state is per process.
+ * The second lock of invariant 7 (docs/invariants.md#7-safe-by-default-enforced-twice): a process
+ * without Deno's run permission cannot spawn, and the shell tool turns Deno's NotCapable into an
+ * error text the model can read instead of crashing. Each case is its own process, since permission
+ * state is per process.
  */
 import assert from "node:assert/strict";
 import { RUN_NOT_PERMITTED } from "../../lib/tools/shell/tool.ts";

@@ -1,7 +1,8 @@
 /**
- * The first lock of invariant 7 and the root backstop, in-process (nothing here spawns): the
- * locked policy refuses the shell tool at registration, the unlocked one admits it — unless the
- * process runs as root, where the tool refuses to load and to run.
+ * The first lock of invariant 7 (docs/invariants.md#7-safe-by-default-enforced-twice) and the root
+ * backstop, in-process (nothing here spawns): the locked policy refuses the shell tool at
+ * registration, the unlocked one admits it — unless the process runs as root, where the tool
+ * refuses to load and to run.
  */
 import assert from "node:assert/strict";
 import { Policy, PolicyError } from "../../lib/core/policy.ts";

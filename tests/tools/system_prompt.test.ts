@@ -1,4 +1,7 @@
-/** Self-authorship (contracts §5.5): read → token, and the compare-and-swap edit. */
+/**
+ * Self-authorship (docs/tools.md#self-authorship-an-agent-edits-its-own-system-prompt): read →
+ * token, and the compare-and-swap edit.
+ */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import {

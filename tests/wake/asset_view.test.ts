@@ -1,8 +1,9 @@
 /**
- * Asset perception's branches (contracts §6.3, §8.1, §7.2): only a definite `supportsVision()`
- * false degrades an image to text (with the WARNING `image degraded to text`); unanswered or
- * failing capability shows it; a non-viewable or over-cap file, a failed download and an
- * unbuildable provider read as the text form.
+ * Asset perception's branches (docs/operating.md#what-each-kind-of-item-becomes,
+ * docs/models.md#add-your-own-provider, docs/journal.md#the-line-catalogue): only a definite
+ * `supportsVision()` false degrades an image to text (with the WARNING `image degraded to text`);
+ * unanswered or failing capability shows it; a non-viewable or over-cap file, a failed download and
+ * an unbuildable provider read as the text form.
  */
 import assert from "node:assert/strict";
 import type { Provider } from "../../lib/core/types/provider.ts";

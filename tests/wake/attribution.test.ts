@@ -1,4 +1,7 @@
-/** The `context attribution` arithmetic (contracts §7.2): total = tools + brief + history + images. */
+/**
+ * The `context attribution` arithmetic (docs/journal.md#the-context-attribution-line):
+ * total = tools + brief + history + images.
+ */
 import assert from "node:assert/strict";
 import { Message } from "../../lib/core/types/message.ts";
 import { SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";

@@ -1,4 +1,7 @@
-/** Where a compaction summary goes (contracts §6.12): the memory store, else `observe`. */
+/**
+ * Where a compaction summary goes (docs/context.md#the-context-budget): the memory store, else
+ * `observe`.
+ */
 import assert from "node:assert/strict";
 import { COMPACTION_OBSERVE_TEXT } from "../../lib/core/compaction/compaction.ts";
 import type { MemoryExchange } from "../../lib/memory/provider.ts";

@@ -1,6 +1,7 @@
 /**
- * Evidence release (contracts §6.12): after the reconciles, a compaction summary keeps only the
- * uuids whose claim is still in flight, and the transcript is saved only when that changed.
+ * Evidence release (docs/context.md#the-context-budget): after the reconciles, a compaction summary
+ * keeps only the uuids whose claim is still in flight, and the transcript is saved only when that
+ * changed.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

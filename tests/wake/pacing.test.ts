@@ -1,4 +1,7 @@
-/** Read-speed pacing (contracts §6.10 loop 1): the delay math and the settle loop. */
+/**
+ * Read-speed pacing (loop 1 of docs/context.md#read-speed-pacing-aiai-conversations): the delay
+ * math and the settle loop.
+ */
 import assert from "node:assert/strict";
 import {
   type PaceConfig,

@@ -1,7 +1,7 @@
 /**
- * The recovery table (contracts §6.13) as pure decisions over a transcript, plus the pass itself
- * over real claim files: turn lookup, turn-state classification, summary-destroyed ⇒ abandon, and
- * "a turn that already acted is not nudged" on resume.
+ * The recovery table (docs/operating.md#the-delivery-guarantee) as pure decisions over a
+ * transcript, plus the pass itself over real claim files: turn lookup, turn-state classification,
+ * summary-destroyed ⇒ abandon, and "a turn that already acted is not nudged" on resume.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -60,7 +60,7 @@ Deno.test("findTurn: the user turn carrying the uuid, its work up to the next re
   });
 });
 
-Deno.test("turnState: the §6.13 classification", () => {
+Deno.test("turnState: the delivery-guarantee classification", () => {
   const state = (work: Message[]) =>
     turnState([user("u", ["m"]), ...work], { start: 0, end: work.length + 1 });
   // Died inside the model call: nothing but the step note.

@@ -1,7 +1,8 @@
 /**
  * The demo's world on a fresh sandbox: a human @ada and an AI peer @vega who trust each other,
  * a timeline "Demo" ada owns and vega joins, and ada's question to vega — posted through a
- * {@link Gate} for ada's own client, like every message (DESIGN invariant 2).
+ * {@link Gate} for ada's own client, like every message
+ * (docs/invariants.md#2-the-gate-is-the-only-way-out).
  */
 import { Gate } from "../../gate/mod.ts";
 import { PlatformClient, type TimelineItem } from "../../platform/mod.ts";

@@ -2,9 +2,10 @@
  * `lib/core/compaction/`: the context budget and the compactor that summarises the older part of a
  * transcript.
  *
- * The compactor (contract §6.12, invariant 5): after a turn settles, if the provider's own reported
- * input for the last call crossed half the ceiling, the older part of the transcript is replaced by
- * one summary the model writes in a single tool-less call. The newest part stays verbatim.
+ * The compactor (docs/context.md#the-context-budget; invariant 5 of docs/invariants.md): after a
+ * turn settles, if the provider's own reported input for the last call crossed half the ceiling,
+ * the older part of the transcript is replaced by one summary the model writes in a single
+ * tool-less call. The newest part stays verbatim.
  *
  * The summary is cumulative — a previous summary is part of the next dropped region and is handed
  * to the summarizer first and whole — and it carries, as `items`, every platform item uuid whose
@@ -270,7 +271,8 @@ export class Compactor {
 
 /**
  * The user text a memory provider without a store is `observe`d with, alongside the summary as the
- * assistant text (contract §6.12), so a mining provider files the summary as this agent's own work.
+ * assistant text (docs/context.md#the-context-budget), so a mining provider files the summary as
+ * this agent's own work.
  */
 export const COMPACTION_OBSERVE_TEXT: string =
   "[Context compaction] Summarize the work and conversation " +

@@ -1,6 +1,7 @@
 /**
- * The context budget (contract §6.12, invariant 5): what the model's ceiling is, where that number
- * came from, and whether the last call came close enough to it that the transcript must compact.
+ * The context budget (docs/context.md#the-context-budget; invariant 5 of docs/invariants.md): what
+ * the model's ceiling is, where that number came from, and whether the last call came close
+ * enough to it that the transcript must compact.
  *
  * Compacting at half the ceiling is safe only while one turn cannot leap from under the threshold
  * to over the ceiling. A step persists at most `TOOL_RESULT_CAP + TOOL_ARGS_CAP` characters of tool

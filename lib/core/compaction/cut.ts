@@ -1,6 +1,7 @@
 /**
- * The pure half of compaction (contract §6.12): measuring a transcript, choosing where it may be
- * cut, rendering the doomed region for the summarizer, and the summary turn that replaces it.
+ * The pure half of compaction (docs/context.md#the-context-budget): measuring a transcript,
+ * choosing where it may be cut, rendering the doomed region for the summarizer, and the summary
+ * turn that replaces it.
  *
  * The one correctness rule: the kept tail starts at a real (not injected) `user` turn. A `tool`
  * result only ever follows the assistant turn that called it, so a tail opening on a user turn can

@@ -1,8 +1,8 @@
 /**
- * The over-length self-heal (contract §6.12). A transcript already past the model's wall fails
- * before any usage is reported, so the after-turn trigger can never fire, and every later wake
- * would rebuild the same refused request. On `ProviderContextLengthError` the turn's own work is
- * rewound, the transcript is compacted hard, and the turn runs once more.
+ * The over-length self-heal (docs/context.md#the-context-budget). A transcript already past the
+ * model's wall fails before any usage is reported, so the after-turn trigger can never fire, and
+ * every later wake would rebuild the same refused request. On `ProviderContextLengthError` the
+ * turn's own work is rewound, the transcript is compacted hard, and the turn runs once more.
  *
  * Never after a tool ran: rewinding would erase the record that it ran, and the re-run could post
  * the same message or create the same task twice. Then the work stays, the transcript is still

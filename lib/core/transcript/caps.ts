@@ -2,9 +2,10 @@
  * `lib/core/transcript/`: the transcript store: the Python-compatible session file, its persistence
  * caps and healing.
  *
- * The persistence caps (contract §6.11, invariant 5): what one step may add to the transcript on
- * disk is bounded, because every later wake replays it. The model always saw the whole thing; only
- * the archived copy is shortened, head and tail around a marker that says what was cut.
+ * The persistence caps (docs/context.md#caps; invariant 5 of docs/invariants.md): what one step
+ * may add to the transcript on disk is bounded, because every later wake replays it. The model
+ * always saw the whole thing; only the archived copy is shortened, head and tail around a marker
+ * that says what was cut.
  *
  * All sizes are Unicode code points of the decoded text; arguments are measured as compact JSON
  * with non-ASCII unescaped (`len(json.dumps(v, ensure_ascii=False))`), so a call is capped by what

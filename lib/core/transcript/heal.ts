@@ -1,8 +1,9 @@
 /**
- * Healing a transcript a killed wake left behind. A call written to disk before it ran (invariant 3)
- * may have no result: sending that transcript would be malformed on every later wake. Each such call
- * gets the interrupted sentinel as its result, which says the outcome is unknown and that nothing
- * was re-run (a create is re-issued only by the recovery, which finds it by this exact text).
+ * Healing a transcript a killed wake left behind. A call written to disk before it ran
+ * (docs/invariants.md#3-written-before-dispatched) may have no result: sending that transcript
+ * would be malformed on every later wake. Each such call gets the interrupted sentinel as its
+ * result, which says the outcome is unknown and that nothing was re-run (a create is re-issued only
+ * by the recovery, which finds it by this exact text).
  */
 import { Message } from "../types/message.ts";
 import { runEnd } from "../types/runs.ts";

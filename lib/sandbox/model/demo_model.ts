@@ -57,7 +57,8 @@ export interface PeerLine {
   readonly body: string;
 }
 
-// The wake renders each platform message as `[<created_at>] <handle>: <body>` (contracts §6.2).
+// The wake renders each platform message as `[<created_at>] <handle>: <body>`
+// (docs/operating.md#what-each-kind-of-item-becomes).
 const PEER_LINE = /^\[([^\]\n]+)\] ([^\s:]+): ?(.*)$/;
 
 /** Injected user turns (image captions) are the turn's own work, never a new question. */

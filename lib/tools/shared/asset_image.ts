@@ -1,8 +1,9 @@
 /**
  * An asset's image as model input: the one download path the assets tool's `view` and the wake's
- * asset perception (contracts §6.3) share, so both show exactly the same pixels under the same
- * cap. Call it only for a file {@link viewRefusal} accepted (a viewable type, declared within
- * {@link MAX_IMAGE_BYTES}); the bytes live in memory only and are never written anywhere.
+ * asset perception (docs/operating.md#what-each-kind-of-item-becomes) share, so both show exactly
+ * the same pixels under the same cap. Call it only for a file {@link viewRefusal} accepted (a
+ * viewable type, declared within {@link MAX_IMAGE_BYTES}); the bytes live in memory only and are
+ * never written anywhere.
  */
 import type { ImageContent } from "../../core/types/message.ts";
 import type { Asset, AssetsApi, CallOptions } from "../../platform/mod.ts";

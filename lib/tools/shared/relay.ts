@@ -1,8 +1,8 @@
 /**
  * How a platform tool turns failures into text the model can act on. A platform refusal is
- * relayed as `Couldn't <phrase>: <detail>` (contracts §5.3) so the agent reads the platform's
- * own explanation instead of flailing on a raw error; a {@link ToolRefusal} (bad input the
- * tool itself caught) becomes `Error: <text>`. Anything else is a bug and is rethrown, so the
+ * relayed as `Couldn't <phrase>: <detail>` (docs/tools.md#platform-tools) so the agent reads the
+ * platform's own explanation instead of flailing on a raw error; a {@link ToolRefusal} (bad input
+ * the tool itself caught) becomes `Error: <text>`. Anything else is a bug and is rethrown, so the
  * engine reports it as `Error running '<tool>': …`.
  */
 import { PlatformError } from "../../platform/mod.ts";

@@ -25,7 +25,10 @@ export async function resolveUser(
   );
 }
 
-/** Your trust relationship with a user, in the plain words of contracts §5.3. */
+/**
+ * Your trust relationship with a user, in the plain words of
+ * docs/tools.md#users--the-directory-and-yourself.
+ */
 export function trustPhrase(user: User): string {
   const trust = user.trust;
   if (trust === undefined) return "trust unknown";

@@ -1,11 +1,12 @@
 /**
  * `lib/tools/shell/`: the opt-in shell tool and its process control.
  *
- * The harness's own executables on a subprocess's `PATH` (contracts §5.6). The router launches
- * the harness by absolute path, so nothing puts its directory on the `PATH` its children inherit;
- * without this a command the agent runs could reach the harness's tools only by a private path.
- * The directory is derived from the running executable at spawn time, never configured, so a
- * moved install is followed automatically. Both helpers only ever add, and only when absent.
+ * The harness's own executables on a subprocess's `PATH`
+ * (docs/tools.md#run-any-command-the-shell-tool). The router launches the harness by absolute path,
+ * so nothing puts its directory on the `PATH` its children inherit; without this a command the
+ * agent runs could reach the harness's tools only by a private path. The directory is derived from
+ * the running executable at spawn time, never configured, so a moved install is followed
+ * automatically. Both helpers only ever add, and only when absent.
  */
 import { dirname } from "../../base/paths.ts";
 

@@ -1,12 +1,14 @@
 /**
- * `shell`: full command-line access as the agent's OS user (contracts §5.4) — the most dangerous
- * tool in the kit. There is no allow-list and no per-command confirmation: the OS user's Unix
- * permissions are the whole boundary, exactly what a human with a terminal on that account has.
+ * `shell`: full command-line access as the agent's OS user
+ * (docs/tools.md#run-any-command-the-shell-tool) — the most dangerous tool in the kit. There is no
+ * allow-list and no per-command confirmation: the OS user's Unix permissions are the whole
+ * boundary, exactly what a human with a terminal on that account has.
  *
  * Two gates, both required: the plugin is opt-in (stem `shell`), and it `requires` SHELL, which
  * the locked policy refuses — so only an opted-in agent on the unlocked profile ever gets it.
  * Under the locked profile Deno's run permission is revoked as well, and a call that slips
- * through anyway returns an error text instead of spawning (DESIGN invariant 7).
+ * through anyway returns an error text instead of spawning
+ * (docs/invariants.md#7-safe-by-default-enforced-twice).
  *
  * The tool's safety rests on that OS user being unprivileged, which the NOC verifies; as an
  * in-process backstop for the catastrophic case it refuses to load, and to run, as root.
@@ -250,7 +252,7 @@ export class ShellTool extends Tool implements LoadRefusing {
     return Math.max(1, Math.min(Math.trunc(value), this.#maxTimeout));
   }
 
-  /** Capped output, then one status footer line (contracts §5.4). */
+  /** Capped output, then one status footer line (docs/tools.md#run-any-command-the-shell-tool). */
   #format(result: GroupedResult, seconds: number): string {
     const cap = this.#maxOutput;
     const head = headCodePoints(result.output, cap);

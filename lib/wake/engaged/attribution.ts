@@ -1,5 +1,5 @@
 /**
- * The `context attribution` line (contracts §7.2): what the model is about to be sent, in
+ * The `context attribution` line (docs/journal.md#the-line-catalogue): what the model is about to be sent, in
  * characters, split into the tool declarations, the brief (the charter and the volatile parts,
  * never persisted), the transcript's sections and the images — computed from the request's own
  * messages, so `total = tools + brief + history + images` holds exactly.

@@ -1,5 +1,5 @@
 /**
- * The brief, split in two (DESIGN §3.6). The **charter** — personality, `initialize.md`, the tool
+ * The brief, split in two (docs/invariants.md#6-stable-first-volatile-last). The **charter** — personality, `initialize.md`, the tool
  * manifest, tool defects, safety notices — is composed each wake from config alone, so it is byte-identical
  * while nothing changed, and leads what the provider is sent. The **volatile** part — the time
  * anchor, the step budget, the dashboard primer, recalled memory — is spliced immediately before
@@ -114,7 +114,7 @@ export function volatileParts(input: VolatileInput): [name: string, text: string
  * volatile part spliced just before its newest real (non-injected) user turn — so everything up
  * to that turn is a byte-stable prefix across wakes. With no user turn it goes at the end.
  *
- * With `cacheMode === "explicit"` (contracts §8.1) the one prompt-cache breakpoint is set on a
+ * With `cacheMode === "explicit"` (docs/models.md#add-your-own-provider) the one prompt-cache breakpoint is set on a
  * copy of the last non-tool message with content strictly before that stable boundary — the last
  * frozen turn, or the charter on a first wake — never on the volatile brief or the newest turn.
  * The live transcript is never mutated and the anchor is never persisted.

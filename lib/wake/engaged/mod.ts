@@ -5,7 +5,7 @@
  * Everything only an engaged turn needs: the turn runner, the engine, the model provider's
  * adapter, the tool classes and the brief. The wake loads this module through lib/wake/engaged_half.ts
  * the first time it engages a turn, so a wake with nothing to answer never reads, parses or runs any
- * of it. Start-up stays where DESIGN invariant 7 wants it: the reconcile and the sandbox narrowing
+ * of it. Start-up keeps the order docs/invariants.md#7-safe-by-default-enforced-twice asks for: the reconcile and the sandbox narrowing
  * happen before the first line of this module's graph can run.
  */
 import { Engine } from "../../core/engine.ts";

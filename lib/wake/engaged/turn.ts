@@ -1,5 +1,5 @@
 /**
- * Engaging one turn (contracts §6.7–§6.9): the user turn is persisted before the model is called,
+ * Engaging one turn (docs/context.md#the-step-budget, docs/models.md#retries-and-fault-classes): the user turn is persisted before the model is called,
  * the engine runs with the brief in its view (never in the transcript), the final text is logged
  * as `unspoken` and observed by memory, and the provider faults a wake reports are turned into a
  * report and a disposition instead of a crash.
@@ -206,7 +206,7 @@ async function driveTurn(
 }
 
 /**
- * Appends the turn's record (contracts: turn records) — the chain `harness records verify` checks.
+ * Appends the turn's record (docs/records.md) — the chain `harness records verify` checks.
  * A record that cannot be written is a WARNING: a lost record never fails the turn it describes.
  */
 async function recordTurn(
@@ -273,7 +273,7 @@ function compactorOf(wake: Wake, engine: Engine): Compactor {
 }
 
 /**
- * A compaction summary, kept in memory (contracts §6.12): a store-backed provider gets it under
+ * A compaction summary, kept in memory (docs/context.md#the-context-budget): a store-backed provider gets it under
  * `compaction/<source>/<UTC>`; any other is handed it through `observe`. A failure throws to the
  * compactor, which logs a WARNING and keeps the compaction.
  */
