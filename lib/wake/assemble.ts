@@ -59,6 +59,7 @@ export async function assemble(
     narrow: true,
     vars: rawEnv,
   });
+  requireSpeech(runtime);
   if ("error" in early) throw early.error;
   const { client } = early;
   const viewers = await viewersOf(early.timeline);
@@ -121,6 +122,24 @@ function required(env: HarnessEnv): { home: string; model: string; apiKey: strin
     );
   }
   return { home, model, apiKey };
+}
+
+/**
+ * An agent speaks only through its `messages` tool. Without it (its plugin file broken, removed
+ * or renamed away) a wake would take items it can never answer: claims committed, marks moved,
+ * messages lost for good. So the wake refuses before it claims anything, naming the file, and the
+ * router's retry finds the item still pending once the file is repaired.
+ */
+function requireSpeech(runtime: Runtime): void {
+  if (runtime.tools.activeTools.some((tool) => tool.tool === "messages")) return;
+  const file = join(runtime.configHome, "tools", "messages.json");
+  const status = runtime.tools.stems["messages"];
+  const why = status?.reason ?? "no plugin activates it";
+  throw new WakeConfigError(
+    `The messages tool is not active (${file}: ${why}), so this agent cannot speak; no item ` +
+      "was taken. Repair the file, or delete it and run `harness install` to restore the " +
+      "shipped default.",
+  );
 }
 
 /** What the engine is built with, besides the environment and the runtime. */
