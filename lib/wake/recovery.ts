@@ -127,17 +127,23 @@ export async function recoverItems(
       continue;
     }
     const state = turnState(wake.messages, span);
+    // A batched turn carries several items; they are settled together, whichever is met first.
+    const carried = wake.messages[span.start].items ?? [item.uuid];
     if (state === "completed") {
-      await wake.claims.commit(kind, tl, item.uuid);
+      for (const uuid of carried) await wake.claims.commit(kind, tl, uuid);
       recovered(wake.journal, line);
-      verdicts.set(item.uuid, "final");
+      for (const uuid of carried) verdicts.set(uuid, "final");
       continue;
     }
     if (!await wake.claims.takeOver(kind, tl, item.uuid, owner.wake)) {
       verdicts.set(item.uuid, "pending");
       continue;
     }
-    const carried = wake.messages[span.start].items ?? [item.uuid];
+    // The rest of the batch was claimed by the same dead wake: hold those claims too, so a dying
+    // recovery leaves every one orphaned in this wake's name rather than the first one alone.
+    for (const uuid of carried) {
+      if (uuid !== item.uuid) await wake.claims.takeOver(kind, tl, uuid);
+    }
     if (state === "in-model-call") {
       reDriving(wake.journal, { ...line, reason: REDRIVE_IN_MODEL_CALL });
       wake.messages.splice(span.start, span.end - span.start); // excise the dead turn
@@ -152,7 +158,9 @@ export async function recoverItems(
       : outcome === "failed"
       ? "pending"
       : "final";
-    if (verdict === "final") await wake.claims.commit(kind, tl, item.uuid);
+    if (verdict === "final") {
+      for (const uuid of carried) await wake.claims.commit(kind, tl, uuid);
+    }
     for (const uuid of carried) verdicts.set(uuid, verdict);
   }
   return verdicts;

@@ -274,6 +274,53 @@ Deno.test("crash (d) messages: killed after the create returned ⇒ resumed, nev
   assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "done");
 });
 
+Deno.test("crash (a) batched messages: both re-driven as one turn; every claim of the batch settles", async () => {
+  await using w = await world();
+  await say(w, "hello, I'm around", w.agent); // the first wake answers all that came after it
+  const first = await say(w, "one");
+  const second = await say(w, "two");
+  w.model.reply("chat", { ...calls(createCall("both")), delayMs: HOLD }, calls(createCall("both")));
+  w.model.reply("chat", text("Answered."));
+  const dying = spawnWake(w);
+  await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
+  await dying.kill();
+  for (const m of [first, second]) {
+    assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "in-flight");
+  }
+  await recover(w, w.model);
+  assert.deepEqual(await agentPosts(w), ["both", "hello, I'm around"]);
+  assert.equal(agentMessageEvents(w), 2); // its greeting and the one reply;
+  for (const m of [first, second]) {
+    assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "done", m.content.body);
+  }
+  assert.equal(await mark(w, "messages"), await newest(w));
+});
+
+Deno.test("crash (d) batched messages: resumed mid-tool-chain; every claim of the batch settles", async () => {
+  await using w = await world();
+  await say(w, "hello, I'm around", w.agent); // the first wake answers all that came after it
+  const first = await say(w, "one");
+  const second = await say(w, "two");
+  const third = await say(w, "three");
+  w.model.reply("chat", calls(createCall("all three")), text("never seen", HOLD));
+  w.model.reply("chat", text("Answered after a restart."));
+  const dying = spawnWake(w);
+  await waitFor("the second model call", () => w.model.hits("chat") >= 2, 20_000, dying.stderr);
+  await dying.kill();
+  const batch = [first, second, third];
+  for (const m of batch) {
+    assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "in-flight");
+  }
+  const log = await recover(w, w.model);
+  assert.match(log, /WARNING resuming item=/);
+  assert.deepEqual(await agentPosts(w), ["all three", "hello, I'm around"]);
+  assert.equal(agentMessageEvents(w), 2); // its greeting and the one reply;
+  for (const m of batch) {
+    assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "done", m.content.body);
+  }
+  assert.equal(await mark(w, "messages"), await newest(w));
+});
+
 Deno.test("crash (e) messages: a turn that finished but was never committed is committed, not re-run", async () => {
   await using w = await world();
   const m = await say(w, "ping");
