@@ -93,10 +93,12 @@ export interface FirstWakePlan<T> {
 }
 
 /**
- * The first asset/event wake (no mark), `recent` newest first. Without a trigger: stranded items
- * plus the newest only (stretched over unsettled claims), so a backlog is never replayed. With a
- * trigger in the window: the trigger and everything newer. A trigger outside the window must be
- * fetched; {@link withFetchedTrigger} then acts on it together with the whole window.
+ * The first asset/event wake (no mark), `recent` newest first. Without a trigger it only sets the
+ * baseline, so a fresh agent never replays a backlog: nothing is acted on but the work a dead
+ * wake of this agent left unsettled (stranded items, and the window from the oldest unsettled
+ * claim in it to the newest). With a trigger in the window: the trigger and everything newer. A
+ * trigger outside the window must be fetched; {@link withFetchedTrigger} then acts on it together
+ * with the whole window.
  */
 export function planFirstItemWake<T extends Authored>(input: {
   readonly recent: readonly T[];
@@ -116,8 +118,7 @@ export function planFirstItemWake<T extends Authored>(input: {
     }
     return { act: [], fetchTrigger: true };
   }
-  if (!recent.length) return { act: [...input.stranded], fetchTrigger: false };
-  const split = stretchOverUnsettled(recent, 0, input.unsettled);
+  const split = stretchOverUnsettled(recent, -1, input.unsettled);
   return { act: [...input.stranded, ...recent.slice(0, split + 1).reverse()], fetchTrigger: false };
 }
 

@@ -61,10 +61,21 @@ Deno.test("the split stretches over unsettled claims and stranded items lead", (
   assert.deepEqual(strandedUuids(recent, ["a", "z"]), ["z"]);
 });
 
-Deno.test("a first asset/event wake acts on the newest only, or the trigger and newer", () => {
+Deno.test("a first asset/event wake without a trigger only sets the baseline, or the trigger and newer", () => {
   const recent = [m("c"), m("b"), m("a")];
+  assert.deepEqual(uuids(planFirstItemWake({ recent, stranded: [], unsettled: none }).act), []);
+  // What a dead wake of this agent left unsettled is finished: stranded items, and the window
+  // from the oldest unsettled claim in it up to the newest.
   assert.deepEqual(
-    uuids(planFirstItemWake({ recent, stranded: [], unsettled: none }).act),
+    uuids(planFirstItemWake({ recent, stranded: [m("z")], unsettled: new Set(["z"]) }).act),
+    ["z"],
+  );
+  assert.deepEqual(
+    uuids(planFirstItemWake({ recent, stranded: [], unsettled: new Set(["b"]) }).act),
+    ["b", "c"],
+  );
+  assert.deepEqual(
+    uuids(planFirstItemWake({ recent, stranded: [], unsettled: new Set(["c"]) }).act),
     ["c"],
   );
   assert.deepEqual(
