@@ -2,6 +2,7 @@
  * The shape every subcommand takes, and the one place argv is parsed, so every command shares
  * the same strictness: unknown flags and stray positionals are usage errors (exit 2).
  */
+import { writeStderr, writeStdout } from "../journal/output.ts";
 import { ArgvError, type OptionSpecs, type OptionValues, parseArgv } from "./argv.ts";
 import { isUuid } from "../base/uuid.ts";
 
@@ -38,8 +39,8 @@ export interface Io {
 
 /** Writes straight to the process's streams. */
 export const processIo: Io = {
-  stdout: (text) => Deno.stdout.writeSync(new TextEncoder().encode(text)),
-  stderr: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
+  stdout: writeStdout,
+  stderr: writeStderr,
 };
 
 /**

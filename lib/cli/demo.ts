@@ -5,6 +5,7 @@
  * deterministic model (or a real vendor when AI_API_KEY is set), and prints the wake's journal
  * and the timeline afterwards.
  */
+import { writeStderr, writeStdout } from "../journal/output.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "node:path";
 import { type Command, integerFlag } from "./command.ts";
@@ -12,8 +13,6 @@ import { type Command, integerFlag } from "./command.ts";
 const options = {
   port: { type: "string" },
 } as const;
-
-const encoder = new TextEncoder();
 
 /**
  * Runs the demo against a fresh sandbox in a temporary data directory, writing readable lines to
@@ -113,12 +112,12 @@ Options:
     try {
       const code = await runDemo(
         port,
-        (line) => Deno.stdout.writeSync(encoder.encode(line + "\n")),
+        (line) => writeStdout(line + "\n"),
       );
       return code === 0 ? 0 : 1;
     } catch (error) {
       const reason = errorMessage(error);
-      Deno.stderr.writeSync(encoder.encode(`harness demo: ${reason}\n`));
+      writeStderr(`harness demo: ${reason}\n`);
       return 1;
     }
   },

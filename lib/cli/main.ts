@@ -2,6 +2,8 @@
  * The `harness` dispatcher: global flags, then one subcommand. Exit codes: the command's own,
  * 2 for any usage error (with usage on stderr), 0 for help.
  */
+import { oneLineError } from "../base/error_text.ts";
+import { registerSecretsFrom } from "../journal/output.ts";
 import { type Io, parseCommandArgs, processIo, UsageError } from "./command.ts";
 import { COMMANDS } from "./registry.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -25,11 +27,25 @@ Run 'harness <command> --help' for a command's options.
 `;
 }
 
-/** Runs the CLI for `argv` and resolves to the exit code. */
+/**
+ * Runs the CLI for `argv` and resolves to the exit code. The harness's own credentials are
+ * registered with the scrubber first, so no command can print one (lib/journal/output.ts); an
+ * error no command caught becomes one scrubbed line and exit 1, never a stack trace.
+ */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  registerSecretsFrom((name) => Deno.env.get(name));
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    io.stderr(`harness: ${oneLineError(error)}\n`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    if (first === "help" && rest.length > 0) return main([rest[0], "--help"], io);
+    if (first === "help" && rest.length > 0) return dispatch([rest[0], "--help"], io);
     (first === undefined ? io.stderr : io.stdout)(topUsage());
     return first === undefined ? 2 : 0;
   }

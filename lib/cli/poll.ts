@@ -4,6 +4,7 @@
  * SIGTERM stop it cleanly (exit 0); a configuration, credential or start-up failure is ONE stderr
  * line `harness poll: <error>` and exit 1; a malformed flag is a usage error (2).
  */
+import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import { type Command, UsageError, uuidArg } from "./command.ts";
@@ -28,7 +29,7 @@ export interface PollRequest {
 /** Runs poll mode and resolves to the process exit code. */
 export async function runPoll(request: PollRequest): Promise<number> {
   const env = request.env ?? Deno.env.toObject();
-  const stderr = request.stderr ?? ((line: string) => console.error(line));
+  const stderr = request.stderr ?? ((line: string) => writeStderr(line + "\n"));
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];

@@ -3,6 +3,7 @@
  * Stdout carries exactly one JSON line (where to reach it) so scripts can read it; everything
  * else — one line per request, wakes, errors — goes to stderr.
  */
+import { writeStderr, writeStdout } from "../journal/output.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, integerFlag, UsageError } from "./command.ts";
 
@@ -12,8 +13,7 @@ const options = {
   "wake-command": { type: "string" },
 } as const;
 
-const encoder = new TextEncoder();
-const stderrLine = (line: string) => Deno.stderr.writeSync(encoder.encode(line + "\n"));
+const stderrLine = (line: string) => writeStderr(line + "\n");
 
 export const sandboxCommand: Command<typeof options> = {
   name: "sandbox",
@@ -58,7 +58,7 @@ POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events.
     const line = `{"base_url": ${JSON.stringify(sandbox.baseUrl)}, "admin_url": ${
       JSON.stringify(sandbox.adminUrl)
     }}`;
-    Deno.stdout.writeSync(encoder.encode(line + "\n"));
+    writeStdout(line + "\n");
     const signal = await untilStopped();
     stderrLine(`sandbox stopping signal=${signal}`);
     await sandbox.close();

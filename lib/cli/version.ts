@@ -1,4 +1,5 @@
 /** `harness version`: one line a fleet drift-guard can parse. */
+import { writeStdout } from "../journal/output.ts";
 import type { Command } from "./command.ts";
 import { PRODUCT, VERSION } from "../base/version.ts";
 import manifest from "../../deno.json" with { type: "json" };
@@ -48,7 +49,7 @@ Print one line: harness <version> · <sdk> SDK <version>, where <sdk> is AI_SDK
 `,
   options: {},
   run() {
-    console.log(versionLine((name) => Deno.env.get(name)));
+    writeStdout(versionLine((name) => Deno.env.get(name)) + "\n");
     return Promise.resolve(0);
   },
 };

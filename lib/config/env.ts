@@ -12,7 +12,7 @@ import { LogLevelError, parseLogLevel } from "../journal/level.ts";
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
 import { optionsFromEnv, type PlatformClientOptions } from "../platform/config.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
-import { SECRET_VARIABLES } from "./secret_variables.ts";
+import { SECRET_VARIABLES } from "../journal/secret_variables.ts";
 
 /** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
 export type EnvSource =

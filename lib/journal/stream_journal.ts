@@ -7,18 +7,13 @@
 import type { EventOptions, Fields, Journal, Level } from "./journal.ts";
 import { LOG_LEVEL_ENV, parseLogLevel, passes } from "./level.ts";
 import { type EnvGetter, processEnv, renderLine, renderText } from "./render.ts";
+import { writeStderr } from "./output.ts";
 
 /** Receives one rendered line, without its trailing newline. */
 export type LineSink = (line: string) => void;
 
-const encoder = new TextEncoder();
-
-/** Writes `line` and a newline to stderr synchronously, looping over partial writes. */
-export const stderrSink: LineSink = (line) => {
-  const bytes = encoder.encode(line + "\n");
-  let offset = 0;
-  while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
-};
+/** Writes `line` and a newline to stderr synchronously (through the scrubbed output). */
+export const stderrSink: LineSink = (line) => writeStderr(line + "\n");
 
 /** How a {@link StreamJournal} is built. */
 export interface StreamJournalOptions {

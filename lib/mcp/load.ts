@@ -28,7 +28,7 @@ import {
 } from "./pinning.ts";
 import type { ImageSink } from "./results.ts";
 import { McpTool, type McpToolSpec } from "./tools.ts";
-import { SECRET_VARIABLES } from "../config/secret_variables.ts";
+import { SECRET_VARIABLES } from "../journal/secret_variables.ts";
 
 /**
  * The harness's own credentials, withheld from a stdio server's inherited environment (the

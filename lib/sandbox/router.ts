@@ -3,6 +3,8 @@
  * actionable event wakes every AI viewer of its timeline by running the wake command with
  * `--timeline <uuid>`, one wake at a time per agent (agents run in parallel).
  */
+import { LineRelay, writeStderr } from "../journal/output.ts";
+import { registerSecret } from "../journal/scrub.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SandboxEvent } from "./shared/events.ts";
@@ -76,14 +78,13 @@ export class WakeRouter {
   readonly #children = new Set<Deno.ChildProcess>();
   readonly #history: WakeRecord[] = [];
   readonly #log: (line: string) => void;
-  readonly #output: (chunk: Uint8Array) => void;
+  readonly #output: ((chunk: Uint8Array) => void) | undefined;
   #closed = false;
 
   constructor(options: WakeRouterOptions) {
     this.#options = options;
-    this.#log = options.log ??
-      ((line) => Deno.stderr.writeSync(new TextEncoder().encode(line + "\n")));
-    this.#output = options.output ?? ((chunk) => Deno.stderr.writeSync(chunk));
+    this.#log = options.log ?? ((line) => writeStderr(line + "\n"));
+    this.#output = options.output;
   }
 
   /** Every finished wake, in finishing order. */
@@ -175,6 +176,7 @@ export class WakeRouter {
         stderr: "piped",
       }).spawn();
       this.#children.add(child);
+      registerSecret(job.token); // the parent relays the child's output: it scrubs its token too
       await Promise.all([this.#pump(child.stdout), this.#pump(child.stderr)]);
       code = (await child.status).code;
       this.#children.delete(child);
@@ -196,12 +198,15 @@ export class WakeRouter {
   }
 
   async #pump(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const relay = this.#output ? undefined : new LineRelay();
+    const output = this.#output ?? ((chunk: Uint8Array) => relay!.push(chunk));
     for await (const chunk of stream) {
       try {
-        this.#output(chunk);
+        output(chunk);
       } catch {
         // A broken sink must not wedge the agent's queue.
       }
     }
+    relay?.flush();
   }
 }

@@ -8,6 +8,7 @@
  * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
  * failure, with ONE stderr line `harness wake: <error>` and never a stack trace.
  */
+import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
 import { recordAndCheck } from "../home/breaker.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
@@ -35,7 +36,7 @@ export interface WakeRequest {
 /** Runs one wake and resolves to the process exit code. */
 export async function runWake(request: WakeRequest): Promise<number> {
   const rawEnv = request.env ?? Deno.env.toObject();
-  const stderr = request.stderr ?? ((line: string) => console.error(line));
+  const stderr = request.stderr ?? ((line: string) => writeStderr(line + "\n"));
   const { timeline } = request;
   // Logging first, so even a refused configuration leaves its `wake failed` line.
   const journal = new StreamJournal({ minLevel: levelOf(rawEnv.HARNESS_LOG_LEVEL) });

@@ -83,7 +83,8 @@ const LAYERS: readonly Layer[] = [
     folder: "lib/home",
     purpose:
       "everything a wake keeps under HARNESS_HOME besides transcripts and memory: marks, seen-sets, claims, breaker, billing, artifacts, cleanup",
-    may: ["lib/base", "lib/pycompat", "lib/journal", "lib/platform"],
+    // lib/home/records: the stranded-temp sweep names the records' head and chain files.
+    may: ["lib/base", "lib/pycompat", "lib/journal", "lib/platform", "lib/home/records"],
   },
   {
     folder: "lib/core/types",
@@ -199,7 +200,6 @@ const LAYERS: readonly Layer[] = [
       "lib/base",
       "lib/journal",
       "lib/core/types",
-      "lib/config",
       "lib/tools/shared",
       "lib/mcp/supervisor",
     ],
@@ -216,6 +216,10 @@ const LAYERS: readonly Layer[] = [
       "lib/core",
       "lib/memory",
       "lib/config",
+      // lib/gate: the runtime resolution validates guardrails.json for the wake and resolved-config.
+      "lib/gate",
+      // lib/tools/net: the permission report checks the metadata deny list web_fetch shares.
+      "lib/tools/net",
       "lib/tools/shared",
       "lib/tools/shell",
       "lib/tools",
@@ -302,7 +306,14 @@ const LAYERS: readonly Layer[] = [
     folder: "lib/sandbox",
     purpose:
       "the sandbox platform: a local, offline BaseCradle-compatible server with router emulation",
-    may: ["lib/base", "lib/sandbox/shared", "lib/sandbox/routes", "lib/sandbox/model"],
+    // lib/journal: the router relays its wakes' output through the scrubbed process output.
+    may: [
+      "lib/base",
+      "lib/journal",
+      "lib/sandbox/shared",
+      "lib/sandbox/routes",
+      "lib/sandbox/model",
+    ],
   },
   {
     folder: "lib/cli/demo",
