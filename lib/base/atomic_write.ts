@@ -56,9 +56,36 @@ function token(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The temp path for `path`: `<file>.<pid>-<8hex>.tmp` beside it (the cleanup sweep's shape). */
-export function tempPathFor(path: string): string {
-  return join(dirname(path), `${basename(path)}.${Deno.pid}-${token()}.tmp`);
+/**
+ * The temp path for `path`: `<file>.<pid>-<8hex>.tmp` beside it. The pid names the writer, so a
+ * later wake can tell a temp stranded by a killed writer (its pid is gone) from one a live
+ * writer is still filling (docs/home-layout.md#stranded-temp-files); the random part keeps two
+ * writes of one process apart. {@link parseTempName} reads the name back.
+ */
+export function tempPathFor(path: string, pid: number = Deno.pid): string {
+  return join(dirname(path), `${basename(path)}.${pid}-${token()}.tmp`);
+}
+
+/** What a temp name written by {@link tempPathFor} says. */
+export interface TempName {
+  /** The file name the temp stages (`timeline%3A<uuid>.json`). */
+  readonly target: string;
+  /** The process that wrote it. */
+  readonly pid: number;
+}
+
+// `<target>.<pid>-<8hex>.tmp`; the target may itself contain dots, the stamp never does.
+const TEMP_NAME = /^(.+)\.([1-9][0-9]{0,9})-[0-9a-f]{8}\.tmp$/;
+
+/**
+ * The target and writer of a temp file name (a base name, no folder) in {@link tempPathFor}'s
+ * shape; `undefined` for any other name (an older or foreign naming scheme).
+ */
+export function parseTempName(name: string): TempName | undefined {
+  const match = TEMP_NAME.exec(name);
+  if (!match) return undefined;
+  const pid = Number(match[2]);
+  return Number.isSafeInteger(pid) ? { target: match[1], pid } : undefined;
 }
 
 /**

@@ -46,14 +46,17 @@ billing files. Memory (memory.db and its -wal/-shm, the MemPalace palace) is nev
 Options:
   --sweep          check every timeline found on disk with one platform call each and purge
                    only those the platform answers 404 (deleted); a 403 (no longer a viewer)
-                   or any other failure keeps everything. Needs BASECRADLE_TOKEN (or
-                   BASECRADLE_EMAIL + BASECRADLE_PASSWORD); BASECRADLE_BASE_URL is honoured.
+                   or any other failure keeps everything. A refused credential (401, or a
+                   403 about the account) stops the sweep before anything is purged, exit 1.
+                   Needs BASECRADLE_TOKEN (or BASECRADLE_EMAIL + BASECRADLE_PASSWORD);
+                   BASECRADLE_BASE_URL is honoured.
   --timeline UUID  purge that timeline's state now, with no platform call (wins over --sweep)
   --version        print "harness cleanup <version>" and exit
   -h, --help       show this help
 
 Environment: HARNESS_HOME (required), HARNESS_LOG_LEVEL (default INFO). Lines go to stderr.
-Exit codes: 0 done (including nothing to do), 1 failed (named on stderr), 2 usage error.
+Exit codes: 0 done (including nothing to do), 1 failed (named on stderr: no HARNESS_HOME, no or
+refused credentials, an unreadable home), 2 usage error.
 `,
   options,
   async run({ values }) {

@@ -5,8 +5,10 @@
  * client, no key needed, no platform call. The process narrows its permissions first, exactly as a
  * wake does, so `sandbox` reports the state a wake would run under.
  *
- * Errors (bad env, malformed `model_params.json`, unbindable memory provider) are one stderr
- * line and exit 1, with nothing on stdout.
+ * Errors (bad env, a malformed `model_params.json`, `search_params.json` or `guardrails.json`, an
+ * unreadable prompt, an unbindable memory provider) are one stderr line and exit 1, with nothing
+ * on stdout: the same refusal, in the same words, that stops a wake
+ * (docs/configuration.md#when-a-file-is-wrong), because both come from `resolveRuntime`.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, type Io, processIo } from "./command.ts";
@@ -91,7 +93,9 @@ export function resolvedConfigDocument(
 ): Record<string, unknown> {
   const { env, tools } = runtime;
   const mcpTools = extra.mcp?.tools.map((tool) => tool.name) ?? [];
-  const mcpSkipped = extra.mcp?.skipped.map((item) => item.name) ?? [];
+  // Without a load (no config parsed), the files that did not parse are still skipped servers,
+  // as a wake's MCP load reports them.
+  const mcpSkipped = (extra.mcp?.skipped ?? runtime.mcpRead.skipped).map((item) => item.name);
   // Python writes the timeout as a float (`20.0`); a parsed holder carries that spelling.
   const document = parsePythonJson(
     `{"mcp_request_timeout": ${pythonFloatRepr(env.mcpTimeoutSeconds)}}`,

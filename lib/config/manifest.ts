@@ -11,6 +11,8 @@ import { atomicWrite } from "../base/atomic_write.ts";
 import { dumpsIndented, sortKeysDeep } from "../pycompat/json.ts";
 import { join } from "../base/paths.ts";
 import { readText } from "../base/read_files.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { type Journal, silentJournal } from "../journal/journal.ts";
 
 /** The manifest, relative to the config home. */
 export const MANIFEST_NAME = ".manifest.json";
@@ -43,14 +45,58 @@ export function pythonJsonFile(value: unknown): string {
 
 /**
  * The manifest of `home`; missing, unreadable, malformed or non-object ⇒ `{}`
- * (docs/configuration.md#what-the-reconcile-does-to-each-shipped-default).
+ * (docs/configuration.md#bookkeeping-files): the home counts as never installed. Every case but
+ * a missing file is said on `journal` as a WARNING naming the file, because an empty manifest
+ * quietly switches the home's prompts and tool files off in favour of the embedded defaults.
+ * An entry whose hash is not a string is dropped, and said too.
  */
-export async function readManifest(home: string): Promise<Manifest> {
-  const raw = await readJson(join(home, MANIFEST_NAME));
-  if (!isRecord(raw)) return {};
+export async function readManifest(
+  home: string,
+  journal: Journal = silentJournal,
+): Promise<Manifest> {
+  const path = join(home, MANIFEST_NAME);
+  const warn = (problem: string) =>
+    journal.text(
+      "WARNING",
+      `Installer manifest ${path} ${problem}; it reads as empty, so this config home counts as ` +
+        "never installed and the embedded default prompts and tool plugins are used instead of " +
+        "its files. Fix: run 'harness install' to rebuild it.",
+    );
+  let text: string;
+  try {
+    text = await readText(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    warn(`could not be read (${errorMessage(error)})`);
+    return {};
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    warn(`is not valid JSON (${errorMessage(error)})`);
+    return {};
+  }
+  if (!isRecord(raw)) {
+    const kind = raw === null ? "null" : Array.isArray(raw) ? "an array" : `a ${typeof raw}`;
+    warn(`must be a JSON object but its top level is ${kind}`);
+    return {};
+  }
   const manifest: Manifest = {};
+  const dropped: string[] = [];
   for (const [rel, hash] of Object.entries(raw)) {
     if (typeof hash === "string") manifest[rel] = hash;
+    else dropped.push(rel);
+  }
+  if (dropped.length) {
+    journal.text(
+      "WARNING",
+      `Installer manifest ${path} has ${dropped.length} entr${
+        dropped.length === 1 ? "y" : "ies"
+      } ` +
+        `whose hash is not a string (${dropped.sort().join(", ")}); they are ignored, so those ` +
+        "files count as never laid down. Fix: run 'harness install' to rebuild it.",
+    );
   }
   return manifest;
 }

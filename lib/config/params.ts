@@ -11,7 +11,13 @@ import { parsePythonJson } from "../pycompat/json.ts";
 import { join } from "../base/paths.ts";
 import { readBytes } from "../base/read_files.ts";
 import type { Journal } from "../journal/journal.ts";
-import { OPENAI_OWNED_KEYS, OPENROUTER_OWNED_KEYS, stripOwned } from "../providers/params.ts";
+import {
+  isOpenRouterChatKey,
+  OPENAI_OWNED_KEYS,
+  OPENROUTER_DROPPED_KEYS,
+  OPENROUTER_OWNED_KEYS,
+  stripOwned,
+} from "../providers/params.ts";
 import { ConfigError } from "./errors.ts";
 
 /** `model_params.json`, relative to the config home. */
@@ -40,24 +46,34 @@ export interface ModelParamsOptions {
   readonly sdk?: string;
   /** Where the WARNING lines go (they are returned either way). */
   readonly journal?: Journal;
+  /** The file the params came from, for refusals (default `model_params.json`). */
+  readonly file?: string;
 }
 
 /**
  * Reads `model_params.json` from `configHome` and strips the keys the harness owns on `sdk`.
- * @throws {ConfigError} naming the file when it is unreadable, not JSON, or not an object.
+ * @throws {ConfigError} naming the file when it is unreadable, not JSON, or not an object, and
+ * on `AI_SDK=openrouter` naming the key that `chat.send` does not accept.
  */
 export async function loadModelParams(
   configHome: string,
   options: ModelParamsOptions = {},
 ): Promise<ModelParams> {
+  const file = join(configHome, MODEL_PARAMS_FILE);
   const raw = await readParamsFile(
-    join(configHome, MODEL_PARAMS_FILE),
+    file,
     "keyword arguments for every model call",
+    '{"temperature": 0.7}',
   );
-  return splitModelParams(raw, options);
+  return splitModelParams(raw, { file, ...options });
 }
 
-/** Splits an already-read params object for `sdk` (pure apart from the journal). */
+/**
+ * Splits an already-read params object for `sdk` (pure apart from the journal).
+ * @throws {ConfigError} on `AI_SDK=openrouter`, for a key `chat.send` does not accept: its
+ * schemas would drop it without a word, so the setting would be inert. Refused here, at
+ * resolution, so `harness resolved-config` and every wake refuse it alike, before any call.
+ */
 export function splitModelParams(raw: Params, options: ModelParamsOptions = {}): ModelParams {
   const sdk = (options.sdk ?? "openai").trim().toLowerCase() || "openai";
   const owned = sdk === "openrouter" ? OPENROUTER_OWNED_KEYS : OPENAI_OWNED_KEYS;
@@ -79,6 +95,21 @@ export function splitModelParams(raw: Params, options: ModelParamsOptions = {}):
         "Pass top-level keys chat.send accepts, or use AI_SDK=openai for extra_body.",
     );
   }
+  if (sdk === "openrouter") {
+    const unknown = Object.keys(kept).filter((key) =>
+      !OPENROUTER_DROPPED_KEYS.has(key) && !isOpenRouterChatKey(key)
+    );
+    if (unknown.length) {
+      const file = options.file ?? MODEL_PARAMS_FILE;
+      throw new ConfigError({
+        variable: file,
+        message: `${file} key '${unknown[0]}' is not a parameter the openrouter SDK's chat.send ` +
+          "accepts, so it would be dropped without effect. Fix: spell it as one of chat.send's " +
+          "request keys in snake_case (max_tokens, temperature, top_p, provider, reasoning, …), " +
+          "or remove it (AI_SDK=openai passes unknown keys through).",
+      });
+    }
+  }
   for (const line of warnings) options.journal?.text("WARNING", line);
   return { raw, params: kept, stripped: dropped.sort(), warnings };
 }
@@ -91,30 +122,42 @@ export function loadSearchParams(configHome: string): Promise<Params> {
   return readParamsFile(
     join(configHome, SEARCH_PARAMS_FILE),
     "the openrouter:web_search tool's parameters",
+    '{"max_results": 5}',
   );
 }
 
-/** A params file's object; `{}` when the file does not exist. */
-async function readParamsFile(path: string, what: string): Promise<Params> {
+/** A params file's object; `{}` when the file does not exist. `example` shows a good one. */
+async function readParamsFile(path: string, what: string, example: string): Promise<Params> {
   let text: string;
   try {
     const bytes = await readBytes(path);
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw refuse(path, `${path} could not be read: ${errorMessage(error)}.`, error);
+    throw refuse(
+      path,
+      `${path} could not be read: ${errorMessage(error)}. Fix: make it a readable UTF-8 file, ` +
+        "or delete it to pass no parameters.",
+      error,
+    );
   }
   let value: unknown;
   try {
     // Python's number spellings are recorded (`1.0` stays `1.0` when reported back).
     value = parsePythonJson(text);
   } catch (error) {
-    throw refuse(path, `${path} is not valid JSON: ${errorMessage(error)}.`, error);
+    throw refuse(
+      path,
+      `${path} is not valid JSON: ${errorMessage(error)}. Fix: correct the syntax (JSON has no ` +
+        "comments or trailing commas), or delete the file to pass no parameters.",
+      error,
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw refuse(
       path,
-      `${path} must be a JSON object (${what}) but its top level is ${jsonType(value)}.`,
+      `${path} must be a JSON object (${what}) but its top level is ${jsonType(value)}. Fix: ` +
+        `write one object such as ${example}, or delete the file to pass no parameters.`,
     );
   }
   return value as Params;

@@ -11,7 +11,13 @@ import type { Journal } from "../journal/journal.ts";
 import { toolRun } from "../journal/catalogue_engine.ts";
 import type { ImageContent, ToolCall } from "./types/message.ts";
 import type { ToolRegistry } from "./registry.ts";
-import { toToolOutput } from "./types/tool.ts";
+import {
+  TOOL_VERDICTS,
+  type ToolOutcome,
+  type ToolOutput,
+  type ToolVerdict,
+  toToolOutput,
+} from "./types/tool.ts";
 
 /** The reply to a call naming no registered tool. */
 export function unknownToolText(name: string): string {
@@ -39,8 +45,12 @@ export interface ToolRun {
   readonly text: string;
   /** Pixels the model should see on its next step. */
   readonly images: readonly ImageContent[];
-  /** `error` for an unknown tool, a built-in called as a function, or a throw. */
-  readonly outcome: "ok" | "error";
+  /**
+   * How the call ended: `error` for an unknown tool, a built-in called as a function, or a
+   * throw; the tool's own `invalid`, `refused` or `blocked` when it answered without doing what
+   * was asked; else `ok`.
+   */
+  readonly outcome: ToolOutcome;
   /** Why it failed (the WARNING line's `error=`), when it did. */
   readonly error?: string;
 }
@@ -62,15 +72,21 @@ export interface DispatchOptions {
 /** Runs `call` against the registry; never throws for anything the tool or model did. */
 export async function runToolCall(call: ToolCall, options: DispatchOptions): Promise<ToolRun> {
   const started = options.now().getTime();
-  const finish = (text: string, images: readonly ImageContent[], error?: string): ToolRun => {
+  const finish = (
+    text: string,
+    images: readonly ImageContent[],
+    ended: { readonly error: string } | { readonly outcome: ToolOutcome },
+  ): ToolRun => {
     const seconds = Math.max(0, (options.now().getTime() - started) / 1000);
-    toolRun(options.journal, { name: call.name, seconds, error });
+    const error = "error" in ended ? ended.error : undefined;
+    const outcome = "error" in ended ? "error" : ended.outcome;
+    toolRun(options.journal, { name: call.name, seconds, outcome, error });
     return {
       callId: call.id,
       name: call.name,
       text,
       images,
-      outcome: error === undefined ? "ok" : "error",
+      outcome,
       ...(error === undefined ? {} : { error }),
     };
   };
@@ -78,21 +94,31 @@ export async function runToolCall(call: ToolCall, options: DispatchOptions): Pro
   if (!tool) {
     // A built-in answered generically reads as "your tool is gone" and invites a retry loop.
     if (options.builtins.has(call.name)) {
-      return finish(
-        builtinCalledText(call.name),
-        [],
-        `'${call.name}' is server-side, not a function`,
-      );
+      return finish(builtinCalledText(call.name), [], {
+        error: `'${call.name}' is server-side, not a function`,
+      });
     }
-    return finish(unknownToolText(call.name), [], `no tool named '${call.name}'`);
+    return finish(unknownToolText(call.name), [], { error: `no tool named '${call.name}'` });
   }
+  let reported: ToolVerdict | undefined;
+  let settled = false;
+  const reportOutcome = (verdict: ToolVerdict): void => {
+    // Only the known words, and only while the call runs: a JavaScript tool's stray value must
+    // not put an arbitrary word on the line, nor a late report rewrite one already logged.
+    if (!settled && TOOL_VERDICTS.has(verdict)) reported = verdict;
+  };
   try {
-    const output = toToolOutput(
-      await tool.run(call.arguments ?? {}, { callId: call.id, signal: options.signal }),
-    );
-    return finish(output.text, output.images ?? []);
+    const context = { callId: call.id, signal: options.signal, reportOutcome };
+    let value: string | ToolOutput;
+    try {
+      value = await tool.run(call.arguments ?? {}, context);
+    } finally {
+      settled = true;
+    }
+    const output = toToolOutput(value);
+    return finish(output.text, output.images ?? [], { outcome: reported ?? "ok" });
   } catch (error) {
     const message = errorMessage(error);
-    return finish(toolErrorText(call.name, message), [], message);
+    return finish(toolErrorText(call.name, message), [], { error: message });
   }
 }

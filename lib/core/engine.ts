@@ -19,7 +19,7 @@ import type { ToolRegistry } from "./registry.ts";
 import { loggedChat, realSleep, type Sleep } from "./retry.ts";
 import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepNote } from "./types/step_note.ts";
 import type { StepContext, TurnHook } from "./turn_hook.ts";
-import type { ToolSpec } from "./types/tool.ts";
+import type { ToolOutcome, ToolSpec } from "./types/tool.ts";
 
 export { nudgeOnce } from "./turn_hook.ts";
 export type { StepContext, TurnHook } from "./turn_hook.ts";
@@ -45,8 +45,14 @@ export interface ToolCallRecord {
   readonly name: string;
   /** The provider-supplied call id. */
   readonly callId: string;
-  /** Whether the call produced a result or an error text. */
+  /**
+   * Whether the call produced a result (`ok`) or an error text (`error`): the turn record's
+   * field (docs/records.md), unchanged by the finer journal outcome. A declined call (`invalid`,
+   * `refused`, `blocked`) answered the model, so it is `ok` here.
+   */
   readonly outcome: "ok" | "error";
+  /** How the call ended, as its `tool` journal line says (`ok`, `error`, `invalid`, …). */
+  readonly journalOutcome: ToolOutcome;
   /** The call's `action` argument, for tools that take one (`messages` → `create`). */
   readonly action?: string;
   /** The error, when the outcome is `error`. */
@@ -288,7 +294,8 @@ class Run {
       this.#calls.push({
         name: run.name,
         callId: run.callId,
-        outcome: run.outcome,
+        outcome: run.outcome === "error" ? "error" : "ok",
+        journalOutcome: run.outcome,
         ...(typeof action === "string" ? { action } : {}),
         ...(run.error === undefined ? {} : { error: run.error }),
       });

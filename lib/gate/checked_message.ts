@@ -35,7 +35,7 @@ export class CheckedMessage {
     if (seal !== SEAL) throw new TypeError("a CheckedMessage is only made by screen()");
     if (verdicts.length === 0) throw new TypeError("a CheckedMessage needs verdicts");
     const failed = verdicts.filter((v) => !v.passed);
-    if (failed.length > 0) throw new GateRefusal(failed);
+    if (failed.length > 0) throw new GateRefusal(failed, draft.body);
     this.timeline = draft.timeline;
     this.body = draft.body;
     this.verdicts = Object.freeze([...verdicts]);

@@ -4,7 +4,8 @@
  */
 import { codePointLength } from "../base/code_points.ts";
 import type { Guardrails } from "./guardrails.ts";
-import { findCredentialShape, usableLiterals } from "./secret_shapes.ts";
+import { findOwnSecrets, prepareOwnSecrets } from "./own_secrets.ts";
+import { findCredentials } from "./secret_shapes.ts";
 import { type Check, fail, pass, type Verdict } from "./verdict.ts";
 
 /** Refuses an empty or whitespace-only body: the platform would reject it anyway, less clearly. */
@@ -57,35 +58,41 @@ export function forbiddenPatterns(patterns: Guardrails["forbiddenPatterns"]): Ch
   };
 }
 
-/** Refuses credential shapes: API keys, tokens, private keys. Switchable by the operator. */
+/**
+ * Refuses credential shapes: API keys, tokens, webhook URLs, URL passwords, private keys.
+ * Switchable by the operator. The verdict carries every credential's span, for redaction.
+ */
 export const secretGuard: Check = {
   name: "secret_guard",
   judge(body) {
-    const shape = findCredentialShape(body);
-    return shape === undefined ? pass("secret_guard") : fail(
+    const found = findCredentials(body);
+    return found.length === 0 ? pass("secret_guard") : fail(
       "secret_guard",
-      `the message contains what looks like ${shape}; never post credentials — remove it ` +
-        "(and do not repeat it) before posting again",
+      `the message contains what looks like ${found[0].shape}; never post credentials — ` +
+        "remove it (and do not repeat it) before posting again",
+      found.map((f) => [f.start, f.end] as const),
     );
   },
 };
 
 /**
- * Refuses the agent's own literal secrets (its platform token, its API keys). Always on: unlike
- * the shape guard, a literal match is never a false positive.
+ * Refuses the agent's own secrets (its platform token, its API key, its password), however they
+ * are spelled: without their prefix, split by invisible characters, in fullwidth or confusable
+ * letters (own_secrets.ts). Always on. A secret too short to tell from a word is not matched.
  */
 export function knownSecrets(secrets: Iterable<string | null | undefined>): Check {
-  const literals = usableLiterals(secrets);
+  const prepared = prepareOwnSecrets(secrets);
   return {
     name: "known_secrets",
-    judge: (body) =>
-      literals.some((secret) => body.includes(secret))
-        ? fail(
-          "known_secrets",
-          "the message contains one of your own credentials (such as your platform token); " +
-            "never post it — remove it before posting again",
-        )
-        : pass("known_secrets"),
+    judge(body) {
+      const spans = findOwnSecrets(body, prepared);
+      return spans.length === 0 ? pass("known_secrets") : fail(
+        "known_secrets",
+        "the message contains one of your own credentials (such as your platform token); " +
+          "never post it, in any spelling — remove it before posting again",
+        spans,
+      );
+    },
   };
 }
 

@@ -3,14 +3,14 @@
  * types it owns.
  *
  * The outbound gate: the only way a message reaches the platform. `Gate` screens every post
- * with deterministic checks (non-empty, the agent's own secrets, credential shapes, length,
- * operator-forbidden patterns) and posts only a sealed `CheckedMessage`; `loadGuardrails` reads
- * the operator's `guardrails.json`.
+ * with deterministic checks (non-empty, the agent's own secrets in any spelling, credential
+ * shapes, length, operator-forbidden patterns) and posts only a sealed `CheckedMessage`;
+ * `loadGuardrails` reads the operator's `guardrails.json`.
  * @module
  */
 export { Gate, type GateOptions } from "./gate.ts";
 export { CheckedMessage, type Draft } from "./checked_message.ts";
-export { GateRefusal } from "./refusal.ts";
+export { GateRefusal, redactSpans } from "./refusal.ts";
 export type { Check, Verdict } from "./verdict.ts";
 export {
   forbiddenPatterns,
@@ -20,7 +20,15 @@ export {
   pipeline,
   secretGuard,
 } from "./checks.ts";
-export { findCredentialShape } from "./secret_shapes.ts";
+export { type CredentialFinding, findCredentials, findCredentialShape } from "./secret_shapes.ts";
+export {
+  findOwnSecrets,
+  MIN_SECRET_PART,
+  type OwnSecret,
+  prepareOwnSecrets,
+  secretPart,
+} from "./own_secrets.ts";
+export { type Folded, foldSkeleton, foldVisible } from "./fold.ts";
 export {
   DEFAULT_GUARDRAILS,
   DEFAULT_MAX_LENGTH,

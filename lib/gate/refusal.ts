@@ -1,5 +1,27 @@
 /** The gate's refusal: a model-readable error naming the check that failed. */
+import { REDACTED } from "../journal/scrub.ts";
 import type { Verdict } from "./verdict.ts";
+
+/**
+ * `body` with every span replaced by `[redacted]` (the journal's marker). Overlapping and
+ * touching spans are merged first, so a secret found by two checks is one marker.
+ */
+export function redactSpans(body: string, spans: Iterable<readonly [number, number]>): string {
+  const sorted = [...spans]
+    .map(([start, end]) => [Math.max(0, start), Math.min(body.length, end)] as const)
+    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let out = "";
+  let at = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const start = sorted[i][0];
+    let end = sorted[i][1];
+    while (i + 1 < sorted.length && sorted[i + 1][0] <= end) end = Math.max(end, sorted[++i][1]);
+    out += body.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return out + body.slice(at);
+}
 
 /**
  * Thrown by the gate when a message fails a check; nothing was sent. The message names the
@@ -12,9 +34,16 @@ export class GateRefusal extends Error {
   readonly check: string;
   /** Every failing verdict, in pipeline order (at least one). */
   readonly failed: readonly Verdict[];
+  /**
+   * The refused body with every secret a failing check located replaced by `[redacted]`, or
+   * undefined when no failing check located one (or the body was not given). A caller that
+   * keeps the body it tried to post (the `messages` tool's call arguments, which the transcript
+   * holds) swaps this in, so the secret does not stay on disk and replay to the model.
+   */
+  readonly redacted: string | undefined;
 
-  /** `failed` must hold at least one failing verdict. */
-  constructor(failed: readonly Verdict[]) {
+  /** `failed` must hold at least one failing verdict; `body` is the text they judged. */
+  constructor(failed: readonly Verdict[], body?: string) {
     if (failed.length === 0) throw new TypeError("GateRefusal needs a failing verdict");
     const reasons = failed.map((v) => `${v.check} — ${v.reason ?? "failed"}`).join("; ");
     const names = failed.map((v) => v.check).join(", ");
@@ -24,5 +53,7 @@ export class GateRefusal extends Error {
     );
     this.check = failed[0].check;
     this.failed = failed;
+    const spans = failed.flatMap((v) => v.spans ?? []);
+    this.redacted = body === undefined || spans.length === 0 ? undefined : redactSpans(body, spans);
   }
 }

@@ -14,6 +14,12 @@ export interface Verdict {
    * echoed in a refusal would land in the transcript and be replayed every wake.
    */
   readonly reason?: string;
+  /**
+   * Where in the body the check found what it refused, as `[start, end)` UTF-16 ranges: a
+   * secret's spans, so a refusal can hand back the body with them redacted. Absent for checks
+   * that judge the whole body (length, emptiness, forbidden patterns).
+   */
+  readonly spans?: readonly (readonly [number, number])[];
 }
 
 /** A deterministic check: a name and a pure judgement of the body. */
@@ -29,7 +35,16 @@ export function pass(check: string): Verdict {
   return { check, passed: true };
 }
 
-/** A failing verdict for `check`, with the model-readable `reason`. */
-export function fail(check: string, reason: string): Verdict {
-  return { check, passed: false, reason };
+/** A failing verdict for `check`, with the model-readable `reason` and any refused `spans`. */
+export function fail(
+  check: string,
+  reason: string,
+  spans?: readonly (readonly [number, number])[],
+): Verdict {
+  return spans === undefined ? { check, passed: false, reason } : {
+    check,
+    passed: false,
+    reason,
+    spans,
+  };
 }

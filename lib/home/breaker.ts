@@ -43,12 +43,14 @@ export async function recordAndCheck(
   const paths = breakerPaths(home, timeline);
   await Deno.mkdir(dirname(paths.wakes), { recursive: true });
 
-  const window = (await readWindow(paths.wakes)).filter((stamp) => stamp > now - windowSeconds);
+  const window = (await readWindow(paths.wakes, journal)).filter((stamp) =>
+    stamp > now - windowSeconds
+  );
   window.push(now);
   await writeWindow(paths.wakes, window);
   const count = window.length;
 
-  const trippedAt = await readTrip(paths.tripped);
+  const trippedAt = await readTrip(paths.tripped, journal);
   if (trippedAt !== undefined) {
     if (count <= max && now - trippedAt >= cooldownSeconds) {
       await Deno.remove(paths.tripped).catch(ignoreNotFound);
@@ -89,15 +91,29 @@ async function readText(path: string): Promise<string | undefined> {
   }
 }
 
-/** The window's stamps; corrupt lines are skipped, never fatal to the wake. */
-async function readWindow(path: string): Promise<number[]> {
+/**
+ * The window's stamps. A line that does not parse is skipped, never fatal to the wake, and said
+ * once on `journal`: the rewrite that follows drops it, and the window counts fewer wakes than
+ * ran, so a burst may take longer to trip the breaker.
+ */
+async function readWindow(path: string, journal: Journal): Promise<number[]> {
   const text = await readText(path);
   if (text === undefined) return [];
   const stamps: number[] = [];
+  let corrupt = 0;
   for (const line of text.split(/\r\n|\r|\n/)) {
     if (line.trim() === "") continue;
     const value = parsePythonFloat(line);
     if (value !== undefined) stamps.push(value);
+    else corrupt++;
+  }
+  if (corrupt > 0) {
+    journal.text(
+      "WARNING",
+      `Wake breaker window ${path} has ${corrupt} line(s) that are not timestamps; they are ` +
+        `skipped and dropped from the file, and the window counts the ${stamps.length} ` +
+        "readable one(s).",
+    );
   }
   return stamps;
 }
@@ -107,8 +123,24 @@ async function writeWindow(path: string, stamps: number[]): Promise<void> {
   await Deno.writeTextFile(path, stamps.map((stamp) => `${pythonFloatRepr(stamp)}\n`).join(""));
 }
 
-/** The trip time, or undefined when not tripped (missing or unparseable marker). */
-async function readTrip(path: string): Promise<number | undefined> {
+/**
+ * The trip time, or undefined when not tripped. A marker that does not parse (a write torn by a
+ * kill leaves it empty) counts as not tripped, as the reference reads it; it is said on
+ * `journal` and removed, so the next wakes judge the window afresh instead of warning forever.
+ */
+async function readTrip(path: string, journal: Journal): Promise<number | undefined> {
   const text = await readText(path);
-  return text === undefined ? undefined : parsePythonFloat(text);
+  if (text === undefined) return undefined;
+  const trippedAt = parsePythonFloat(text);
+  if (trippedAt !== undefined) return trippedAt;
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  journal.text(
+    "WARNING",
+    `Wake breaker trip marker ${path} does not hold a timestamp (${JSON.stringify(shown)}); ` +
+      "the timeline counts as not tripped, the marker is removed, and the breaker trips " +
+      "again if the burst goes on.",
+  );
+  // Best effort: a marker that cannot be removed is only warned about again next wake.
+  await Deno.remove(path).catch(() => {});
+  return undefined;
 }

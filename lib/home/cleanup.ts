@@ -8,8 +8,57 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import type { Journal } from "../journal/journal.ts";
-import { ForbiddenError, NotFoundError } from "../platform/errors.ts";
+import {
+  ForbiddenError,
+  NotFoundError,
+  oneLine,
+  type PlatformError,
+  UnauthorizedError,
+} from "../platform/errors.ts";
 import { enumerateArtifacts } from "./artifacts.ts";
+
+/**
+ * The 403 codes that are the platform's answer about one timeline (docs/platform-client.md): the
+ * timeline exists and this agent may not see it. Any other 403 (`account_suspended`, or none at
+ * all, from a proxy) refuses the credential itself.
+ */
+const TIMELINE_FORBIDDEN_CODES: ReadonlySet<string> = new Set([
+  "not_a_viewer",
+  "timeline_locked",
+  "not_timeline_owner",
+]);
+
+/**
+ * The platform refused the sweep's credential (a 401, or a 403 about the account rather than a
+ * timeline): the sweep stopped before purging anything, because an answer that says nothing
+ * about the timelines must not be read as one.
+ */
+export class SweepCredentialError extends Error {
+  /** Always "SweepCredentialError". */
+  override name = "SweepCredentialError";
+  /** The HTTP status the platform answered (401 or 403). */
+  readonly status: number;
+  /** The problem's code (`unauthorized`, `account_suspended`, …), when it sent one. */
+  readonly code: string | undefined;
+  /** The timeline being asked about when the credential was refused. */
+  readonly timeline: string;
+
+  /** `error` is the platform's refusal, answered for `timeline`. */
+  constructor(timeline: string, error: PlatformError) {
+    const status = error.status ?? (error instanceof UnauthorizedError ? 401 : 403);
+    const code = error.code ? ` ${error.code}` : "";
+    super(
+      `the platform refused the sweep's credential with HTTP ${status}${code} when asked about ` +
+        `timeline ${timeline}; nothing was purged. Fix: set a valid BASECRADLE_TOKEN (or ` +
+        "BASECRADLE_EMAIL and BASECRADLE_PASSWORD) for this agent and run the sweep again. " +
+        `(${oneLine(error.message)})`,
+      { cause: error },
+    );
+    this.status = status;
+    this.code = error.code;
+    this.timeline = timeline;
+  }
+}
 
 /** The one platform call the sweep makes; a `PlatformClient` satisfies it. */
 export interface TimelineLookup {
@@ -67,15 +116,27 @@ async function removeAll(paths: string[], journal: Journal, remove: RemovePath) 
   return removed;
 }
 
-/** One `timelines.get`: 404 purges, 403 keeps (logged), success keeps, anything else skips. */
-async function classify(client: TimelineLookup, uuid: string) {
+/** What one timeline's answer means for it. */
+type Verdict = "keep" | "purge" | "keep-forbidden" | "skip-transient";
+
+/**
+ * One `timelines.get`: 404 purges, a timeline's 403 keeps (logged), success keeps, a refused
+ * credential throws {@link SweepCredentialError}, anything else skips.
+ */
+async function classify(client: TimelineLookup, uuid: string): Promise<Verdict> {
   try {
     await client.timelines.get(uuid);
     return "keep";
   } catch (error) {
     if (error instanceof NotFoundError) return "purge";
-    if (error instanceof ForbiddenError) return "keep-forbidden";
-    // Connection, rate limit, 5xx, auth, a malformed answer, a bug: never purge on doubt.
+    if (error instanceof UnauthorizedError) throw new SweepCredentialError(uuid, error);
+    if (error instanceof ForbiddenError) {
+      if (error.code !== undefined && TIMELINE_FORBIDDEN_CODES.has(error.code)) {
+        return "keep-forbidden";
+      }
+      throw new SweepCredentialError(uuid, error);
+    }
+    // Connection, rate limit, 5xx, a malformed answer, a bug: never purge on doubt.
     return "skip-transient";
   }
 }
@@ -83,6 +144,9 @@ async function classify(client: TimelineLookup, uuid: string) {
 /**
  * Checks every timeline on disk (sorted) with one `timelines.get` and purges the confirmed
  * deleted; ends with the summary INFO line. Idempotent: a re-run re-derives everything from disk.
+ * Every timeline is asked before anything is removed, so a credential the platform refuses
+ * (a 401, or a 403 about the account) stops the sweep with {@link SweepCredentialError} having
+ * purged nothing, and without asking about the timelines after it.
  */
 export async function sweep(
   home: string,
@@ -98,9 +162,12 @@ export async function sweep(
     keptForbidden: 0,
     skippedTransient: 0,
   };
+  const verdicts: [string, Verdict][] = [];
   for (const uuid of [...artifacts.keys()].sort()) {
+    verdicts.push([uuid, await classify(client, uuid)]);
+  }
+  for (const [uuid, verdict] of verdicts) {
     summary.checked++;
-    const verdict = await classify(client, uuid);
     if (verdict === "purge") {
       await removeAll(artifacts.get(uuid) ?? [], journal, remove);
       summary.purged++;

@@ -13,6 +13,7 @@ import { silentJournal } from "../journal/journal.ts";
 import { isFinalText, parseClaimRecord } from "./claim_record.ts";
 import { CLAIM_KINDS, claimsDir } from "./paths.ts";
 import { rememberSettled, settledView } from "./settled_index.ts";
+import { rememberTemps, timelineTemps } from "./temps.ts";
 
 /** Linux's hard ceiling on a pid; nothing above it can be running. */
 const PID_CEILING = 2 ** 22;
@@ -36,10 +37,11 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * Judges now the liveness of every pid named by a claim or take-over token of `timeline`, and
- * returns a lookup for `ClaimStore`'s `isAlive`: call it while the run permission is still held,
- * so a wake that then revokes it still recognises a dead owner. A pid not seen in the snapshot
- * is asked live (which, without the permission, answers "alive").
+ * Judges now the liveness of every pid named by a claim or take-over token of `timeline`, or by
+ * the name of one of its temp files (lib/home/temps.ts), and returns a lookup for `ClaimStore`'s
+ * `isAlive` and `sweepStaleTemps`: call it while the run permission is still held, so a wake that
+ * then revokes it still recognises a dead owner. A pid not seen in the snapshot is asked live
+ * (which, without the permission, answers "alive").
  *
  * Claims are kept for good, so a long-lived timeline has one file per item it ever answered, and
  * this runs on every wake: a claim the settled-claims index already names is not read at all, a
@@ -52,6 +54,7 @@ export function livenessSnapshot(
   probe: (pid: number) => boolean = processAlive,
 ): (pid: number) => boolean {
   const judged = new Map<number, boolean>();
+  const listed = new Map<string, string[]>();
   for (const kind of CLAIM_KINDS) {
     const dir = claimsDir(home, kind, timeline);
     let names: string[];
@@ -61,6 +64,7 @@ export function livenessSnapshot(
       if (error instanceof Deno.errors.NotFound) continue;
       throw error;
     }
+    listed.set(dir, names);
     const { skip, contested } = settledView(dir, names);
     const settled: string[] = [];
     for (const name of names) {
@@ -81,5 +85,14 @@ export function livenessSnapshot(
     }
     rememberSettled(dir, settled);
   }
-  return (pid) => judged.get(pid) ?? probe(pid);
+  // The writers named by the timeline's temp files, so a sweep after narrowing still knows
+  // which temps a killed writer stranded (sweepStaleTemps, lib/home/temps.ts). The claims
+  // folders were just listed: their names are reused, not read again.
+  const temps = timelineTemps(home, timeline, listed);
+  for (const { pid } of temps) {
+    if (pid !== undefined && !judged.has(pid)) judged.set(pid, probe(pid));
+  }
+  const isAlive = (pid: number) => judged.get(pid) ?? probe(pid);
+  rememberTemps(isAlive, temps);
+  return isAlive;
 }

@@ -4,24 +4,55 @@
  * file means "no mark" and sends the kind into its first-wake bootstrap.
  */
 import { atomicWrite } from "../base/atomic_write.ts";
+import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type MarkKind, markPath } from "./paths.ts";
 
 export type { MarkKind } from "./paths.ts";
 
-/** The mark for `kind` on `timeline`, or undefined when there is none (missing or blank file). */
+/** An item id as the platform spells it (and as every harness writes a mark): a uuid. */
+const ITEM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The mark for `kind` on `timeline`, or undefined when there is none (missing or blank file).
+ *
+ * A mark that is not an item id (torn bytes, an editor's leftovers) also reads as none, with a
+ * WARNING on `journal` naming the file: used as a cursor it would never be met, the listing
+ * would walk the whole stream and the wake would answer every item ever posted, where "no mark"
+ * sends the kind into its first-wake inference and answers only what is new. A file that cannot
+ * be read at all (permissions, a directory) is not guessed at: it throws, failing the wake.
+ */
 export async function readMark(
   home: string,
   kind: MarkKind,
   timeline: string,
+  journal: Journal = silentJournal,
 ): Promise<string | undefined> {
+  const path = markPath(home, kind, timeline);
   let text: string;
   try {
-    text = await Deno.readTextFile(markPath(home, kind, timeline));
+    text = await Deno.readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  return text.trim() || undefined;
+  const mark = text.trim();
+  if (mark === "") return undefined;
+  if (!ITEM_ID.test(mark)) {
+    journal.text(
+      "WARNING",
+      `Mark file ${path} does not hold an item id (${describe(mark)}); reading it as no mark, ` +
+        `so the ${kind} first-wake inference decides where to start and the next mark written ` +
+        "replaces it.",
+    );
+    return undefined;
+  }
+  return mark;
+}
+
+/** A bounded, printable hint of what a corrupt mark holds (never the whole file). */
+function describe(text: string): string {
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return `${text.length} character(s): ${JSON.stringify(shown)}`;
 }
 
 /**

@@ -3,8 +3,8 @@
  * seen-sets, claims, breaker, billing, artifacts, cleanup.
  *
  * Per-timeline state under `HARNESS_HOME` (docs/home-layout.md): marks, the task seen-set,
- * two-phase item claims, the wake breaker, the billing marker, and the cleanup that removes a
- * deleted timeline's share of all of it. File names and bytes match the Python reference, so a box
+ * two-phase item claims, the wake breaker, the billing marker, the cleanup that removes a
+ * deleted timeline's share of all of it, and the sweep of temp files a killed writer stranded. File names and bytes match the Python reference, so a box
  * can switch runtimes without losing anything.
  * @module
  */
@@ -34,9 +34,18 @@ export {
   purgeTimeline,
   type RemovePath,
   sweep,
+  SweepCredentialError,
   type SweepSummary,
   sweepSummaryLine,
   type TimelineLookup,
   timelinesOnDisk,
 } from "./cleanup.ts";
+export {
+  sweepStaleTemps,
+  TEMP_STALE_AFTER_SECONDS,
+  type TempFile,
+  type TempSweepOptions,
+  type TempSweepResult,
+  timelineTemps,
+} from "./temps.ts";
 export { billingPath, breakerPaths, CLAIM_KINDS, claimsDir, markPath, seenPath } from "./paths.ts";

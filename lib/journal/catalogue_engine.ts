@@ -56,19 +56,31 @@ export function mediaCall(journal: Journal, f: {
 }
 
 /**
- * INFO `tool`: `name duration outcome` (ok/error, coloured); on failure (`error` not null) also
- * WARNING `tool`: `name error`, so a WARNING-level filter still sees failing tools.
+ * The `tool` line's `outcome=` vocabulary: `ok`; `error` (the tool threw, or no such tool);
+ * `invalid` (the model's arguments were rejected); `refused` (the tool declined on policy);
+ * `blocked` (the outbound gate blocked a post). The same words as the core's `ToolOutcome`, which
+ * this layer cannot import; tests/core/tool_outcomes.test.ts holds the two equal.
+ */
+export type ToolLineOutcome = "ok" | "error" | "invalid" | "refused" | "blocked";
+
+/**
+ * INFO `tool`: `name duration outcome`; on failure (`error` not null) also WARNING `tool`:
+ * `name error`, so a WARNING-level filter still sees failing tools. `outcome` defaults to
+ * `error` when an error is given and `ok` otherwise. A declined call (`invalid`, `refused`,
+ * `blocked`) gets no WARNING of its own: the model was answered, and a blocked post already has
+ * the gate's `post blocked` line.
  */
 export function toolRun(journal: Journal, f: {
   name: string;
   seconds: number;
+  outcome?: ToolLineOutcome;
   error?: string | null;
 }): void {
   const failed = f.error !== undefined && f.error !== null;
   journal.event("INFO", "tool", {
     name: f.name,
     duration: formatDuration(f.seconds),
-    outcome: failed ? "error" : "ok",
+    outcome: failed ? "error" : f.outcome ?? "ok",
   });
   if (failed) journal.event("WARNING", "tool", { name: f.name, error: f.error });
 }

@@ -187,6 +187,26 @@ export function postFailed(journal: Journal, f: {
   }, f.kind === "tool" ? { color: "red" } : {});
 }
 
+/**
+ * WARNING `create unsettled` (yellow): `timeline what attempts error`. A keyed create got no
+ * definite answer even re-sent under its key; its claim stays in flight and the next wake's
+ * recovery re-sends it under the same key. Not a failure: it may well have gone through.
+ */
+export function createUnsettled(journal: Journal, f: {
+  timeline: string;
+  /** What was being created: `message`, `asset`, `task`, `webhook_endpoint`. */
+  what: string;
+  attempts: number;
+  error: string;
+}): void {
+  journal.event("WARNING", "create unsettled", {
+    timeline: f.timeline,
+    what: f.what,
+    attempts: f.attempts,
+    error: f.error,
+  }, { color: "yellow" });
+}
+
 /** ERROR `cleanup failed` (red): `error`. */
 export function cleanupFailed(journal: Journal, f: { error: string }): void {
   journal.event("ERROR", "cleanup failed", { error: f.error }, { color: "red" });

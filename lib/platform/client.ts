@@ -73,6 +73,7 @@ export class PlatformClient {
       timeoutMs,
       userAgent: options.userAgent,
       fetch: options.fetch,
+      createBackoffMs: options.createBackoffMs,
     });
     this.session = new SessionApi(transport);
     this.#auth = new Authenticator(options, async (emailAddress, password, name) => {

@@ -21,6 +21,11 @@ export interface PlatformClientOptions extends Credentials {
   readonly fetch?: FetchLike;
   /** Overrides the User-Agent (default: the harness's own). */
   readonly userAgent?: string;
+  /**
+   * The waits before each re-send of a keyed create whose outcome is unknown (default
+   * `CREATE_BACKOFF_MS`: three sends in all); `[]` sends once.
+   */
+  readonly createBackoffMs?: readonly number[];
 }
 
 /** Reads one environment variable; injectable so tests need no real environment. */

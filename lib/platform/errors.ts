@@ -15,6 +15,7 @@
  * ├── ServerError               5xx (also the proxy's HTML 502)
  * ├── TransportError            never got an answer: refused, reset, DNS, timeout, aborted
  * ├── MalformedResponseError    a 2xx we could not read: not JSON, or a schema mismatch
+ * ├── OutcomeUnknownError       a keyed create that got no definite answer, even re-sent
  * └── ConfigurationError        the client was set up wrongly (bad URL, no credentials)
  *
  * Any other 4xx with a problem body becomes a plain PlatformError carrying its code.
@@ -293,4 +294,46 @@ export function errorFromProblem(res: ProblemResponse): PlatformError {
   }
   if (s >= 500) return new ServerError(sentence(), init);
   return new PlatformError(sentence(), init);
+}
+
+/**
+ * A replay-protected create (it carried an `Idempotency-Key`) that got no definite answer: no
+ * answer at all, a 5xx, an unreadable 2xx, or a 4xx without a problem body — even after the
+ * client re-sent it under the same key. It may well have been committed. It is NOT a failure to
+ * retry under a new key: re-sending it under the same key (which can never make a duplicate) is
+ * the only safe next step, and the wake's recovery does that on the next wake.
+ */
+export class OutcomeUnknownError extends PlatformError {
+  /** Always "OutcomeUnknownError". */
+  override name = "OutcomeUnknownError";
+  /** How many times the create was sent. */
+  readonly attempts: number;
+  /** The last ambiguous failure. */
+  readonly last: PlatformError;
+
+  /** Wraps the last of `attempts` ambiguous failures of one create. */
+  constructor(last: PlatformError, attempts: number) {
+    super(
+      `${last.endpoint ?? "The create"} got no definite answer after ${attempts} ` +
+        `attempt(s) under one Idempotency-Key (last: ${oneLine(last.message)}).`,
+      { status: last.status, endpoint: last.endpoint },
+      { cause: last },
+    );
+    this.attempts = attempts;
+    this.last = last;
+  }
+}
+
+/**
+ * Whether a failure leaves a create's outcome unknown: the platform may have committed it. Only
+ * a 4xx with a problem body (the platform's own `code`) is a definite refusal; a configuration
+ * error never sent anything.
+ */
+export function outcomeUnknown(error: unknown): error is PlatformError {
+  if (!(error instanceof PlatformError) || error instanceof ConfigurationError) return false;
+  if (error instanceof OutcomeUnknownError) return true;
+  if (error instanceof TransportError || error instanceof ServerError) return true;
+  if (error instanceof MalformedResponseError) return true;
+  const status = error.status;
+  return status !== undefined && status >= 400 && status < 500 && error.code === undefined;
 }

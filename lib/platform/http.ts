@@ -3,6 +3,7 @@
  * answer under the same deadline, heals a dead token once, and turns every failure into a
  * typed error. Resource modules describe calls; only this file touches `fetch`.
  */
+import { sleep } from "../base/sleep.ts";
 import type * as z from "../base/zod.ts";
 import { USER_AGENT } from "../base/version.ts";
 import {
@@ -10,6 +11,8 @@ import {
   errorFromProblem,
   MalformedResponseError,
   oneLine,
+  outcomeUnknown,
+  OutcomeUnknownError,
   TransportError,
   type TransportFailure,
 } from "./errors.ts";
@@ -85,7 +88,15 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   readonly userAgent?: string;
   readonly fetch?: FetchLike;
+  /** The waits before each re-send of a keyed create whose outcome is unknown. */
+  readonly createBackoffMs?: readonly number[];
 }
+
+/**
+ * How long a keyed create whose outcome is unknown waits before each re-send under the same key:
+ * three sends in all, over about two seconds plus the calls themselves.
+ */
+export const CREATE_BACKOFF_MS: readonly number[] = [500, 1500];
 
 /** The client's default per-call deadline. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -120,6 +131,7 @@ export class Transport {
   readonly timeoutMs: number;
   readonly #userAgent: string;
   readonly #fetch: FetchLike;
+  readonly #createBackoffMs: readonly number[];
   #auth: TokenSource | undefined;
 
   constructor(options: TransportOptions) {
@@ -127,6 +139,7 @@ export class Transport {
     this.timeoutMs = options.timeoutMs;
     this.#userAgent = options.userAgent ?? USER_AGENT;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#createBackoffMs = options.createBackoffMs ?? CREATE_BACKOFF_MS;
   }
 
   /** Installs the token source (set after construction because minting itself uses this transport). */
@@ -166,8 +179,31 @@ export class Transport {
     return this.#finish(reply, endpoint);
   }
 
-  /** Sends a call and validates its JSON body against `schema`. */
+  /**
+   * Sends a call and validates its JSON body against `schema`. A keyed create whose outcome is
+   * unknown (see {@link outcomeUnknown}) is re-sent under the same key, with backoff, until a
+   * definite answer; when none comes it throws {@link OutcomeUnknownError}, never the failure of
+   * one attempt (that would read as "it failed", and a caller would post again).
+   */
   async json<T extends z.ZodType>(call: Call, schema: T): Promise<z.output<T>> {
+    if (call.idempotencyKey === undefined) return await this.#jsonOnce(call, schema);
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await this.#jsonOnce(call, schema);
+      } catch (error) {
+        if (!outcomeUnknown(error)) throw error;
+        const aborted = error instanceof TransportError && error.failure === "aborted";
+        if (aborted || attempt > this.#createBackoffMs.length || call.signal?.aborted) {
+          throw error instanceof OutcomeUnknownError
+            ? error
+            : new OutcomeUnknownError(error, attempt);
+        }
+        await sleep(this.#createBackoffMs[attempt - 1], call.signal);
+      }
+    }
+  }
+
+  async #jsonOnce<T extends z.ZodType>(call: Call, schema: T): Promise<z.output<T>> {
     const reply = await this.send(call);
     const endpoint = endpointName(call);
     const text = decoder.decode(reply.bytes);

@@ -20,6 +20,7 @@ export {
 export type { Credentials } from "./auth.ts";
 export {
   type CallOptions,
+  CREATE_BACKOFF_MS,
   type CreateOptions,
   DEFAULT_TIMEOUT_MS,
   type FetchLike,
@@ -32,6 +33,8 @@ export {
   InvalidRequestError,
   MalformedResponseError,
   NotFoundError,
+  outcomeUnknown,
+  OutcomeUnknownError,
   PayloadTooLargeError,
   PlatformError,
   RateLimitedError,

@@ -10,7 +10,7 @@ import { isUuid } from "../base/uuid.ts";
 import { parseEnv } from "../config/env.ts";
 import { loadCharter } from "../config/prompts.ts";
 import { resolveRuntime } from "../runtime/resolve.ts";
-import { Gate, loadGuardrails } from "../gate/mod.ts";
+import { Gate } from "../gate/mod.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { journalFromEnv } from "../journal/stream_journal.ts";
@@ -91,9 +91,9 @@ export async function pollOptionsFromEnv(
     const optional = await loadOptionalFactories(resolution.activeTools);
     const gate = new Gate({
       client,
-      guardrails: await loadGuardrails(configHome),
+      guardrails: runtime.guardrails,
       journal,
-      secrets: [env.token, env.aiApiKey],
+      secrets: [env.token, env.aiApiKey, env.password],
     });
     return {
       client,

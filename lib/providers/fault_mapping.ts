@@ -144,19 +144,124 @@ export function classifyHttpFault(fault: HttpFault): ProviderAPIError {
   return new ProviderRequestError(message, status, body, options);
 }
 
+/** Where a failed call was going, for the connection line (never a credential). */
+export interface CallContext {
+  /** The endpoint's base URL the adapter was configured with (`AI_BASE_URL` or the vendor's). */
+  readonly endpoint?: string;
+}
+
+/** How deep a cause chain is followed: an SDK wraps twice, a cycle must not hang the wake. */
+const MAX_CAUSES = 8;
+
+/** The errors of `error`'s `cause` chain, outermost first. */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let link = error; link !== undefined && link !== null; link = (link as Error).cause) {
+    if (chain.includes(link) || chain.length >= MAX_CAUSES) break;
+    chain.push(link);
+    if (typeof link !== "object") break;
+  }
+  return chain;
+}
+
+/**
+ * Errno-style names for what a runtime's transport says in words. Deno's fetch gives no `code`,
+ * only a sentence (`tcp connect error: Connection refused (os error 111)`), so the name an
+ * operator searches for is read from it; the first match wins.
+ */
+const ERRNO_PHRASES: readonly [RegExp, string][] = [
+  [/connection refused|os error 111\b/i, "ECONNREFUSED"],
+  [/temporary failure in name resolution|os error -3\b|eai_again/i, "EAI_AGAIN"],
+  [
+    /dns error|failed to lookup address|name or service not known|nodename nor servname|no address associated|getaddrinfo/i,
+    "ENOTFOUND",
+  ],
+  [/connection reset|os error 104\b/i, "ECONNRESET"],
+  [/network is unreachable|os error 101\b/i, "ENETUNREACH"],
+  [/no route to host|os error 113\b/i, "EHOSTUNREACH"],
+  [/certificate|\btls\b|\bssl\b|handshake|corrupt message|alert/i, "TLS error"],
+  [/timed out|timeout|os error 110\b/i, "ETIMEDOUT"],
+];
+
+/** An `E…` code a Node-style error carries (`ECONNREFUSED`, `UND_ERR_CONNECT_TIMEOUT`). */
+const ERRNO_CODE = /^[A-Z][A-Z0-9_]{2,}$/;
+
+// Deno's fetch: `error sending request for url (<url>): <why>`.
+const REQUEST_URL = /error sending request for url \(([^)\s]+)\)(?::\s*)?/i;
+const ANY_URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)"'<>]+/gi;
+
+/**
+ * `url` without what may be a secret: user and password, the query (a `?key=`) and the
+ * fragment dropped. `undefined` for something that is not a URL.
+ */
+export function redactUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+/**
+ * The one line for a model endpoint that could not be reached, from the SDK error's `cause`
+ * chain: the URL asked (the request's, else `context.endpoint`; never a user, password or query)
+ * and why, as an errno name where one is known (`ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, a TLS
+ * error) with the transport's own words — so the journal and the wake's stderr line say what
+ * failed where, not only the SDK's "Connection error.".
+ */
+export function connectionFailureMessage(error: unknown, context: CallContext = {}): string {
+  const chain = causeChain(error);
+  const messages = chain.map((link) => errorMessage(link));
+  let url: string | undefined;
+  for (const text of messages) {
+    const found = REQUEST_URL.exec(text)?.[1];
+    if (found) {
+      url = redactUrl(found);
+      break;
+    }
+  }
+  url ??= context.endpoint === undefined ? undefined : redactUrl(context.endpoint);
+  const code = chain
+    .map((link) => isRecord(link) ? link.code : undefined)
+    .find((value): value is string => typeof value === "string" && ERRNO_CODE.test(value));
+  const all = messages.join("\n");
+  const errno = code ?? ERRNO_PHRASES.find(([phrase]) => phrase.test(all))?.[1];
+  // The innermost words are the transport's own (an error with no cause has only the SDK's);
+  // the URL is said once, redacted.
+  const inner = messages.length > 1 ? messages.at(-1) ?? "" : "";
+  const detail = inner
+    .replace(REQUEST_URL, "")
+    .replace(/^client error \(connect\):\s*/i, "")
+    .replace(ANY_URL, (found) => redactUrl(found) ?? "<url>")
+    .replace(/\s+/g, " ")
+    .trim();
+  // One lead for every SDK (the openrouter SDK's own is "Unable to make request: TypeError…").
+  const lead = errno === "ETIMEDOUT" ? "Request timed out" : "Connection error";
+  const where = url ? `could not reach ${url}` : "could not reach the model endpoint";
+  const why = errno && detail && detail !== errno ? `${errno} (${detail})` : errno ?? detail;
+  return `${lead}: ${where}${why ? `: ${why}` : ""}`;
+}
+
 /** The error classes of the openai SDK this mapping needs (pass the loaded module). */
 export type OpenAIErrorClasses = Pick<typeof OpenAI, "APIError" | "APIConnectionError">;
 
 /**
  * Maps a failure thrown by the openai SDK. `APIConnectionError` (timeouts included) ⇒
- * connection; an `APIError` with a status ⇒ by status and phrase; one without ⇒ response;
+ * connection, its message naming the URL and the cause ({@link connectionFailureMessage}); an
+ * `APIError` with a status ⇒ by status and phrase; one without ⇒ response;
  * a plain `SyntaxError` (a truncated JSON body or SSE event) ⇒ response. Already-mapped faults
  * pass through; anything else becomes a plain ProviderError so it still propagates typed.
  */
-export function mapOpenAIError(error: unknown, sdk: OpenAIErrorClasses): ProviderError {
+export function mapOpenAIError(
+  error: unknown,
+  sdk: OpenAIErrorClasses,
+  context: CallContext = {},
+): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof sdk.APIConnectionError) {
-    return new ProviderConnectionError(error.message, { cause: error });
+    return new ProviderConnectionError(connectionFailureMessage(error, context), { cause: error });
   }
   if (error instanceof sdk.APIError) {
     if (typeof error.status !== "number") {
@@ -207,7 +312,11 @@ function parseJsonOrText(text: string): unknown {
  * family (ConnectionError, RequestAbortedError, RequestTimeoutError) ⇒ connection; request-side
  * validation ⇒ a plain ProviderError naming model_params.json; a plain `SyntaxError` ⇒ response.
  */
-export function mapOpenRouterError(error: unknown, sdk: OpenRouterErrorClasses): ProviderError {
+export function mapOpenRouterError(
+  error: unknown,
+  sdk: OpenRouterErrorClasses,
+  context: CallContext = {},
+): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof sdk.OpenRouterError) {
     if (error.statusCode >= 400) {
@@ -228,7 +337,7 @@ export function mapOpenRouterError(error: unknown, sdk: OpenRouterErrorClasses):
     );
   }
   if (error instanceof sdk.HTTPClientError) {
-    return new ProviderConnectionError(error.message, { cause: error });
+    return new ProviderConnectionError(connectionFailureMessage(error, context), { cause: error });
   }
   if (error instanceof SyntaxError) {
     return new ProviderResponseError(`unparseable response: ${error.message}`, { cause: error });

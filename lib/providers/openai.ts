@@ -134,7 +134,7 @@ export class OpenAIProvider implements Provider {
           }) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
         );
     } catch (error) {
-      throw mapOpenAIError(error, module.default);
+      throw mapOpenAIError(error, module.default, { endpoint: client.baseURL });
     }
     const message = this.surface === "responses" ? fromResponsesReply(reply) : fromChatReply(reply);
     this.lastTokensIn = attachUsage(message, reply)?.tokensIn;

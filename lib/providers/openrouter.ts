@@ -76,6 +76,11 @@ export class OpenRouterProvider implements Provider {
   #listing?: Promise<Listing>;
   #contextLimit?: number;
 
+  /** The endpoint every call goes to (`AI_BASE_URL`, else OpenRouter's), also named by faults. */
+  get #serverURL(): string {
+    return this.#options.baseURL ?? "https://openrouter.ai/api/v1";
+  }
+
   /** Validates the options; the SDK itself loads on the first call. */
   constructor(options: OpenRouterProviderOptions) {
     requireApiKey(options.apiKey);
@@ -110,7 +115,7 @@ export class OpenRouterProvider implements Provider {
         },
       });
     } catch (error) {
-      throw mapOpenRouterError(error, sdk.errors);
+      throw mapOpenRouterError(error, sdk.errors, { endpoint: this.#serverURL });
     }
     const message = fromChatReply(result);
     const footer = citationFooter(await rawCitations(raw.body));
@@ -163,7 +168,7 @@ export class OpenRouterProvider implements Provider {
       try {
         response = await this.#client(sdk).endpoints.list({ author, slug });
       } catch (error) {
-        throw mapOpenRouterError(error, sdk.errors);
+        throw mapOpenRouterError(error, sdk.errors, { endpoint: this.#serverURL });
       }
       return parseListing(response);
     })();
@@ -193,7 +198,7 @@ export class OpenRouterProvider implements Provider {
     });
     return new sdk.module.OpenRouter({
       apiKey: options.apiKey,
-      serverURL: options.baseURL ?? "https://openrouter.ai/api/v1",
+      serverURL: this.#serverURL,
       retryConfig: { strategy: "none" },
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       httpClient,

@@ -8,7 +8,7 @@ import type { ChatMessages, ChatRequest } from "@openrouter/sdk/models";
 import type { Message } from "../core/types/message.ts";
 import type { ToolSpec } from "../core/types/tool.ts";
 import { ProviderError } from "../core/types/faults.ts";
-import { camelKey } from "./params.ts";
+import { camelKey, isOpenRouterChatKey, OPENROUTER_DROPPED_KEYS } from "./params.ts";
 import { type ChatSpelling, toChatMessagesIn } from "./openai_chat.ts";
 import { isRecord } from "./wire.ts";
 
@@ -49,59 +49,8 @@ export function toOpenRouterTools(
   return out;
 }
 
-/**
- * Every top-level key `chatRequest` accepts. `satisfies` makes `deno check` fail when an SDK
- * upgrade adds or removes one, so this list cannot drift silently.
- */
-const CHAT_REQUEST_KEYS = {
-  cacheControl: true,
-  debug: true,
-  frequencyPenalty: true,
-  imageConfig: true,
-  logitBias: true,
-  logprobs: true,
-  maxCompletionTokens: true,
-  maxTokens: true,
-  messages: true,
-  metadata: true,
-  minP: true,
-  modalities: true,
-  model: true,
-  models: true,
-  parallelToolCalls: true,
-  plugins: true,
-  prediction: true,
-  presencePenalty: true,
-  promptCacheKey: true,
-  promptCacheOptions: true,
-  provider: true,
-  reasoning: true,
-  reasoningEffort: true,
-  repetitionPenalty: true,
-  responseFormat: true,
-  seed: true,
-  serviceTier: true,
-  sessionId: true,
-  stop: true,
-  stopServerToolsWhen: true,
-  stream: true,
-  streamOptions: true,
-  temperature: true,
-  toolChoice: true,
-  tools: true,
-  topA: true,
-  topK: true,
-  topLogprobs: true,
-  topP: true,
-  trace: true,
-  user: true,
-} as const satisfies Record<keyof ChatRequest, true>;
-
 /** Objects whose own keys the SDK also spells in camelCase. */
 const NESTED_CAMEL = new Set(["provider", "reasoning", "streamOptions", "promptCacheOptions"]);
-
-/** Keys the openrouter SDK has no room for (the openai SDK's escape hatches); dropped. */
-const DROPPED = new Set(["extra_body", "extra_headers"]);
 
 /**
  * model_params (snake_case, shared with the Python harness) as `chatRequest` fields. An
@@ -113,9 +62,9 @@ export function openRouterParams(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params)) {
-    if (DROPPED.has(key)) continue;
+    if (OPENROUTER_DROPPED_KEYS.has(key)) continue;
     const camel = camelKey(key);
-    if (!(camel in CHAT_REQUEST_KEYS)) {
+    if (!isOpenRouterChatKey(key)) {
       throw new ProviderError(
         `A key in model_params.json was not accepted by the openrouter SDK's chat.send: ` +
           `'${key}' is not a chat request parameter.`,

@@ -5,6 +5,7 @@
  * the WARNING; adapters strip again silently so a library user passing raw params gets the same
  * guarantee.
  */
+import type { ChatRequest } from "@openrouter/sdk/models";
 
 /** Keys the harness sets itself on the openai SDK. */
 export const OPENAI_OWNED_KEYS: ReadonlySet<string> = new Set([
@@ -61,4 +62,67 @@ export function stripOwned(
 /** snake_case ⇒ camelCase (`max_tokens` ⇒ `maxTokens`); camelCase passes unchanged. */
 export function camelKey(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Every top-level key `chatRequest` accepts. `satisfies` makes `deno check` fail when an SDK
+ * upgrade adds or removes one, so this list cannot drift silently.
+ */
+const CHAT_REQUEST_KEYS = {
+  cacheControl: true,
+  debug: true,
+  frequencyPenalty: true,
+  imageConfig: true,
+  logitBias: true,
+  logprobs: true,
+  maxCompletionTokens: true,
+  maxTokens: true,
+  messages: true,
+  metadata: true,
+  minP: true,
+  modalities: true,
+  model: true,
+  models: true,
+  parallelToolCalls: true,
+  plugins: true,
+  prediction: true,
+  presencePenalty: true,
+  promptCacheKey: true,
+  promptCacheOptions: true,
+  provider: true,
+  reasoning: true,
+  reasoningEffort: true,
+  repetitionPenalty: true,
+  responseFormat: true,
+  seed: true,
+  serviceTier: true,
+  sessionId: true,
+  stop: true,
+  stopServerToolsWhen: true,
+  stream: true,
+  streamOptions: true,
+  temperature: true,
+  toolChoice: true,
+  tools: true,
+  topA: true,
+  topK: true,
+  topLogprobs: true,
+  topP: true,
+  trace: true,
+  user: true,
+} as const satisfies Record<keyof ChatRequest, true>;
+
+/** Keys the openrouter SDK has no room for (the openai SDK's escape hatches); dropped. */
+export const OPENROUTER_DROPPED_KEYS: ReadonlySet<string> = new Set([
+  "extra_body",
+  "extra_headers",
+]);
+
+/**
+ * Whether `key` (snake_case, as model_params.json spells it, or camelCase) is a top-level
+ * `chatRequest` parameter of the openrouter SDK. Its schemas drop any other key without a word,
+ * so both the configuration check and the adapter refuse one instead.
+ */
+export function isOpenRouterChatKey(key: string): boolean {
+  return Object.hasOwn(CHAT_REQUEST_KEYS, camelKey(key));
 }

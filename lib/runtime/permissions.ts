@@ -7,14 +7,16 @@
  * revokes `run`, so no code in this process can start a subprocess — a call throws
  * `Deno.errors.NotCapable` — whatever the policy missed. FFI is never granted by the production
  * permission set (`deno.json` `permissions.harness`), and its net deny list keeps link-local and
- * cloud-metadata addresses unreachable; neither can be widened from inside the process.
+ * cloud-metadata addresses unreachable (the list is `netDenyList()` of
+ * lib/tools/net/metadata_addresses.ts, shared with web_fetch's address policy); neither can be
+ * widened from inside the process.
  *
  * A revocation cannot be undone, so nothing that needs `run` may come after it: the wake takes
  * its claim-liveness snapshot (`kill(pid, 0)` needs `run`) before calling this.
  */
-import manifest from "../../deno.json" with { type: "json" };
 import type { Journal } from "../journal/journal.ts";
 import type { ProfileName } from "../config/env.ts";
+import { netDenyList } from "../tools/net/metadata_addresses.ts";
 
 /** What the narrowing needs to know. */
 export interface PermissionPlan {
@@ -81,6 +83,16 @@ export async function narrowPermissions(
 /** A permission's live state as resolved-config reports it. */
 export type PermissionState = "granted" | "denied" | "prompt";
 
+/** How much of the net deny list the live process enforces (`sandbox.net_deny`). */
+export interface NetDenyReport {
+  /** Entries the production permission set must deny ({@link NET_DENY_LIST}). */
+  readonly entries: number;
+  /** Entries a live `Deno.permissions.query` confirms denied. */
+  readonly denied: number;
+  /** Entries the live query does not find denied, in list order: `[]` when all are in force. */
+  readonly missing: readonly string[];
+}
+
 /** The live sandbox, as `resolved-config` reports it (`sandbox`). */
 export interface PermissionsReport {
   /** Subprocesses (`Deno.Command`, `node:child_process`, `kill`). */
@@ -89,12 +101,17 @@ export interface PermissionsReport {
   readonly ffi: PermissionState;
   /** File writes, anywhere (the global grant). */
   readonly write: PermissionState;
-  /** The entries of this build's net deny list a live query confirms denied. */
-  readonly net_deny: readonly string[];
+  /** Whether this process denies every metadata address the harness knows of. */
+  readonly net_deny: NetDenyReport;
 }
 
-/** The net deny list of the production permission set this build ships (`deno.json`). */
-export const NET_DENY_LIST: readonly string[] = manifest.permissions.harness.net.deny;
+/**
+ * The net deny list the production permission set must carry: the metadata and wire-server
+ * addresses, their IPv6 spellings and host names (docs/security.md#the-permission-set). deno.json
+ * holds the same list (a test keeps them equal), so a report against this one also catches a
+ * permission set built from a stale deno.json.
+ */
+export const NET_DENY_LIST: readonly string[] = netDenyList();
 
 /**
  * Reads the live permission state. `prompt` means "not granted, Deno would ask": with no
@@ -108,16 +125,20 @@ export async function permissionReport(
     const { state } = await Deno.permissions.query(descriptor);
     return state === "prompt" && !interactive ? "denied" : state;
   };
-  const netDeny: string[] = [];
+  const missing: string[] = [];
   for (const entry of NET_DENY_LIST) {
     // A CIDR entry is probed at its network address: query() matches hosts, not ranges.
     const host = entry.replace(/\/\d+$/, "");
-    if (await state({ name: "net", host }) === "denied") netDeny.push(entry);
+    if (await state({ name: "net", host }) !== "denied") missing.push(entry);
   }
   return {
     run: await state({ name: "run" }),
     ffi: await state({ name: "ffi" }),
     write: await state({ name: "write" }),
-    net_deny: netDeny,
+    net_deny: {
+      entries: NET_DENY_LIST.length,
+      denied: NET_DENY_LIST.length - missing.length,
+      missing,
+    },
   };
 }

@@ -5,8 +5,11 @@
  *
  * config home → auto-reconcile after an upgrade (wake only, docs/configuration.md#install-and-upgrade) → prompts → MCP server configs
  * → the outer sandbox narrows (before any code below runs) → memory provider → tool resolution
- * over the overlay (docs/configuration.md#tool-plugin-files) → `model_params.json` → `search_params.json` (docs/configuration.md#model_paramsjson-and-search_paramsjson).
+ * over the overlay (docs/configuration.md#tool-plugin-files) → `model_params.json` → `search_params.json` (docs/configuration.md#model_paramsjson-and-search_paramsjson)
+ * → `guardrails.json` (docs/security.md#guardrailsjson).
  *
+ * Every config-home file that can refuse is judged here and nowhere else, so a file that stops a
+ * wake also fails `resolved-config`, with the same line (docs/configuration.md#when-a-file-is-wrong).
  * It builds no model client and makes no platform call; `resolved-config` writes nothing.
  */
 import { Policy } from "../core/policy.ts";
@@ -29,6 +32,13 @@ import {
 import { loadPrompts, type Prompts, resolveConfigHome } from "../config/prompts.ts";
 import { resolveTools, type ToolResolution } from "../config/resolve.ts";
 import { narrowPermissions, type PermissionOutcome } from "./permissions.ts";
+import { ConfigError } from "../config/errors.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { join } from "../base/paths.ts";
+import type { Guardrails } from "../gate/guardrails.ts";
+
+/** The operator's guardrails file in the config home (`GUARDRAILS_FILE` of lib/gate). */
+export const GUARDRAILS_FILE = "guardrails.json";
 
 /** How to resolve. */
 export interface RuntimeOptions {
@@ -74,13 +84,22 @@ export interface Runtime {
   readonly tools: ToolResolution;
   /** `model_params.json`: verbatim, kept for the model call, and the stripped keys. */
   readonly modelParams: ModelParams;
-  /** `search_params.json` when the native openrouter `web_search` is active, else `{}`. */
+  /**
+   * `search_params.json` when the native openrouter `web_search` is active, else `{}`. The file
+   * is validated either way: a malformed one refuses even while the tool is off.
+   */
   readonly searchParams: Params;
+  /**
+   * `guardrails.json`, parsed and compiled for the gate; `undefined` when there is no file (the
+   * gate's defaults apply). Hand it to the gate as it is.
+   */
+  readonly guardrails: Guardrails | undefined;
 }
 
 /**
  * Resolves the runtime for `env`.
- * @throws {ConfigError} for an unreadable prompt, a malformed params file or a missing HOME;
+ * @throws {ConfigError} for an unreadable prompt, `tools/` or `mcp/` folder, a malformed params
+ * file or a missing HOME; `GuardrailsError` for a malformed `guardrails.json`;
  * {@link MemoryProviderError} for an unbindable memory provider; `UnknownStemError` never
  * (no stems are requested here).
  */
@@ -93,10 +112,14 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     ? await autoReconcile(configHome, env.aiProvider, journal)
     : null;
   // Read once, after the reconcile may have rewritten it: the prompts and the overlay both ask it.
-  const manifest = await readManifest(configHome);
+  const manifest = await readManifest(configHome, journal);
   const prompts = await loadPrompts({ configHome, env, manifest });
   // MCP configs are read (never spawned) before narrowing, so a stdio server can keep `run`.
-  const mcpRead = await readMcpConfigs(configHome);
+  const mcpRead = await folder(
+    () => readMcpConfigs(configHome),
+    join(configHome, "mcp"),
+    "MCP server configs",
+  );
   const mcpServers = mcpRead.servers;
   const permissions = options.narrow
     ? await narrowPermissions(
@@ -108,7 +131,11 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const memory = await loadMemoryProvider(env.memoryProvider, { home: env.harnessHome, journal });
   const memoryTools = memory.provider.tools?.() ?? [];
   const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
-  const overlay = await readOverlay(configHome, manifest);
+  const overlay = await folder(
+    () => readOverlay(configHome, manifest),
+    join(configHome, "tools"),
+    "tool plugin files",
+  );
   const resolve = (loadRefusals: Readonly<Record<string, string>>) =>
     resolveTools({
       provider: env.aiProvider,
@@ -134,10 +161,12 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   for (const line of tools.warnings) journal.text("WARNING", line);
   for (const line of tools.inactive) journal.text("INFO", line);
   const modelParams = await loadModelParams(configHome, { sdk: env.aiSdk, journal });
-  // docs/configuration.md#model_paramsjson-and-search_paramsjson: read only when the native openrouter web_search server tool is active.
+  // Validated always (a malformed file stops the wake, docs/configuration.md#model_paramsjson-and-search_paramsjson); used only by the native openrouter web_search.
+  const searchFile = await loadSearchParams(configHome);
   const searchParams = env.aiSdk === "openrouter" && tools.builtinNames.includes("web_search")
-    ? await loadSearchParams(configHome)
+    ? searchFile
     : {};
+  const guardrails = await readGuardrails(configHome);
   return {
     env,
     configHome,
@@ -152,7 +181,43 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     tools,
     modelParams,
     searchParams,
+    guardrails,
   };
+}
+
+/**
+ * `fn`, which reads the folder `path` of the config home; a failure other than its absence
+ * (which `fn` answers itself) becomes a ConfigError naming the folder and the fix, where the raw
+ * error would name neither.
+ */
+async function folder<T>(fn: () => Promise<T>, path: string, what: string): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError({
+      variable: path,
+      message: `The folder of ${what} ${path} could not be read: ${errorMessage(error)}. Fix: ` +
+        "make it a readable directory (the harness runs as the agent's user), or remove it.",
+    }, { cause: error });
+  }
+}
+
+/**
+ * `loadGuardrails(configHome)` (lib/gate/guardrails.ts), without loading the gate's module when
+ * there is no file — the common case, where the gate's defaults apply: only a missing file is
+ * skipped, so a present but unreadable or malformed one still refuses here.
+ */
+async function readGuardrails(configHome: string): Promise<Guardrails | undefined> {
+  try {
+    await Deno.stat(join(configHome, GUARDRAILS_FILE));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+  }
+  const { loadGuardrails } = await lazyImport<typeof import("../gate/guardrails.ts")>(
+    "lib/gate/guardrails.ts",
+  );
+  return await loadGuardrails(configHome);
 }
 
 /** The runtime vetoes resolution applies: `shell` refuses to load as root (docs/security.md#the-policy). */

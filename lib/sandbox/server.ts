@@ -295,6 +295,8 @@ export class Sandbox {
         if (fault?.status !== undefined) {
           await response.body?.cancel();
           response = faultResponse(fault.status);
+        } else if (fault?.body) {
+          response = await spoiled(response, fault.body);
         }
       }
     } catch (error) {
@@ -364,4 +366,23 @@ export class Sandbox {
 function maskPath(path: string): string {
   return path.replace(/^\/webhooks\/[^/]+/, "/webhooks/[token]")
     .replace(/^\/blobs\/[^/]+/, "/blobs/[key]");
+}
+
+/** The real answer with its body spoiled: half of it as a whole answer, or a connection cut. */
+async function spoiled(response: Response, how: "truncate" | "cut"): Promise<Response> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const half = bytes.subarray(0, Math.floor(bytes.length / 2));
+  const init = { status: response.status, headers: response.headers };
+  if (how === "truncate") {
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return new Response(half, { ...init, headers });
+  }
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(half);
+      controller.error(new Error("the sandbox cut the connection mid-answer"));
+    },
+  });
+  return new Response(stream, init);
 }

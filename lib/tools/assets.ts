@@ -150,7 +150,11 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
         if (args.content === undefined || !present(args.filename)) {
           return "Error: 'create' needs both 'content' and a 'filename'.";
         }
-        return await relay("create the file", () => this.#create(context, target, args, key, call));
+        return await relay(
+          "create the file",
+          () => this.#create(context, target, args, key, call),
+          { context, timeline: target, what: "asset" },
+        );
       }
       case "post_image":
         return await relay("post the image", () => this.#postImage(context, target, args, call));

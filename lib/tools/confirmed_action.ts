@@ -10,7 +10,7 @@
  * consequence, the operation and the success sentence.
  */
 import type * as z from "../base/zod.ts";
-import type { JsonSchema } from "../core/types/tool.ts";
+import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { PlatformError } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
@@ -59,9 +59,16 @@ export abstract class ConfirmedTimelineAction extends PlatformTool<ConfirmArgs> 
   protected abstract succeeded(timeline: Timeline): string;
 
   /** Acts only when `confirm` is the target's uuid; otherwise refuses with a preview. */
-  protected async act(context: PlatformContext, args: ConfirmArgs): Promise<string> {
+  protected async act(
+    context: PlatformContext,
+    args: ConfirmArgs,
+    call?: ToolContext,
+  ): Promise<string> {
     const target = targetTimeline(context, args.timeline);
-    if (args.confirm !== target) return await this.#refuse(context, target, args.confirm);
+    if (args.confirm !== target) {
+      call?.reportOutcome?.("refused");
+      return await this.#refuse(context, target, args.confirm);
+    }
     return await relay(`${this.verb} the timeline`, async () => {
       // Read first: the success sentence names the room, and a deleted room has no name.
       const { timeline } = await context.client.timelines.get(target);

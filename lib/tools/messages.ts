@@ -16,9 +16,10 @@ import { codePointLength, headCodePoints } from "../base/code_points.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { GateRefusal } from "../gate/refusal.ts";
 import { postFailed } from "../journal/catalogue.ts";
-import { type Message, PlatformError } from "../platform/mod.ts";
+import { type Message, OutcomeUnknownError, PlatformError } from "../platform/mod.ts";
 import { pyRepr } from "../pycompat/repr.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
+import { unknownOutcome } from "./shared/relay.ts";
 
 /** Most messages one `list` returns; when it bites, the reply says there may be more. */
 export const LIST_LIMIT = 50;
@@ -48,6 +49,20 @@ export function messageLine(message: Message, preview: boolean): string {
   }
   const head = `uuid=${message.content.uuid} · @${message.user.handle} · ${message.created_at}`;
   return preview ? `${head} — ${body}` : `${head}\n\n${body}`;
+}
+
+/**
+ * When the gate refused a body for a secret, swaps the redacted body into the call's own
+ * arguments. The engine hands a tool the very arguments object its transcript holds
+ * (`call.arguments`, lib/core/dispatch.ts), and the transcript was saved with it before the tool
+ * ran (docs/invariants.md#3-written-before-dispatched); rewriting it here means the next save,
+ * right after this call's result, no longer carries the secret, nor does the model's next view.
+ * Only a plain string `body` is replaced, and a frozen object is left as it is.
+ */
+function redactRefusedBody(args: unknown, refusal: GateRefusal): void {
+  if (refusal.redacted === undefined || typeof args !== "object" || args === null) return;
+  if (typeof (args as { body?: unknown }).body !== "string") return;
+  Reflect.set(args, "body", refusal.redacted);
 }
 
 /** The `messages` tool. Construct it bound, or bind it once the wake knows its timeline. */
@@ -122,7 +137,7 @@ export class MessagesTool extends Tool {
       if (error instanceof PlatformError) return `Couldn't ${action} messages: ${explain(error)}`;
       throw error;
     }
-    if (action === "create") return await this.#create(context, timeline, body, call);
+    if (action === "create") return await this.#create(context, timeline, body, call, args);
     if (action === undefined || action === null || action === "") {
       return `Error: 'action' is required. ${ACTIONS}`;
     }
@@ -146,6 +161,7 @@ export class MessagesTool extends Tool {
     timeline: string,
     body: string | null | undefined,
     call: ToolContext | undefined,
+    args: unknown,
   ): Promise<string> {
     // The key is asked for before the body is validated: the recovery counts this call's
     // ordinal from the transcript whether or not it carried a body, so every create-shaped
@@ -158,7 +174,16 @@ export class MessagesTool extends Tool {
       return `Posted to timeline ${timeline}. The new message's uuid is ${message.content.uuid}.`;
     } catch (error) {
       // The gate already logged `post blocked`; the model reads which check failed.
-      if (error instanceof GateRefusal) return `Couldn't create a message: ${error.message}`;
+      if (error instanceof GateRefusal) {
+        redactRefusedBody(args, error);
+        call?.reportOutcome?.("blocked");
+        return `Couldn't create a message: ${error.message}`;
+      }
+      if (error instanceof OutcomeUnknownError) {
+        // It may well have been posted: count it as said, so no nudge asks for it again.
+        context.recordAct("message");
+        return unknownOutcome(error, { context, timeline, what: "message" });
+      }
       if (!(error instanceof PlatformError)) throw error;
       // The agent thought, spent tokens and could not speak: the loudest routine failure, and
       // only visible to an operator if it is logged here.

@@ -116,7 +116,7 @@ export class TasksTool extends PlatformTool<TasksArgs> {
           );
           context.recordAct("task");
           return `Scheduled a task. ${describeTask(task)}`;
-        });
+        }, { context, timeline: target, what: "task" });
       }
       case "list":
         return await relay("list the tasks", async () => {

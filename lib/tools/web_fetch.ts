@@ -120,6 +120,7 @@ export class WebFetchTool extends Tool {
       response = fetched.response;
       return await this.#render(fetched.url, fetched.response);
     } catch (error) {
+      if (error instanceof FetchRefusal) context?.reportOutcome?.("refused");
       return this.#failure(url, error, deadline, signal);
     } finally {
       response?.close();

@@ -101,7 +101,7 @@ export class WebhookEndpointsTool extends PlatformTool<EndpointArgs> {
             `the secret address an external service POSTs to — is:\n\n${endpoint.content.ingest_url}` +
             "\n\nHand that to the sender; rotate it if it ever leaks. Signature verification is " +
             `${signed(endpoint) ? "on" : "off"}.`;
-        });
+        }, { context, timeline: target, what: "webhook_endpoint" });
       }
       case "list":
         return await relay("list the endpoints", async () => {

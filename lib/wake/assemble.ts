@@ -14,9 +14,9 @@ import { join } from "../base/paths.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import { type HarnessEnv, parseEnv, SECRET_VARIABLES } from "../config/env.ts";
 import { FileSessionStore } from "../core/transcript/session.ts";
-import type { Guardrails } from "../gate/guardrails.ts";
 import { ClaimStore, newWakeId } from "../home/claims.ts";
 import { livenessSnapshot } from "../home/liveness.ts";
+import { sweepStaleTemps } from "../home/temps.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
@@ -25,9 +25,6 @@ import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./engaged_half.ts";
 import { EngineSlot, type Wake, type WakeSettings, type WakeTriggers } from "./wake_state.ts";
-
-/** The operator's guardrails file in the config home (`GUARDRAILS_FILE` of lib/gate). */
-export const GUARDRAILS_FILE = "guardrails.json";
 
 /** A configuration problem the wake itself detects (exit 1, one line). */
 export class WakeConfigError extends Error {
@@ -53,6 +50,8 @@ export async function assemble(
   const early = startPlatformReads(timeline, env.platform);
   // `kill(pid, 0)` needs run permission, which the locked profile revokes: judge claim owners now.
   const isAlive = livenessSnapshot(home, timeline);
+  // Temp files a killed write left beside this timeline's files go now, judged the same way.
+  sweepStaleTemps(home, timeline, { isAlive, journal });
   const runtime = await resolveRuntime(env, {
     journal,
     reconcile: true,
@@ -65,10 +64,15 @@ export async function assemble(
   const viewers = await viewersOf(early.timeline);
   if (viewers === "gone") return "skip"; // deleted while the delivery queued
   const { identity } = await early.dashboard;
-  const guardrails = await readGuardrails(runtime.configHome);
+  const { guardrails } = runtime; // validated by the resolution, as resolved-config does
   const gate = new DeferredGate(async () => {
     const { Gate } = await lazyImport<typeof import("../gate/gate.ts")>("lib/gate/gate.ts");
-    return new Gate({ client, guardrails, journal, secrets: [env.token, env.aiApiKey] });
+    return new Gate({
+      client,
+      guardrails,
+      journal,
+      secrets: [env.token, env.aiApiKey, env.password],
+    });
   });
   const context = new WakeContext({
     client,
@@ -267,21 +271,4 @@ async function viewersOf(found: EarlyReads["timeline"]): Promise<Set<string> | "
     if (error instanceof NotFoundError) return "gone";
     throw error;
   }
-}
-
-/**
- * `loadGuardrails(configHome)`, without loading the gate module when there is no file (the
- * common case, where the defaults apply): a missing file is the only case skipped, so a present
- * but unreadable or malformed one still stops the wake here.
- */
-async function readGuardrails(configHome: string): Promise<Guardrails | undefined> {
-  try {
-    await Deno.stat(join(configHome, GUARDRAILS_FILE));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined; // the gate's defaults
-  }
-  const { loadGuardrails } = await lazyImport<typeof import("../gate/guardrails.ts")>(
-    "lib/gate/guardrails.ts",
-  );
-  return await loadGuardrails(configHome);
 }

@@ -88,6 +88,14 @@ export class WakeContext implements PlatformContext {
       : keyForCall(this.timeline, this.#turn, kind, callId);
   }
 
+  /** Keyed creates whose outcome stayed unknown, over the whole wake. */
+  unknownOutcomes = 0;
+
+  /** Counts a create whose outcome is unknown (the turn then leaves its item unsettled). */
+  recordUnknownOutcome(): void {
+    this.unknownOutcomes++;
+  }
+
   recordAct(act: VisibleAct): void {
     this.acts.push(act);
     if (act === "message") this.spoken++;

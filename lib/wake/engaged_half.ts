@@ -27,7 +27,12 @@ export type TurnOutcome =
   /** A permanent rejection was reported: commit the item, never re-drive it. */
   | "permanent"
   /** Out of funds: the item stays pending and the rest of the wake makes no model call. */
-  | "billing";
+  | "billing"
+  /**
+   * The turn ended, but a create in it got no definite answer: the item stays pending and its
+   * claim in flight, so the next wake's recovery re-sends the create under the same key.
+   */
+  | "unsettled";
 
 /** What a turn is about. */
 export interface TurnSpec {

@@ -131,7 +131,7 @@ async function reconcileMarked<T>(
   reader: KindReader<T>,
 ): Promise<void> {
   const { home, timeline } = wake.settings;
-  const mark = await readMark(home, markKind, timeline);
+  const mark = await readMark(home, markKind, timeline, wake.journal);
   if (mark !== undefined) {
     const ledger = await actOn(wake, kind, await listSince(wake, markKind, mark, reader));
     const next = settledMark(ledger);
@@ -209,7 +209,9 @@ async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<Ledg
     } finally {
       delete turn.images; // pixels are seen by the turn that showed them, never again
     }
-    if (outcome === "billing") {
+    if (outcome === "billing" || outcome === "unsettled") {
+      // Billing: offered again once funded. Unsettled: the claim stays in flight, and the next
+      // wake's recovery re-sends the unanswered create under its key, then commits.
       ledger.push({ uuid, disposition: "pending" });
       continue;
     }

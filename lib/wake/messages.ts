@@ -34,7 +34,7 @@ function reader(wake: Wake): KindReader<PlatformMessage> {
 export async function reconcileMessages(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
   const read = reader(wake);
-  const mark = await readMark(home, KIND, timeline);
+  const mark = await readMark(home, KIND, timeline, wake.journal);
   if (mark !== undefined) {
     await respond(wake, await listSince(wake, KIND, mark, read));
     return;
@@ -136,7 +136,8 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
       batchTurn(batch),
       rebuild,
     );
-    if (outcome === "billing") {
+    if (outcome === "billing" || outcome === "unsettled") {
+      // Unsettled: the claims stay in flight for the next wake's recovery (see items.ts).
       for (const entry of ledger) if (entry.disposition === "ours") entry.disposition = "pending";
     }
   }

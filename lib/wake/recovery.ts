@@ -14,10 +14,11 @@
  * Non-idempotent effects are never re-run: only recorded platform creates whose result is the
  * interrupted sentinel are re-issued, under the key the dead wake minted.
  */
+import { isOutcomeUnknown } from "../core/types/outcome_unknown.ts";
 import { errorMessage, namedError } from "../base/error_text.ts";
 import { runResultIndex } from "../core/types/runs.ts";
 import { createKind } from "../core/types/create_calls.ts";
-import { isInterrupted } from "../core/transcript/heal.ts";
+import { awaitsReissue } from "../core/transcript/heal.ts";
 import type { Message } from "../core/types/message.ts";
 import {
   dropped,
@@ -129,7 +130,7 @@ export async function recoverItems(
     const state = turnState(wake.messages, span);
     // A batched turn carries several items; they are settled together, whichever is met first.
     const carried = wake.messages[span.start].items ?? [item.uuid];
-    if (state === "completed") {
+    if (state === "completed" && !unsettledCreates(wake.messages, span)) {
       for (const uuid of carried) await wake.claims.commit(kind, tl, uuid);
       recovered(wake.journal, line);
       for (const uuid of carried) verdicts.set(uuid, "final");
@@ -144,6 +145,19 @@ export async function recoverItems(
     for (const uuid of carried) {
       if (uuid !== item.uuid) await wake.claims.takeOver(kind, tl, uuid);
     }
+    if (state === "completed") {
+      // The turn ended, but a create in it never got a definite answer: re-send it under its
+      // key (a replay can never duplicate it), and commit only once every one is settled.
+      const unknownBefore = wake.context.unknownOutcomes;
+      await reissueCreates(wake, span, wake.messages[span.start].items?.[0]);
+      const settled = wake.context.unknownOutcomes === unknownBefore;
+      if (settled) {
+        for (const uuid of carried) await wake.claims.commit(kind, tl, uuid);
+        recovered(wake.journal, line);
+      }
+      for (const uuid of carried) verdicts.set(uuid, settled ? "final" : "pending");
+      continue;
+    }
     if (state === "in-model-call") {
       reDriving(wake.journal, { ...line, reason: REDRIVE_IN_MODEL_CALL });
       wake.messages.splice(span.start, span.end - span.start); // excise the dead turn
@@ -155,7 +169,7 @@ export async function recoverItems(
     const outcome = await resume(wake, kind, span, item.spec());
     const verdict: Recovery = outcome === "billing"
       ? "billing"
-      : outcome === "failed"
+      : outcome === "failed" || outcome === "unsettled"
       ? "pending"
       : "final";
     if (verdict === "final") {
@@ -178,6 +192,7 @@ async function resume(
   base: TurnSpec,
 ): Promise<TurnOutcome | "failed"> {
   const anchor = wake.messages[span.start].items?.[0] ?? base.anchor;
+  const unknownBefore = wake.context.unknownOutcomes;
   await reissueCreates(wake, span, anchor);
   const spec: TurnSpec = {
     ...base,
@@ -198,7 +213,10 @@ async function resume(
     const outcome = await drive(wake, spec, head, span.start, save);
     wake.messages = [...head, ...tail];
     await persist(wake);
-    return outcome;
+    // A re-send that still got no definite answer keeps the item for the next wake.
+    return outcome === "done" && wake.context.unknownOutcomes > unknownBefore
+      ? "unsettled"
+      : outcome;
   } catch (error) {
     wake.messages = [...head, ...tail];
     const why = namedError(error);
@@ -221,7 +239,7 @@ async function reissueCreates(wake: Wake, span: TurnSpan, anchor: string | undef
       const kind = createKind(call) as KeyedKind | undefined;
       if (!kind) continue; // a non-idempotent effect is never re-run
       const resultIndex = runResultIndex(messages, i, call.id);
-      if (resultIndex < 0 || !isInterrupted(messages[resultIndex])) continue;
+      if (resultIndex < 0 || !awaitsReissue(messages[resultIndex])) continue;
       const tool = (await wake.engine.get()).registry.get(call.name);
       if (!tool || !anchor) continue;
       const ordinal = createOrdinal(messages, span.start, { assistant: i, call: c }, kind);
@@ -242,6 +260,20 @@ async function reissueCreates(wake: Wake, span: TurnSpan, anchor: string | undef
       await persist(wake);
     }
   }
+}
+
+/** Whether the turn holds a create the platform never answered definitely. */
+function unsettledCreates(messages: readonly Message[], span: TurnSpan): boolean {
+  for (let i = span.start + 1; i < span.end; i++) {
+    const turn = messages[i];
+    if (turn.role !== "assistant" || !turn.toolCalls?.length) continue;
+    for (const call of turn.toolCalls) {
+      if (!createKind(call)) continue;
+      const at = runResultIndex(messages, i, call.id);
+      if (at >= 0 && isOutcomeUnknown(messages[at])) return true;
+    }
+  }
+  return false;
 }
 
 /** Tool calls that are a visible act on the timeline (what `recordAct` tallies live). */
@@ -265,7 +297,7 @@ export function actedIn(messages: readonly Message[], span: TurnSpan): boolean {
       if (!VISIBLE_ACTS.has(`${call.name}/${typeof action === "string" ? action : ""}`)) continue;
       const at = runResultIndex(messages, i, call.id);
       const text = at < 0 ? "" : messages[at].content ?? "";
-      if (at >= 0 && !isInterrupted(messages[at]) && !/^(Error|Couldn't)\b/.test(text)) return true;
+      if (at >= 0 && !awaitsReissue(messages[at]) && !/^(Error|Couldn't)\b/.test(text)) return true;
     }
   }
   return false;

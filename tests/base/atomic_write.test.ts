@@ -1,13 +1,15 @@
 /**
  * The atomic write (how a transcript is saved, docs/home-layout.md#transcripts): temp beside the
- * target, fsync, rename; on any failure the old file is intact and no temp is left behind.
+ * target, fsync, rename; on any failure the old file is intact and no temp is left behind. The
+ * temp's name carries its writer's pid, so a stranded one can be told from a live one.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import {
   atomicWrite,
   type AtomicWriteOps,
   denoAtomicWriteOps,
+  parseTempName,
   tempPathFor,
 } from "../../lib/base/atomic_write.ts";
 
@@ -97,4 +99,24 @@ Deno.test("a real rename failure (target is a non-empty directory) cleans up its
     assert.deepEqual(await names(dir), ["t.json"]);
     assert.equal(await Deno.readTextFile(join(target, "keep")), "x");
   });
+});
+
+Deno.test("temp names carry the writer's pid and read back; other names do not parse", () => {
+  const temp = tempPathFor("/h/sessions/timeline%3Aabc.json", 4242);
+  assert.match(temp, /^\/h\/sessions\/timeline%3Aabc\.json\.4242-[0-9a-f]{8}\.tmp$/);
+  assert.deepEqual(parseTempName(temp.slice("/h/sessions/".length)), {
+    target: "timeline%3Aabc.json",
+    pid: 4242,
+  });
+  assert.equal(parseTempName(basename(tempPathFor("/d/x.txt")))?.pid, Deno.pid);
+  for (
+    const name of [
+      "timeline%3Aabc.json",
+      "timeline%3Aabc.json.tmp",
+      "timeline%3Aabc.json.4242.tmp", // a pid without the random part
+      "timeline%3Aabc.json.0-1a2b3c4d.tmp", // pid 0 is no process
+      "timeline%3Aabc.json.4242-XYZ.tmp",
+      "timeline%3Aabc.json.4242-1a2b3c4d.tmp.bak",
+    ]
+  ) assert.equal(parseTempName(name), undefined, name);
 });

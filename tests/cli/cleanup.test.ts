@@ -2,7 +2,8 @@
  * `harness cleanup` as a process (docs/operating.md#clean-up-deleted-timelines): usage errors exit
  * 2, a missing HARNESS_HOME or missing credentials exit 1 with one sentence and no stack trace,
  * `--timeline` purges with no platform call, `--sweep` classifies against the real sandbox and ends
- * with the summary line.
+ * with the summary line — and a credential the platform refuses (a revoked token, a wrong
+ * password) is named with its status, exits 1 and purges nothing.
  */
 import assert from "node:assert/strict";
 import { withContract } from "../contract/helpers.ts";
@@ -117,5 +118,69 @@ Deno.test("cleanup --sweep against the sandbox purges the deleted timeline and e
           "skipped-transient 0\n",
       );
       assert.deepEqual(await tree(home), [`marks/${live}.txt`]);
+    })
+  ));
+
+Deno.test("cleanup --sweep with a revoked token names the 401, exits 1 and purges nothing", () =>
+  withContract((c) =>
+    withHome(async (home) => {
+      const bot = await c.user("bot", { kind: "ai" });
+      const uuids: string[] = [];
+      for (const name of ["Gone", "Also gone"]) {
+        const uuid = (await bot.client.timelines.create({ name })).timeline.uuid;
+        await bot.client.timelines.delete(uuid);
+        uuids.push(uuid);
+        await put(home, `marks/${uuid}.txt`, "m");
+      }
+      await bot.client.session.signOut();
+      const r = await runCli(["cleanup", "--sweep"], {
+        env: {
+          ...CLEAN,
+          HARNESS_HOME: home,
+          BASECRADLE_BASE_URL: c.baseUrl,
+          BASECRADLE_TOKEN: bot.token,
+        },
+      });
+      assert.equal(r.code, 1, r.stderr);
+      const first = [...uuids].sort()[0];
+      const reason = "the platform refused the sweep's credential with HTTP 401 unauthorized " +
+        `when asked about timeline ${first}; nothing was purged. Fix: set a valid ` +
+        "BASECRADLE_TOKEN (or BASECRADLE_EMAIL and BASECRADLE_PASSWORD) for this agent and run " +
+        "the sweep again. (GET /timelines/{uuid} failed with 401 unauthorized: A valid bearer " +
+        "token is required for this request.)";
+      const [logged, line, rest] = r.stderr.split("\n");
+      // The journal bounds a field's length; the status comes first, so it survives the cut.
+      assert.ok(logged.startsWith(`ERROR cleanup failed error="${reason.slice(0, 120)}`), logged);
+      assert.equal(line, `harness cleanup: ${reason}`);
+      assert.equal(rest, "");
+      assert.doesNotMatch(r.stderr, /transient/);
+      assert.doesNotMatch(r.stderr, new RegExp(bot.token));
+      assert.deepEqual(await tree(home), uuids.map((u) => `marks/${u}.txt`).sort());
+    })
+  ));
+
+Deno.test("cleanup --sweep with a wrong password names the 401 of the sign-in, exits 1", () =>
+  withContract((c) =>
+    withHome(async (home) => {
+      const bot = await c.user("bot", { kind: "ai" });
+      const gone = (await bot.client.timelines.create({ name: "Gone" })).timeline.uuid;
+      await bot.client.timelines.delete(gone);
+      await put(home, `marks/${gone}.txt`, "m");
+      const r = await runCli(["cleanup", "--sweep"], {
+        env: {
+          ...CLEAN,
+          HARNESS_HOME: home,
+          BASECRADLE_BASE_URL: c.baseUrl,
+          BASECRADLE_EMAIL: bot.email,
+          BASECRADLE_PASSWORD: "Not-The-Passw0rd!",
+        },
+      });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        /\nharness cleanup: the platform refused the sweep's credential with HTTP 401 \S+ when asked about timeline /,
+      );
+      assert.doesNotMatch(r.stderr, /Not-The-Passw0rd!/);
+      assert.deepEqual(await tree(home), [`marks/${gone}.txt`]);
     })
   ));

@@ -2,11 +2,14 @@
  * `harness resolved-config` and `harness wake --resolved-config` as real processes under the
  * production permission set: every field of docs/configuration.md#resolved-config with its null/[]
  * rules, Python's sorted indent-2 layout, no key needed, read-only, errors as one stderr line, and
- * the live `sandbox`.
+ * the live `sandbox`. Every config-home file that refuses does so in `resolved-config` and in a
+ * wake with the same exit code and the same line; the files with soft rules are skipped by both.
  */
 import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
+import { install } from "../../lib/config/installer.ts";
+import { NET_DENY_LIST } from "../../lib/runtime/permissions.ts";
 
 /** The fields of docs/configuration.md#resolved-config, the additive ones too, sorted. */
 const FIELDS = [
@@ -99,7 +102,8 @@ Deno.test("a default env prints every field, sorted, indent 2, with no key neede
   assert.equal(doc.runtime, `deno ${Deno.version.deno}`);
   assert.deepEqual(doc.sandbox, {
     ffi: "denied",
-    net_deny: ["169.254.0.0/16", "100.100.100.200", "[fd00:ec2::254]"],
+    // Every metadata address of the deny list is confirmed denied in the live process.
+    net_deny: { denied: NET_DENY_LIST.length, entries: NET_DENY_LIST.length, missing: [] },
     run: "denied",
     write: "granted",
   });
@@ -215,4 +219,171 @@ Deno.test("an MCP drop-in is listed; unapproved, it is skipped, spawns nothing a
   assert.ok(doc.skipped.includes("notes"), JSON.stringify(doc.skipped));
   assert.deepEqual(doc.tools, BENIGN);
   assert.equal(doc.sandbox.run, "denied");
+});
+
+// ---------------------------------------------------------------------------------------------
+// A config-home file that is wrong refuses the same way in `resolved-config` and in a wake
+// (docs/configuration.md#when-a-file-is-wrong): exit 1, and one line naming file, key and fix
+// that is word for word the same after each command's prefix.
+
+/** A TCP port nothing listens on, so a wake that got past its configuration would fail loudly. */
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+const TIMELINE = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b";
+
+/** What a wake needs to get as far as its configuration, and no further (no platform runs). */
+function wakeEnv(b: { dir: string; env: Record<string, string> }): Record<string, string> {
+  return {
+    ...b.env,
+    HARNESS_HOME: `${b.dir}/home`,
+    AI_MODEL: "m",
+    AI_API_KEY: "sk-test-key",
+    BASECRADLE_TOKEN: "platform-token",
+    BASECRADLE_EMAIL: "",
+    BASECRADLE_PASSWORD: "",
+    BASECRADLE_BASE_URL: `http://127.0.0.1:${closedPort()}`,
+    HARNESS_LOG_LEVEL: "",
+  };
+}
+
+/** The refusal each command prints: `resolved-config`'s one line, the wake's `harness wake:` line. */
+async function refusals(b: { dir: string; env: Record<string, string> }, extra = {}) {
+  const [report, wake] = await Promise.all([
+    runCli(["resolved-config"], { env: { ...b.env, ...extra } }),
+    runCli(["wake", "--timeline", TIMELINE], { env: { ...wakeEnv(b), ...extra } }),
+  ]);
+  assert.equal(report.code, 1, report.stderr);
+  assert.equal(report.stdout, "");
+  const reportLines = report.stderr.trimEnd().split("\n");
+  assert.equal(reportLines.length, 1, report.stderr);
+  assert.ok(reportLines[0].startsWith("harness resolved-config: "), report.stderr);
+  assert.equal(wake.code, 1, wake.stderr);
+  const wakeLines = wake.stderr.split("\n").filter((line) => line.startsWith("harness wake: "));
+  assert.equal(wakeLines.length, 1, wake.stderr);
+  const reason = reportLines[0].slice("harness resolved-config: ".length);
+  assert.equal(wakeLines[0].slice("harness wake: ".length), reason, wake.stderr);
+  assert.match(wake.stderr, /ERROR wake failed timeline=\S+ error=/);
+  assert.doesNotMatch(wake.stderr, /\bwake start\b/, "refused before the wake began");
+  return reason;
+}
+
+interface Refusal {
+  readonly name: string;
+  /** Lays the bad file into the config home `config`. */
+  readonly setup: (config: string) => Promise<void>;
+  /** Extra variables for both commands. */
+  readonly env?: Record<string, string>;
+  /** The whole reason, given the config home. */
+  readonly reason: (config: string) => RegExp;
+}
+
+const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+const REFUSALS: readonly Refusal[] = [
+  {
+    name: "model_params.json that is not JSON",
+    setup: (c) => Deno.writeTextFile(`${c}/model_params.json`, "{oops"),
+    reason: (c) =>
+      new RegExp(
+        `^${esc(`${c}/model_params.json`)} is not valid JSON: .*\\. Fix: correct the syntax ` +
+          "\\(JSON has no comments or trailing commas\\), or delete the file to pass no " +
+          "parameters\\.$",
+      ),
+  },
+  {
+    name: "model_params.json with a key the openrouter SDK does not take",
+    setup: (c) => Deno.writeTextFile(`${c}/model_params.json`, '{"temprature": 0.2}'),
+    env: { AI_PROVIDER: "openrouter", AI_SDK: "openrouter" },
+    reason: (c) =>
+      new RegExp(
+        `^${esc(`${c}/model_params.json`)} key 'temprature' is not a parameter the openrouter ` +
+          "SDK's chat\\.send accepts, .* Fix: spell it as one of chat\\.send's request keys",
+      ),
+  },
+  {
+    name: "search_params.json that is not an object, while its tool is off",
+    setup: (c) => Deno.writeTextFile(`${c}/search_params.json`, "[1]"),
+    reason: (c) =>
+      new RegExp(
+        `^${esc(`${c}/search_params.json`)} must be a JSON object \\(.*\\) but its top level ` +
+          'is an array\\. Fix: write one object such as \\{"max_results": 5\\}',
+      ),
+  },
+  {
+    name: "guardrails.json with an unknown key",
+    setup: (c) => Deno.writeTextFile(`${c}/guardrails.json`, '{"max_lenght": 400}'),
+    reason: (c) =>
+      new RegExp(
+        `^Guardrails file ${esc(`${c}/guardrails.json`)} is invalid at 'max_lenght': unknown ` +
+          "key\\. Fix: the keys are max_length, forbidden_patterns and secret_guard",
+      ),
+  },
+  {
+    name: "guardrails.json with a pattern that does not compile",
+    setup: (c) =>
+      Deno.writeTextFile(`${c}/guardrails.json`, '{"forbidden_patterns": [{"pattern": "("}]}'),
+    reason: (c) =>
+      new RegExp(
+        `^Guardrails file ${esc(`${c}/guardrails.json`)} is invalid at ` +
+          "'forbidden_patterns\\[0\\]\\.pattern': not a valid regular expression .*\\. Fix: ",
+      ),
+  },
+  {
+    name: "a prompt file that is not UTF-8, in an installed home",
+    setup: async (c) => {
+      await install({ configHome: c, provider: "openai" });
+      await Deno.writeFile(`${c}/prompts/system-prompt.md`, new Uint8Array([0xff, 0xfe, 0x41]));
+    },
+    reason: (c) =>
+      new RegExp(
+        `^Prompt file ${esc(`${c}/prompts/system-prompt.md`)} could not be read: .*\\. Fix its ` +
+          "permissions or encoding \\(UTF-8\\), or delete it to leave that part out\\.$",
+      ),
+  },
+  {
+    name: "a tools/ folder that is a file, in an installed home",
+    setup: async (c) => {
+      await install({ configHome: c, provider: "openai" });
+      await Deno.remove(`${c}/tools`, { recursive: true });
+      await Deno.writeTextFile(`${c}/tools`, "not a folder");
+    },
+    reason: (c) =>
+      new RegExp(
+        `^The folder of tool plugin files ${esc(`${c}/tools`)} could not be read: .*\\. Fix: ` +
+          "make it a readable directory",
+      ),
+  },
+];
+
+for (const refusal of REFUSALS) {
+  Deno.test(`${refusal.name}: resolved-config and a wake both exit 1 with the same line`, async () => {
+    await using b = await box();
+    const config = `${b.dir}/config`;
+    await Deno.mkdir(config, { recursive: true });
+    await refusal.setup(config);
+    const reason = await refusals(b, refusal.env);
+    assert.match(reason, refusal.reason(config));
+  });
+}
+
+Deno.test("soft rules agree too: a broken plugin file or MCP config is skipped, never fatal", async () => {
+  await using b = await box();
+  const config = `${b.dir}/config`;
+  await install({ configHome: config, provider: "openai" });
+  await Deno.writeTextFile(`${config}/tools/zz_mine.json`, '{"format": 1, "plugins": []}');
+  await Deno.writeTextFile(`${config}/mcp/broken.json`, "{not json");
+  const { doc } = await resolved(b.env);
+  assert.ok(doc.skipped.includes("zz_mine.json"), JSON.stringify(doc.skipped));
+  assert.ok(doc.skipped.includes("broken"), JSON.stringify(doc.skipped));
+  assert.deepEqual(doc.mcp_servers, []);
+  assert.deepEqual(doc.tools, BENIGN);
+  // The wake resolves the same way and says so; it then fails only on the platform, closed here.
+  const wake = await runCli(["wake", "--timeline", TIMELINE], { env: wakeEnv(b) });
+  assert.match(wake.stderr, /WARNING Skipping tool plugin file zz_mine\.json: /);
+  assert.doesNotMatch(wake.stderr, /harness wake: .*zz_mine|harness wake: .*broken/);
 });

@@ -42,14 +42,24 @@ Deno.test("bad files refuse to load with a sentence naming the path", async () =
   await withHome(async (home) => {
     const path = `${home}/model_params.json`;
     const cases: [string, RegExp][] = [
-      ["{oops", new RegExp(`^${path} is not valid JSON: `)],
+      [
+        "{oops",
+        new RegExp(
+          `^${path} is not valid JSON: .*\\. Fix: correct the syntax \\(JSON has no comments or ` +
+            "trailing commas\\), or delete the file to pass no parameters\\.$",
+        ),
+      ],
       [
         "[1, 2]",
-        new RegExp(`^${path} must be a JSON object \\(.*\\) but its top level is an array\\.$`),
+        new RegExp(
+          `^${path} must be a JSON object \\(.*\\) but its top level is an array\\. Fix: write ` +
+            'one object such as \\{"temperature": 0\\.7\\}, or delete the file to pass no ' +
+            "parameters\\.$",
+        ),
       ],
-      ['"text"', /but its top level is a string\.$/],
-      ["null", /but its top level is null\.$/],
-      ["3", /but its top level is a number\.$/],
+      ['"text"', /but its top level is a string\. Fix: /],
+      ["null", /but its top level is null\. Fix: /],
+      ["3", /but its top level is a number\. Fix: /],
     ];
     for (const [text, pattern] of cases) {
       await write(home, "model_params.json", text);
@@ -61,14 +71,20 @@ Deno.test("bad files refuse to load with a sentence naming the path", async () =
       });
     }
     await write(home, "search_params.json", "[]");
-    await assert.rejects(loadSearchParams(home), /search_params\.json must be a JSON object/);
+    await assert.rejects(
+      loadSearchParams(home),
+      /search_params\.json must be a JSON object .* Fix: write one object such as \{"max_results": 5\}/,
+    );
   });
 });
 
 Deno.test("an unreadable file is named", async () => {
   await withHome(async (home) => {
     await Deno.mkdir(`${home}/model_params.json`, { recursive: true }); // a directory: EISDIR
-    await assert.rejects(loadModelParams(home), /model_params\.json could not be read: /);
+    await assert.rejects(
+      loadModelParams(home),
+      /model_params\.json could not be read: .* Fix: make it a readable UTF-8 file, or delete it/,
+    );
     await write(home, "search_params.json", "");
     await Deno.writeFile(`${home}/search_params.json`, new Uint8Array([0xff, 0xfe]));
     await assert.rejects(loadSearchParams(home), /search_params\.json could not be read: /);
@@ -99,5 +115,43 @@ Deno.test("owned keys are stripped with a WARNING; model points at AI_MODEL", as
     assert.deepEqual(openrouter.params, { temperature: 0.5 });
     assert.deepEqual(openrouter.stripped, ["extra_body", "model", "tools"]);
     assert.match(openrouter.warnings.join("\n"), /'extra_body' is dropped/);
+  });
+});
+
+Deno.test("on the openrouter SDK a key chat.send does not take is refused, naming file, key and fix", async () => {
+  await withHome(async (home) => {
+    const path = `${home}/model_params.json`;
+    await write(home, "model_params.json", '{"max_tokens": 10, "temprature": 0.5}');
+    await assert.rejects(loadModelParams(home, { sdk: "openrouter" }), (error: Error) => {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.variable, path);
+      assert.equal(
+        error.message,
+        `${path} key 'temprature' is not a parameter the openrouter SDK's chat.send accepts, so ` +
+          "it would be dropped without effect. Fix: spell it as one of chat.send's request keys " +
+          "in snake_case (max_tokens, temperature, top_p, provider, reasoning, …), or remove it " +
+          "(AI_SDK=openai passes unknown keys through).",
+      );
+      return true;
+    });
+    // A key in its prototype's name is no parameter either.
+    await write(home, "model_params.json", '{"toString": 1}');
+    await assert.rejects(loadModelParams(home, { sdk: "openrouter" }), /key 'toString'/);
+    // The openai SDK passes unknown keys through; the openrouter SDK's own keys, in either
+    // spelling, and the dropped escape hatches are accepted.
+    await write(home, "model_params.json", '{"temprature": 0.5}');
+    assert.deepEqual((await loadModelParams(home, { sdk: "openai" })).params, { temprature: 0.5 });
+    await write(
+      home,
+      "model_params.json",
+      '{"max_tokens": 1, "topP": 0.9, "provider": {"only": ["x"]}, "extra_headers": {}}',
+    );
+    const ok = await loadModelParams(home, { sdk: "openrouter" });
+    assert.deepEqual(Object.keys(ok.params).sort(), [
+      "extra_headers",
+      "max_tokens",
+      "provider",
+      "topP",
+    ]);
   });
 });

@@ -39,13 +39,15 @@ function silent(model: ModelMock, n = 1): void {
   for (let i = 0; i < n; i++) model.reply("chat", { json: chatCompletion({ content: "Noted." }) });
 }
 
-/** Sets the assets mark with a first wake over a seed file, so later uploads are all acted on. */
+/**
+ * Sets the assets mark with a first wake over a seed file (a first wake without a trigger only
+ * sets the baseline), so later uploads are all acted on.
+ */
 async function seedMark(w: World): Promise<void> {
   await upload(w, "seed.txt");
-  silent(w.model);
   const first = await w.wake();
   assert.equal(first.code, 0, first.stderr);
-  assert.equal(w.model.hits("chat"), 1);
+  assert.equal(w.model.hits("chat"), 0);
 }
 
 Deno.test("a peer's PNG is shown on its turn as an image_url data URL, never persisted, evicted after", async () => {
@@ -57,7 +59,7 @@ Deno.test("a peer's PNG is shown on its turn as an image_url data URL, never per
   const before = w.sandbox.requests.length;
   const result = await w.wake();
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(w.model.hits("chat"), 3); // seed + one turn per new file
+  assert.equal(w.model.hits("chat"), 2); // one turn per new file
   // The brief's primer is requested once the turn is certain, before the image is downloaded.
   const requested = w.sandbox.requests.slice(before).map((r) => r.path);
   const primer = requested.indexOf("/users/dashboard.md");
@@ -65,7 +67,7 @@ Deno.test("a peer's PNG is shown on its turn as an image_url data URL, never per
   assert.ok(primer >= 0 && pixels > primer, requested.join("\n"));
 
   // The image turn: text part with "Looking at it now." plus the pixels as a data URL.
-  const shown = userTurns(w.model, 1).at(-1)!;
+  const shown = userTurns(w.model, 0).at(-1)!;
   assert.ok(Array.isArray(shown.content), JSON.stringify(shown));
   const parts = shown.content as Part[];
   assert.equal(parts.length, 2);
@@ -79,11 +81,11 @@ Deno.test("a peer's PNG is shown on its turn as an image_url data URL, never per
   assert.equal(parts[1].image_url?.url, `data:image/png;base64,${PNG_BASE64}`);
 
   // The next turn (same wake) re-sends the image turn as text only: the pixels were evicted.
-  const next = userTurns(w.model, 2);
+  const next = userTurns(w.model, 1);
   const replayed = next.find((m) => JSON.stringify(m.content).includes(png.content.uuid));
   assert.equal(typeof replayed?.content, "string");
   assert.match(String(replayed?.content), /Looking at it now\.$/);
-  assert.doesNotMatch(JSON.stringify(w.model.requestsTo("chat")[2].body), /image_url|base64,/);
+  assert.doesNotMatch(JSON.stringify(w.model.requestsTo("chat")[1].body), /image_url|base64,/);
   assert.match(String(next.at(-1)?.content), /notes\.txt.*Use the assets tool to 'read' it/);
 
   // The transcript on disk holds the text only.
@@ -101,9 +103,9 @@ Deno.test("a peer's PNG is shown on its turn as an image_url data URL, never per
 
 Deno.test("a text file reads as the text form, a plain string turn", async () => {
   await using w = await world();
-  await upload(w, "report.txt", { description: "Q3 numbers" });
+  const report = await upload(w, "report.txt", { description: "Q3 numbers" });
   silent(w.model);
-  const result = await w.wake();
+  const result = await w.wake(["--asset", report.content.uuid]); // the router's trigger
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits("chat"), 1);
   const turn = userTurns(w.model, 0).at(-1)!;
@@ -120,7 +122,7 @@ Deno.test("an image whose download fails reads as the text form, still one turn"
   const png = await uploadPng(w);
   w.sandbox.addFault({ path: "^/blobs/", status: 403, count: 10 });
   silent(w.model);
-  const result = await w.wake();
+  const result = await w.wake(["--asset", png.content.uuid]); // the router's trigger
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits("chat"), 1);
   assert.ok(

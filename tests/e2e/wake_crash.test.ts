@@ -357,7 +357,7 @@ Deno.test("crash (a) assets: killed in the model call ⇒ re-driven once", async
   const a = await upload(w, "notes.txt");
   w.model.reply("chat", { ...calls(createCall("Got the file.")), delayMs: HOLD });
   w.model.reply("chat", calls(createCall("Got the file.")), text("Acknowledged."));
-  const dying = spawnWake(w);
+  const dying = spawnWake(w, ["--asset", a.content.uuid]); // the router's trigger
   await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
   await dying.kill();
   const log = await recover(w, w.model);
@@ -376,7 +376,7 @@ Deno.test("crash (c) assets: killed while the reply's create is in flight ⇒ on
     delay_ms: 800,
   });
   w.model.reply("chat", calls(createCall("Got the file.")), text("Acknowledged."));
-  const dying = spawnWake(w);
+  const dying = spawnWake(w, ["--asset", a.content.uuid]); // the router's trigger
   await waitFor(
     "the saved tool-call turn",
     () => assistantCalled(w, "messages"),
@@ -399,7 +399,7 @@ Deno.test("crash (d) assets: killed after the create returned ⇒ resumed, one r
   await using w = await world();
   const a = await upload(w, "notes.txt");
   w.model.reply("chat", calls(createCall("Got the file.")), text("x", HOLD), text("Done."));
-  const dying = spawnWake(w);
+  const dying = spawnWake(w, ["--asset", a.content.uuid]); // the router's trigger
   await waitFor("the second model call", () => w.model.hits("chat") >= 2, 20_000, dying.stderr);
   await dying.kill();
   const log = await recover(w, w.model);
@@ -413,21 +413,20 @@ Deno.test("crash (d) assets: killed after the create returned ⇒ resumed, one r
 Deno.test("crash (e) assets: killed in item 2 after item 1 committed ⇒ item 1 not re-run, mark catches up", async () => {
   await using w = await world();
   await upload(w, "zero.txt");
-  w.model.reply("chat", text("Seen."));
-  assert.equal((await w.wake()).code, 0); // sets the asset mark
+  assert.equal((await w.wake()).code, 0); // sets the asset mark (a first wake only baselines)
   const a1 = await upload(w, "one.txt");
   const a2 = await upload(w, "two.txt");
   w.model.reply("chat", calls(createCall("Got one.")), text("One done."));
   w.model.reply("chat", { ...calls(createCall("Got two.")), delayMs: HOLD });
   w.model.reply("chat", calls(createCall("Got two.")), text("Two done."));
   const dying = spawnWake(w);
-  await waitFor("item 2's model call", () => w.model.hits("chat") >= 4, 20_000, dying.stderr);
+  await waitFor("item 2's model call", () => w.model.hits("chat") >= 3, 20_000, dying.stderr);
   await dying.kill();
   assert.equal((await claimOf(w, "assets", a1.content.uuid))?.phase, "done");
   assert.notEqual(await mark(w, "assets"), a2.content.uuid); // died before the mark advanced
   const log = await recover(w, w.model);
   assert.match(log, new RegExp(`WARNING re-driving item=${a2.content.uuid} kind=asset`));
-  assert.equal(w.model.hits("chat"), 6); // only item 2 went back to the model
+  assert.equal(w.model.hits("chat"), 5); // only item 2 went back to the model
   assert.deepEqual(await agentPosts(w), ["Got two.", "Got one."]);
   assert.equal(await mark(w, "assets"), a2.content.uuid);
 });
@@ -539,7 +538,7 @@ Deno.test("crash (a)+(d) webhook events: re-driven from the model call, resumed 
   w.model.reply("chat", { ...calls(createCall("Build is red.")), delayMs: HOLD });
   w.model.reply("chat", calls(createCall("Build is red.")), text("x", HOLD));
   w.model.reply("chat", text("Reported."));
-  const dying = spawnWake(w);
+  const dying = spawnWake(w, ["--event", e1.content.uuid]); // the router's trigger
   await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
   await dying.kill();
   // The recovery itself is killed after its create returned (point d) …

@@ -37,9 +37,11 @@ Deno.test("a billing wall posts one notice, leaves work pending, and self-heals"
   const m = await say(w, "are you there?");
   const file = await upload(w, "later.txt");
   const markerPath = `${w.home}/billing/${w.timeline}.blocked`;
+  // Every wake here is the asset's event retried by the router, so each carries it as trigger.
+  const wake = () => w.wake(["--asset", file.content.uuid]);
 
   w.model.reply("chat", QUOTA);
-  const first = await w.wake();
+  const first = await wake();
   assert.equal(first.code, 0, first.stderr);
   assert.equal(w.model.hits("chat"), 1); // the asset after the wall makes no model call
   const notice = (await agentPosts(w))[0];
@@ -62,7 +64,7 @@ Deno.test("a billing wall posts one notice, leaves work pending, and self-heals"
   await Deno.stat(markerPath);
 
   w.model.reply("chat", QUOTA);
-  const second = await w.wake();
+  const second = await wake();
   assert.equal(second.code, 0, second.stderr);
   assert.equal((await agentPosts(w)).length, 1); // no second notice
   assert.match(second.stderr, /WARNING wake billing_blocked reason=out_of_funds provider=openai/);
@@ -70,7 +72,7 @@ Deno.test("a billing wall posts one notice, leaves work pending, and self-heals"
 
   scriptReply(w.model, "Back now — yes!");
   w.model.reply("chat", { json: chatCompletion({ content: "Looked at the file." }) });
-  const third = await w.wake();
+  const third = await wake();
   assert.equal(third.code, 0, third.stderr);
   assert.match(third.stderr, /INFO wake billing_recovered timeline=/);
   assert.equal((await agentPosts(w))[0], "Back now — yes!");
@@ -83,7 +85,7 @@ Deno.test("a billing wall posts one notice, leaves work pending, and self-heals"
   assert.equal(await mark(w, "assets"), file.content.uuid);
   await assert.rejects(Deno.stat(markerPath), Deno.errors.NotFound);
   const calls = w.model.hits("chat");
-  assert.equal((await w.wake()).code, 0);
+  assert.equal((await wake()).code, 0);
   assert.equal(w.model.hits("chat"), calls); // nothing left behind
 });
 
@@ -94,7 +96,7 @@ Deno.test("payload too large is reported verbatim, committed, never re-driven", 
     status: 413,
     json: openaiError("Request entity too large: 31457280 bytes exceeds the limit."),
   });
-  const result = await w.wake([], { NO_COLOR: "" });
+  const result = await w.wake(["--asset", file.content.uuid], { NO_COLOR: "" });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits("chat"), 1);
   assert.deepEqual(await agentPosts(w), [

@@ -28,13 +28,17 @@ function silent(model: ModelMock, n: number): void {
   for (let i = 0; i < n; i++) model.reply("chat", { json: chatCompletion({ content: "Noted." }) });
 }
 
-/** A message, an asset and a webhook event, each answered once, so every kind has a mark. */
+/**
+ * A message, an asset, a webhook event and a task, so every kind has a mark: the message and the
+ * task are answered; the asset and the event, met by a first wake without a trigger, only set
+ * their baselines.
+ */
 async function everyKindMarked(w: World): Promise<void> {
   await say(w, "hello");
   await upload(w, "notes.txt");
   await deliver(w, '{"ping":1}');
   await activatedTask(w, "water the plants");
-  silent(w.model, 4);
+  silent(w.model, 2);
   const first = await w.wake();
   assert.equal(first.code, 0, first.stderr);
   for (const kind of ["messages", "assets", "webhook_events"] as const) {
@@ -125,11 +129,12 @@ Deno.test({
   ...loose,
   async fn() {
     await using w = await messagesOnly();
-    // The first asset ever: the assets reconcile bootstraps from the window read ahead.
-    await upload(w, "first.txt");
+    // The first asset ever, its event's trigger passed as a router does: the assets reconcile
+    // bootstraps from the window read ahead.
+    const first = await upload(w, "first.txt");
     silent(w.model, 1);
     const before = w.sandbox.requests.length;
-    const run = await w.wake();
+    const run = await w.wake(["--asset", first.content.uuid]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /wake end .*turns=1 /);
     assert.match(

@@ -63,7 +63,7 @@ Deno.test("records of several turns in one wake chain in turn order; a failed ap
   const file = await upload(w, "notes.txt");
   scriptReply(w.model, "Got it.");
   w.model.reply("chat", { json: chatCompletion({ content: "Noted the file." }) });
-  const result = await w.wake();
+  const result = await w.wake(["--asset", file.content.uuid]); // the asset's first wake: its trigger
   assert.equal(result.code, 0, result.stderr);
   const records = (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim()
     .split("\n").map((line) => JSON.parse(line));

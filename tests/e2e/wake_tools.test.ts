@@ -202,11 +202,14 @@ Deno.test("every benign tool end to end, behind the gate", async () => {
   assert.match(r.get("side")!, new RegExp(`^Posted to timeline ${second}\\.`));
   assert.match(r.get("reply")!, new RegExp(`^Posted to timeline ${w.timeline}\\.`));
 
-  // The journal: one `tool` line per call, every one ok — a guarded refusal is an answer the
-  // model reads, like every platform tool's `Couldn't …`, not a tool failure.
+  // The journal: one `tool` line per call, every one ok but the fetch web_fetch refused and the
+  // guarded post: the model read both refusals as answers, and the lines say what happened.
   const lines1 = toolLines(first.stderr);
   assert.equal(lines1.length, 24);
-  assert.deepEqual(lines1.filter(([, o]) => o !== "ok"), []);
+  assert.deepEqual(lines1.filter(([, o]) => o !== "ok"), [
+    ["web_fetch", "refused"],
+    ["messages", "blocked"],
+  ]);
   assert.match(first.stderr, /WARNING post blocked timeline=\S+ kind=tool check=secret_guard/);
   assert.doesNotMatch(first.stderr, new RegExp(API_KEY));
 
@@ -279,7 +282,10 @@ Deno.test("every benign tool end to end, behind the gate", async () => {
     { json: chatCompletion({ content: "Checked the build hook; cleaned up scratch." }) },
   );
   const before2 = w.sandbox.requests.length;
-  const again = await w.wake();
+  // As a router does: the event that woke the agent rides as --event (a first event wake without
+  // a trigger only sets the baseline).
+  const [received] = await w.agent.client.webhookEvents.list({ timeline: w.timeline }).toArray();
+  const again = await w.wake(["--event", received.content.uuid]);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stderr, /wake end timeline=\S+ outcome=ok turns=1 steps=5\/24 posted=0/);
   r = allResults(w);
@@ -310,9 +316,9 @@ Deno.test("every benign tool end to end, behind the gate", async () => {
   assert.deepEqual(toolLines(again.stderr), [
     ["webhook_events", "ok"],
     ["webhook_events", "ok"],
+    ["lock", "refused"], // no confirm: refused with a preview
     ["lock", "ok"],
-    ["lock", "ok"],
-    ["delete", "ok"],
+    ["delete", "refused"],
     ["delete", "ok"],
   ]);
   // Deleted ⇒ 404; the main timeline is untouched and still usable; nothing was posted.

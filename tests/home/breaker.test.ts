@@ -90,7 +90,7 @@ Deno.test("max ≤ 0 disables the breaker: always proceed, nothing written", () 
     assert.deepEqual(journal.lines, []);
   }));
 
-Deno.test("corrupt window lines are skipped; an unparseable trip marker is not a trip", () =>
+Deno.test("corrupt window lines are skipped and said; an unparseable trip marker is not a trip, said and removed", () =>
   withHome(async (home) => {
     const journal = new MemoryJournal();
     await put(home, WAKES, `garbage\n${T0 - 1}\n\n0x10\n1_755_499_999.5\n${T0 - 100}\n`);
@@ -98,7 +98,32 @@ Deno.test("corrupt window lines are skipped; an unparseable trip marker is not a
     const check = checker(home, journal, 5);
     assert.equal(await check(T0), "proceed");
     assert.equal(await read(home, WAKES), "1755499999.0\n1755499999.5\n1755500000.0\n");
-    assert.deepEqual(journal.lines, []);
+    assert.deepEqual(journal.lines, [
+      `WARNING Wake breaker window ${home}/${WAKES} has 2 line(s) that are not timestamps; ` +
+      "they are skipped and dropped from the file, and the window counts the 3 readable one(s).",
+      `WARNING Wake breaker trip marker ${home}/${TRIPPED} does not hold a timestamp ` +
+      '("not a time"); the timeline counts as not tripped, the marker is removed, and the ' +
+      "breaker trips again if the burst goes on.",
+    ]);
+    assert.deepEqual(await tree(home), [WAKES], "the corrupt marker is gone");
+    // Said once: the rewritten window and the removed marker read clean on the next wake.
+    assert.equal(await check(T0 + 1), "proceed");
+    assert.equal(journal.lines.length, 2);
+  }));
+
+Deno.test("an empty trip marker (a write torn by a kill) is said, and a burst trips again", () =>
+  withHome(async (home) => {
+    const journal = new MemoryJournal();
+    await put(home, TRIPPED, "");
+    const check = checker(home, journal, 1);
+    assert.equal(await check(T0), "proceed");
+    assert.match(
+      journal.lines[0],
+      /^WARNING Wake breaker trip marker .*\.tripped does not hold a timestamp \(""\)/,
+    );
+    assert.equal(await check(T0 + 1), "declined");
+    assert.equal(await read(home, TRIPPED), "1755500001.0");
+    assert.deepEqual(journal.lines.slice(1), [TRIPPED_TEXT(2, "60.0", 1)]);
   }));
 
 Deno.test("a clock function is accepted as well as a number", () =>

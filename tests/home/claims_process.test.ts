@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ClaimStore } from "../../lib/home/claims.ts";
-import { ITEM, TL, withHome } from "./helpers.ts";
+import { ITEM, runChild, TL, withHome } from "./helpers.ts";
 
 const CHILD = new URL("./claim_child.ts", import.meta.url).pathname;
 const RACERS = 8;
@@ -85,26 +85,8 @@ Deno.test("without the run permission a dead owner looks alive, unless snapshott
     const owner = new ClaimStore(home, { pid: gone.pid });
     await owner.claim("messages", TL, "plain");
     await owner.claim("messages", TL, "snapshot");
-    const child = new URL("./liveness_child.ts", import.meta.url).pathname;
-    const run = async (mode: string) => {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          "--allow-read",
-          "--allow-write",
-          "--allow-run",
-          child,
-          mode,
-          home,
-          TL,
-          mode,
-        ],
-        stderr: "inherit",
-      }).output();
-      assert.equal(output.code, 0);
-      return new TextDecoder().decode(output.stdout).trim();
-    };
+    const child = new URL("./liveness_child.ts", import.meta.url);
+    const run = (mode: string) => runChild(child, [mode, home, TL, mode]);
     assert.equal(await run("plain"), "lost", "cannot tell, so it must not take over");
     assert.equal(await run("snapshot"), "won", "judged before the permission went");
   }));

@@ -46,3 +46,24 @@ export const TL = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b";
 export const TL2 = "0197a6b2-ffff-7e4f-8a9b-0c1d2e3f4a5b";
 /** An item uuid. */
 export const ITEM = "0197a6b3-0000-7000-8000-000000000001";
+
+/**
+ * Runs a child script of these tests (read, write and run granted, as a wake has them before it
+ * narrows) with `args`; asserts it exited 0 and returns its stdout, trimmed.
+ */
+export async function runChild(script: URL, args: readonly string[]): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--allow-read",
+      "--allow-write",
+      "--allow-run",
+      script.pathname,
+      ...args,
+    ],
+    stderr: "inherit",
+  }).output();
+  if (output.code !== 0) throw new Error(`${script.pathname} exited ${output.code}`);
+  return new TextDecoder().decode(output.stdout).trim();
+}

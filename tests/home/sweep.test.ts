@@ -2,10 +2,11 @@
  * The sweep (docs/operating.md#clean-up-deleted-timelines) against the real sandbox platform: a
  * deleted timeline (404) is purged, one the agent does not view (403) is kept and logged, a
  * platform fault (500) keeps it as skipped-transient, a live one is kept silently — then the
- * summary line.
+ * summary line. A credential the platform refuses (401, or a 403 about the account) stops the
+ * sweep before anything is purged.
  */
 import assert from "node:assert/strict";
-import { sweep } from "../../lib/home/cleanup.ts";
+import { sweep, SweepCredentialError } from "../../lib/home/cleanup.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { withContract } from "../contract/helpers.ts";
 import { put, tree, withHome } from "./helpers.ts";
@@ -109,3 +110,68 @@ Deno.test("a platform that cannot be reached keeps everything (never purge on do
         "kept 0, kept-forbidden 0, skipped-transient 1",
     );
   }));
+
+Deno.test("a revoked token stops the sweep at its first answer: a 401 named, nothing purged", () =>
+  withContract((c) =>
+    withHome(async (home) => {
+      const bot = await c.user("bot", { kind: "ai" });
+      const uuids: string[] = [];
+      for (const name of ["One", "Two", "Three"]) {
+        const uuid = (await bot.client.timelines.create({ name })).timeline.uuid;
+        uuids.push(uuid);
+        await bot.client.timelines.delete(uuid); // each would be purged by a valid token
+      }
+      const rels = (await Promise.all(uuids.map((u) => artifacts(home, u)))).flat();
+      await bot.client.session.signOut();
+      const before = c.count("GET", /^\/timelines\/[^/]+$/);
+      const journal = new MemoryJournal();
+      const error = await sweep(home, bot.client, journal).then(
+        () => assert.fail("a refused credential must fail the sweep"),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof SweepCredentialError);
+      assert.equal(error.status, 401);
+      assert.equal(error.code, "unauthorized");
+      const first = [...uuids].sort()[0];
+      assert.equal(error.timeline, first);
+      assert.equal(
+        error.message,
+        `the platform refused the sweep's credential with HTTP 401 unauthorized when asked about ` +
+          `timeline ${first}; nothing was purged. Fix: set a valid BASECRADLE_TOKEN (or ` +
+          "BASECRADLE_EMAIL and BASECRADLE_PASSWORD) for this agent and run the sweep again. " +
+          "(GET /timelines/{uuid} failed with 401 unauthorized: A valid bearer token is " +
+          "required for this request.)",
+      );
+      assert.deepEqual(await tree(home), rels.sort(), "nothing purged");
+      assert.deepEqual(journal.lines, [], "no per-timeline verdict, no summary");
+      assert.equal(c.count("GET", /^\/timelines\/[^/]+$/) - before, 1, "stopped at the first");
+    })
+  ));
+
+Deno.test("a 403 about the account (suspended) or an unexplained 403 refuses the credential too", () =>
+  withContract((c) =>
+    withHome(async (home) => {
+      const ada = await c.user("ada");
+      const gone = (await ada.client.timelines.create({ name: "Gone" })).timeline.uuid;
+      await ada.client.timelines.delete(gone);
+      const rels = await artifacts(home, gone);
+      const suspended = await c.user("sleeper", { kind: "ai", suspended: true });
+      const error = await sweep(home, suspended.client, new MemoryJournal()).catch((e) => e);
+      assert.ok(error instanceof SweepCredentialError, String(error));
+      assert.equal(error.status, 403);
+      assert.equal(error.code, "account_suspended");
+      assert.match(error.message, /HTTP 403 account_suspended when asked about timeline /);
+      assert.deepEqual(await tree(home), rels.sort());
+
+      // A 403 that names no timeline reason (a proxy's) says nothing about the timeline either.
+      const bot = await c.user("bot", { kind: "ai" });
+      c.sandbox.addFault({ path: `^/timelines/${gone}$`, status: 403 });
+      const proxied = await sweep(home, bot.client, new MemoryJournal()).catch((e) => e);
+      assert.ok(proxied instanceof SweepCredentialError, String(proxied));
+      assert.equal(proxied.code, "forbidden");
+      assert.deepEqual(await tree(home), rels.sort());
+      // With the fault spent the same token purges it: the credential was never the problem.
+      const summary = await sweep(home, bot.client, new MemoryJournal());
+      assert.equal(summary.purged, 1);
+    })
+  ));

@@ -1,6 +1,7 @@
 /**
  * The phrase tables and the status/phrase classifier of docs/models.md#retries-and-fault-classes,
- * without any SDK.
+ * and the connection line read from a cause chain, without any SDK (the SDK suites run the real
+ * ones against closed ports and unresolvable hosts).
  */
 import assert from "node:assert/strict";
 import {
@@ -14,10 +15,12 @@ import {
 } from "../../lib/core/types/faults.ts";
 import {
   classifyHttpFault,
+  connectionFailureMessage,
   matchesAny,
   OUT_OF_FUNDS_PHRASES,
   OVERFLOW_PHRASES,
   parseRetryAfter,
+  redactUrl,
   TOO_LARGE_PHRASES,
 } from "../../lib/providers/fault_mapping.ts";
 
@@ -92,4 +95,47 @@ Deno.test("classification order: overflow beats billing beats too-large beats st
   assert.ok(c(401, "who") instanceof ProviderAuthError);
   assert.ok(c(422, "bad") instanceof ProviderRequestError);
   assert.ok(!(c(422, "bad") instanceof ProviderPayloadTooLargeError));
+});
+
+Deno.test("the connection line reads a Node-style errno code and the endpoint from the chain", () => {
+  // What an SDK on Node's fetch throws: the code rides a cause, the URL is the adapter's.
+  const refused = Object.assign(new Error("connect ECONNREFUSED 10.0.0.9:443"), {
+    code: "ECONNREFUSED",
+  });
+  const error = new Error("Connection error.", {
+    cause: new TypeError("fetch failed", { cause: refused }),
+  });
+  assert.equal(
+    connectionFailureMessage(error, { endpoint: "https://proxy.example/v1?token=abc" }),
+    "Connection error: could not reach https://proxy.example/v1: ECONNREFUSED " +
+      "(connect ECONNREFUSED 10.0.0.9:443)",
+  );
+});
+
+Deno.test("the connection line survives a cause cycle, no URL and no known reason", () => {
+  const a = new Error("Connection error.");
+  const b = new Error("socket hang up", { cause: a });
+  Object.defineProperty(a, "cause", { value: b });
+  assert.equal(
+    connectionFailureMessage(a),
+    "Connection error: could not reach the model endpoint: socket hang up",
+  );
+  assert.equal(
+    connectionFailureMessage(new Error("Connection error."), { endpoint: "http://h/v1" }),
+    "Connection error: could not reach http://h/v1",
+  );
+});
+
+Deno.test("a URL in the transport's words is redacted too; redactUrl keeps origin and path", () => {
+  const inner = new Error(
+    "error sending request for url (https://u:p@api.example/v1/chat/completions?key=k): client " +
+      "error (Connect): invalid peer certificate: UnknownIssuer (seen at https://u:p@api.example/x?k=1)",
+  );
+  assert.equal(
+    connectionFailureMessage(new Error("Connection error.", { cause: inner })),
+    "Connection error: could not reach https://api.example/v1/chat/completions: TLS error " +
+      "(invalid peer certificate: UnknownIssuer (seen at https://api.example/x))",
+  );
+  assert.equal(redactUrl("http://a:b@h:8080/p/q?x=1#f"), "http://h:8080/p/q");
+  assert.equal(redactUrl("not a url"), undefined);
 });

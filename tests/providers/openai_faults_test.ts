@@ -188,13 +188,73 @@ for (const surface of ["responses", "chat"] as const satisfies readonly OpenAISu
   }
 }
 
-Deno.test("openai SDK: connection refused ⇒ connection", async () => {
+Deno.test("openai SDK: connection refused ⇒ connection, naming the URL and ECONNREFUSED", async () => {
+  const port = closedPort();
+  for (const surface of ["responses", "chat"] as const) {
+    const p = new OpenAIProvider({
+      model: "m",
+      apiKey: "sk-secret-key",
+      surface,
+      baseURL: `http://127.0.0.1:${port}/v1`,
+    });
+    const error = await expectFault(p.chat([Message.user("hi")]), ProviderConnectionError);
+    const path = surface === "responses" ? "responses" : "chat/completions";
+    assert.match(
+      error.message,
+      new RegExp(
+        `^Connection error: could not reach http://127\\.0\\.0\\.1:${port}/v1/${path}: ` +
+          "ECONNREFUSED \\(.*[Cc]onnection refused.*\\)$",
+      ),
+    );
+    assert.doesNotMatch(error.message, /sk-secret-key/);
+  }
+});
+
+Deno.test("openai SDK: an unresolvable host ⇒ connection, naming the URL and the DNS failure", async () => {
   const p = new OpenAIProvider({
     model: "m",
     apiKey: "sk",
-    baseURL: `http://127.0.0.1:${closedPort()}/v1`,
+    surface: "chat",
+    // A user, a password and a query are never repeated: any of them may be a credential.
+    baseURL: "http://agent:hunter2@nonexistent.invalid/v1?api-key=sk-in-the-url",
   });
-  await assert.rejects(p.chat([Message.user("hi")]), ProviderConnectionError);
+  const error = await expectFault(p.chat([Message.user("hi")]), ProviderConnectionError);
+  assert.match(
+    error.message,
+    /^Connection error: could not reach http:\/\/nonexistent\.invalid\/v1\/chat\/completions: (ENOTFOUND|EAI_AGAIN) \(dns error: /,
+  );
+  assert.doesNotMatch(error.message, /hunter2|agent@|sk-in-the-url|api-key/);
+});
+
+Deno.test("openai SDK: a TLS failure ⇒ connection, naming the URL and a TLS error", async () => {
+  // A plain-HTTP server answering a TLS handshake with clear text.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  const served = (async () => {
+    for await (const conn of listener) {
+      await conn.read(new Uint8Array(1024)).catch(() => null);
+      await conn.write(new TextEncoder().encode("HTTP/1.1 400 Bad Request\r\n\r\n"))
+        .catch(() => 0);
+      conn.close();
+    }
+  })();
+  try {
+    const p = new OpenAIProvider({
+      model: "m",
+      apiKey: "sk",
+      baseURL: `https://127.0.0.1:${port}/v1`,
+    });
+    const error = await expectFault(p.chat([Message.user("hi")]), ProviderConnectionError);
+    assert.match(
+      error.message,
+      new RegExp(
+        `^Connection error: could not reach https://127\\.0\\.0\\.1:${port}/v1/responses: TLS error \\(`,
+      ),
+    );
+  } finally {
+    listener.close();
+    await served.catch(() => {});
+  }
 });
 
 Deno.test("openai SDK: timeout ⇒ connection, one attempt", async () => {
@@ -202,8 +262,14 @@ Deno.test("openai SDK: timeout ⇒ connection, one attempt", async () => {
   mock.always("responses", { delayMs: 2_000, json: {} });
   const p = new OpenAIProvider({ model: "m", apiKey: "sk", baseURL: mock.baseURL, timeoutMs: 150 });
   const started = performance.now();
-  await assert.rejects(p.chat([Message.user("hi")]), ProviderConnectionError);
+  const error = await expectFault(p.chat([Message.user("hi")]), ProviderConnectionError);
   assert.ok(performance.now() - started < 1_500, "gave up at the timeout, no retry backoff");
+  assert.match(
+    error.message,
+    new RegExp(
+      `^Request timed out: could not reach ${mock.baseURL.replace(/[.]/g, "\\.")}: ETIMEDOUT`,
+    ),
+  );
   assert.equal(mock.hits(), 1);
 });
 

@@ -156,8 +156,26 @@ Deno.test("openrouter SDK: connection refused ⇒ connection, no retry loop", as
     baseURL: `http://127.0.0.1:${closedPort()}/v1`,
   });
   const started = performance.now();
-  await assert.rejects(p.chat([Message.user("hi")]), ProviderConnectionError);
+  const error = await expectFault(p.chat([Message.user("hi")]), ProviderConnectionError);
   assert.ok(performance.now() - started < 2_000);
+  assert.match(
+    error.message,
+    /^Connection error: could not reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: ECONNREFUSED \(.*[Cc]onnection refused.*\)$/,
+  );
+});
+
+Deno.test("openrouter SDK: an unresolvable host ⇒ connection, naming the URL and the DNS failure", async () => {
+  const p = new OpenRouterProvider({
+    model: "a/b",
+    apiKey: "sk-secret-key",
+    baseURL: "http://agent:hunter2@nonexistent.invalid/api/v1?key=sk-in-the-url",
+  });
+  const error = await expectFault(p.chat([Message.user("hi")]), ProviderConnectionError);
+  assert.match(
+    error.message,
+    /^Connection error: could not reach http:\/\/nonexistent\.invalid\/api\/v1\/chat\/completions: (ENOTFOUND|EAI_AGAIN) \(dns error: /,
+  );
+  assert.doesNotMatch(error.message, /hunter2|agent@|sk-in-the-url|sk-secret-key|TypeError/);
 });
 
 Deno.test("openrouter SDK: timeout ⇒ connection, one attempt", async () => {
@@ -170,7 +188,11 @@ Deno.test("openrouter SDK: timeout ⇒ connection, one attempt", async () => {
     timeoutMs: 150,
   });
   const started = performance.now();
-  await assert.rejects(p.chat([Message.user("hi")]), ProviderConnectionError);
+  const error = await expectFault(p.chat([Message.user("hi")]), ProviderConnectionError);
   assert.ok(performance.now() - started < 2_000);
   assert.equal(mock.hits(), 1);
+  assert.match(
+    error.message,
+    /^Request timed out: could not reach http:\/\/127\.0\.0\.1:\d+\/v1: ETIMEDOUT/,
+  );
 });

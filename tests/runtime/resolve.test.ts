@@ -1,7 +1,9 @@
 /**
  * resolveRuntime: the one resolution the wake and resolved-config share — default tool set,
  * installed overlay with an opt-in, reconcile only when asked, params errors naming the file,
- * search_params read only when its built-in is active, and the resolution's log lines. In-process,
+ * search_params validated always and used only when its built-in is active, guardrails.json
+ * parsed for the gate or refused, unreadable config folders named, and the resolution's log
+ * lines. In-process,
  * so `narrow` stays off (a revocation would outlive the test).
  */
 import assert from "node:assert/strict";
@@ -9,7 +11,11 @@ import { join } from "node:path";
 import { parseEnv } from "../../lib/config/env.ts";
 import { ConfigError } from "../../lib/config/errors.ts";
 import { install } from "../../lib/config/installer.ts";
-import { resolveRuntime } from "../../lib/runtime/resolve.ts";
+import { GUARDRAILS_FILE, resolveRuntime } from "../../lib/runtime/resolve.ts";
+import {
+  GUARDRAILS_FILE as GATE_GUARDRAILS_FILE,
+  GuardrailsError,
+} from "../../lib/gate/guardrails.ts";
 import type { Journal } from "../../lib/journal/journal.ts";
 import { VERSION } from "../../lib/base/version.ts";
 import { read, tempHome, write } from "../config/install_support.ts";
@@ -124,9 +130,18 @@ Deno.test("model_params are split for the SDK; stripped keys are logged", async 
   }
 });
 
-Deno.test("search_params.json is read only when the openrouter web_search is active", async () => {
+Deno.test("search_params.json is used only when the openrouter web_search is active, validated always", async () => {
   const { home, cleanup } = await tempHome();
   try {
+    await write(home, "search_params.json", "[3]");
+    await assert.rejects(
+      resolveRuntime(envFor(home), { reconcile: false }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.variable === join(home, "search_params.json") &&
+        /must be a JSON object .* Fix: /.test(error.message),
+      "a malformed file refuses even while the tool is off",
+    );
     await write(home, "search_params.json", '{"max_results": 3}');
     const off = await resolveRuntime(envFor(home), { reconcile: false });
     assert.deepEqual(off.searchParams, {});
@@ -192,6 +207,71 @@ Deno.test("a broken shipped default is an ERROR line and a defect", async () => 
     assert.equal(runtime.tools.defects.length, 1);
     assert.match(runtime.tools.defects[0], /^tasks\.json — failed to load: /);
     assert.ok(journal.lines.some((l) => l.startsWith("ERROR Shipped tool plugin tasks.json")));
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("guardrails.json is parsed for the gate, absent is undefined, malformed refuses", async () => {
+  const { home, cleanup } = await tempHome();
+  try {
+    const none = await resolveRuntime(envFor(home), { reconcile: false });
+    assert.equal(none.guardrails, undefined, "no file: the gate's defaults");
+    await write(
+      home,
+      GUARDRAILS_FILE,
+      '{"max_length": 500, "forbidden_patterns": [{"pattern": "nightjar", "flags": "i"}]}',
+    );
+    const parsed = await resolveRuntime(envFor(home), { reconcile: false });
+    assert.equal(parsed.guardrails?.maxLength, 500);
+    assert.equal(parsed.guardrails?.file, join(home, GUARDRAILS_FILE));
+    assert.ok(parsed.guardrails?.forbiddenPatterns[0].regex.test("Project NIGHTJAR"));
+    await write(home, GUARDRAILS_FILE, '{"max_lenght": 500}');
+    await assert.rejects(
+      resolveRuntime(envFor(home), { reconcile: false }),
+      (error: unknown) =>
+        error instanceof GuardrailsError &&
+        error.message ===
+          `Guardrails file ${join(home, GUARDRAILS_FILE)} is invalid at 'max_lenght': unknown ` +
+            "key. Fix: the keys are max_length, forbidden_patterns and secret_guard; remove any " +
+            "other",
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("the runtime's guardrails file name is the gate's", () => {
+  assert.equal(GUARDRAILS_FILE, GATE_GUARDRAILS_FILE);
+});
+
+Deno.test("an unreadable tools/ or mcp/ folder refuses, naming the folder and the fix", async () => {
+  const { home, cleanup } = await tempHome();
+  try {
+    await install({ configHome: home, provider: "openai" });
+    await Deno.remove(join(home, "mcp"), { recursive: true });
+    await write(home, "mcp", "a file where the folder belongs");
+    await assert.rejects(
+      resolveRuntime(envFor(home), { reconcile: false }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.variable === join(home, "mcp") &&
+        error.message.startsWith(
+          `The folder of MCP server configs ${join(home, "mcp")} could not be read: `,
+        ) &&
+        error.message.endsWith(
+          "Fix: make it a readable directory (the harness runs as the agent's user), or remove it.",
+        ),
+    );
+    await Deno.remove(join(home, "mcp"));
+    await Deno.remove(join(home, "tools"), { recursive: true });
+    await write(home, "tools", "a file where the folder belongs");
+    await assert.rejects(
+      resolveRuntime(envFor(home), { reconcile: false }),
+      (error: unknown) =>
+        error instanceof ConfigError && error.variable === join(home, "tools") &&
+        error.message.startsWith(`The folder of tool plugin files ${join(home, "tools")} `),
+    );
   } finally {
     await cleanup();
   }

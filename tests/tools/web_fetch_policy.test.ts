@@ -357,7 +357,11 @@ Deno.test("names that are local by definition are refused without resolving", as
     ["https://LOCALHOST./", /refused: localhost is not a public host/],
     ["https://api.localhost/", /refused: api\.localhost is not a public host/],
     ["https://printer.local/", /\(\.local names are local\)/],
-    ["https://metadata.google.internal/", /\(\.internal names are local\)/],
+    [
+      "https://metadata.google.internal/",
+      /refused: metadata\.google\.internal is a cloud metadata host name\.$/,
+    ],
+    ["https://gateway.internal/", /\(\.internal names are local\)/],
     ["https://router.home.arpa/", /\(\.home\.arpa names are local\)/],
     ["https://intranet/", /refused: 'intranet' is a single-label name, not a public host\.$/],
   ];

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { GUARDRAILS_FILE as GATE_FILE } from "../../lib/gate/guardrails.ts";
 import type { Engine } from "../../lib/core/engine.ts";
 import { DeferredGate } from "../../lib/wake/deferred_gate.ts";
-import { GUARDRAILS_FILE } from "../../lib/wake/assemble.ts";
+import { GUARDRAILS_FILE } from "../../lib/runtime/resolve.ts";
 import { EngineSlot } from "../../lib/wake/wake_state.ts";
 import type { Message } from "../../lib/platform/mod.ts";
 import { REPO_ROOT } from "../support/run_cli.ts";

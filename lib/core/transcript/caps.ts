@@ -16,7 +16,7 @@
  */
 import { createKind } from "../types/create_calls.ts";
 import { codePointLength, headCodePoints, tailCodePoints } from "../../base/code_points.ts";
-import { INTERRUPTED, isInterrupted } from "./heal.ts";
+import { awaitsReissue } from "./heal.ts";
 import type { Message, ToolCall } from "../types/message.ts";
 import { carryNumberSpellings, jsonSize } from "../../pycompat/json.ts";
 import { runEnd, runResults } from "../types/runs.ts";
@@ -181,12 +181,12 @@ export function capArguments(
 
 /**
  * Whether the recovery may still re-issue `call` from its recorded arguments: a create-shaped call
- * whose result is missing (in flight) or is the interrupted sentinel. Its arguments stay whole and
- * outside the step's budget.
+ * whose result is missing (in flight), the interrupted sentinel, or an unknown outcome. Its
+ * arguments stay whole and outside the step's budget.
  */
 export function isReplayable(call: ToolCall, result: Message | undefined): boolean {
   if (createKind(call) === undefined) return false;
-  return result === undefined || result.content === INTERRUPTED;
+  return result === undefined || awaitsReissue(result);
 }
 
 /** The capped calls of `messages[assistant]`, or `undefined` when every call is unchanged. */
@@ -206,9 +206,9 @@ function cappedCalls(messages: readonly Message[], assistant: number): ToolCall[
   return out;
 }
 
-/** Tool results that take part in a budget: non-empty and not the sentinel. */
+/** Tool results that take part in a budget: non-empty and not a sentinel. */
 function isCappable(message: Message): boolean {
-  return message.role === "tool" && !!message.content && !isInterrupted(message);
+  return message.role === "tool" && !!message.content && !awaitsReissue(message);
 }
 
 /** Capped result contents by index: each step's results share one budget; orphans are capped alone. */

@@ -6,6 +6,7 @@
  * by the recovery, which finds it by this exact text).
  */
 import { Message } from "../types/message.ts";
+import { isOutcomeUnknown } from "../types/outcome_unknown.ts";
 import { runEnd } from "../types/runs.ts";
 
 /** The synthesized result of an interrupted call; matched by exact value, so never reworded. */
@@ -18,6 +19,14 @@ export const INTERRUPTED =
 /** Whether `message` is the interrupted sentinel (a `tool` result whose content is exactly it). */
 export function isInterrupted(message: Message): boolean {
   return message.role === "tool" && message.content === INTERRUPTED;
+}
+
+/**
+ * Whether a create's result leaves it for the recovery to re-send under its key: the wake died
+ * while it ran (the interrupted sentinel), or the platform never answered it definitely.
+ */
+export function awaitsReissue(message: Message): boolean {
+  return isInterrupted(message) || isOutcomeUnknown(message);
 }
 
 /** What healing produced: the new list and how many sentinels it inserted. */

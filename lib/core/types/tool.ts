@@ -14,6 +14,25 @@ export type Capability = typeof SHELL | (string & Record<never, never>);
 /** A JSON Schema object describing a tool's arguments. */
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * How a tool call ended, as the `tool` journal line's `outcome=` reports it
+ * (docs/journal.md#the-line-catalogue). The model reads a text either way; the outcome tells the
+ * operator whether the call did what it was asked:
+ *
+ * - `ok`: it did.
+ * - `error`: it failed: the tool threw, or the call named no tool (the engine decides these).
+ * - `invalid`: the model's arguments were rejected before anything was done.
+ * - `refused`: the tool declined on policy (an address fence, an unconfirmed irreversible act).
+ * - `blocked`: the outbound gate blocked a post; nothing was sent.
+ */
+export type ToolOutcome = "ok" | "error" | ToolVerdict;
+
+/** The outcomes a tool reports with `ToolContext.reportOutcome`: see {@link ToolOutcome}. */
+export type ToolVerdict = "invalid" | "refused" | "blocked";
+
+/** Every {@link ToolVerdict}, for checking a value a JavaScript tool reported. */
+export const TOOL_VERDICTS: ReadonlySet<ToolVerdict> = new Set(["invalid", "refused", "blocked"]);
+
 /** A tool's richer result: text, plus images the model should see on its next step. */
 export interface ToolOutput {
   /** The result the model reads. */
@@ -22,12 +41,20 @@ export interface ToolOutput {
   readonly images?: readonly ImageContent[];
 }
 
-/** What the engine tells a tool about the call it is running. */
+/** What the engine tells a tool about the call it is running, and how the tool answers back. */
 export interface ToolContext {
   /** The provider-supplied id of this call. */
   readonly callId: string;
   /** Aborted when the turn is being torn down. */
   readonly signal?: AbortSignal;
+  /**
+   * Says the call did not do what was asked although the tool answers with a text (whatever it
+   * returns, string or {@link ToolOutput}, is unchanged): the `tool` journal line then logs this
+   * outcome instead of `ok`. A side channel rather than a return type, so plain string results
+   * keep working and a tool run outside the engine (no context) just answers. The last report
+   * before `run` settles wins; a throw is `error` regardless. Absent when nothing listens.
+   */
+  readonly reportOutcome?: (outcome: ToolVerdict) => void;
 }
 
 /** What a tool looks like to a provider: the wire-level function declaration. */

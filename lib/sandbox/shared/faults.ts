@@ -22,6 +22,12 @@ export interface FaultSpec {
    * response was lost, the case idempotency keys exist for.
    */
   readonly commit?: boolean;
+  /**
+   * Process the request for real, then spoil the real answer's body: `truncate` sends the first
+   * half of it as a complete response (a 201 whose JSON is cut short), `cut` drops the connection
+   * halfway through it. Either way the write is committed and its answer lost.
+   */
+  readonly body?: "truncate" | "cut";
 }
 
 /** A registered fault and how many uses it has left. */

@@ -104,8 +104,9 @@ export const AdminFaultCreate = envelope({
   delay_ms: z.number().int().min(0).max(600_000).optional(),
   method: z.string().optional(),
   commit: z.boolean().optional(),
-}).refine((f) => f.status !== undefined || f.delay_ms !== undefined, {
-  message: "needs a status, a delay_ms or both",
+  body: z.enum(["truncate", "cut"]).optional(),
+}).refine((f) => f.status !== undefined || f.delay_ms !== undefined || f.body !== undefined, {
+  message: "needs a status, a delay_ms, a body or a combination",
   path: ["base"],
 });
 

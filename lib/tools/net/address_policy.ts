@@ -9,6 +9,7 @@
  * or a translator will deliver the packet there.
  */
 import { formatIPv4, type IpAddress, ipFromBytes, parseIp } from "./ip.ts";
+import { CLOUD_RESOLVERS, METADATA_V4, METADATA_V6 } from "./metadata_addresses.ts";
 
 /**
  * Judges one address: null when it is public, else a noun phrase saying what it is
@@ -41,18 +42,12 @@ function inBlock(bytes: Uint8Array, b: Block): boolean {
 }
 
 // Exact addresses first: these are the endpoints an SSRF is usually after, and naming them
-// tells the operator reading the journal what was attempted. 168.63.129.16 (Azure's wire
-// server) is nominally public, which is why it must be listed rather than left to the ranges.
-const METADATA: readonly Block[] = [
-  "169.254.169.254/32", // AWS, GCP, Azure, OpenStack, DigitalOcean, Oracle instance metadata
-  "169.254.170.2/32", // AWS ECS task metadata and credentials
-  "169.254.169.253/32", // AWS VPC DNS resolver
-  "168.63.129.16/32", // Azure wire server
-  "100.100.100.200/32", // Alibaba Cloud metadata
-  "192.0.0.192/32", // Oracle Cloud Classic metadata
-  "fd00:ec2::254/128", // AWS IMDS over IPv6
-  "fd00:ec2::253/128", // AWS VPC DNS over IPv6
-].map((cidr) => block(cidr, "a cloud metadata address"));
+// tells the operator reading the journal what was attempted. The list is shared with the
+// permission set's deny list (metadata_addresses.ts); some entries (168.63.129.16) are nominally
+// public, which is why they must be listed rather than left to the ranges.
+const METADATA: readonly Block[] = [...METADATA_V4, ...METADATA_V6, ...CLOUD_RESOLVERS].map((e) =>
+  block(`${e.address}/${e.address.includes(":") ? 128 : 32}`, "a cloud metadata address")
+);
 
 // IANA IPv4 special-purpose registry, the blocks that are not globally reachable.
 const V4_BLOCKS: readonly Block[] = [

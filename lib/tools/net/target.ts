@@ -6,6 +6,7 @@
 import { errorMessage } from "../../base/error_text.ts";
 import { type AddressPolicy, dialAddress } from "./address_policy.ts";
 import { type IpAddress, parseIp } from "./ip.ts";
+import { METADATA_HOST_NAMES } from "./metadata_addresses.ts";
 import { ResolveError, type Resolver } from "./resolve.ts";
 
 /** A fetch the fence refused, or one that could not complete; the message says why. */
@@ -78,6 +79,10 @@ export async function checkTarget(url: URL, checks: TargetChecks): Promise<Targe
   }
 
   const name = host.toLowerCase().replace(/\.$/, "");
+  // Before the generic rules, so the refusal names what was attempted.
+  if (METADATA_HOST_NAMES.includes(name)) {
+    throw new FetchRefusal(`refused: ${name} is a cloud metadata host name.`);
+  }
   const suffix = LOCAL_SUFFIXES.find((s) => name === s || name.endsWith(`.${s}`));
   if (suffix) {
     throw new FetchRefusal(`refused: ${name} is not a public host (.${suffix} names are local).`);

@@ -41,4 +41,10 @@ export interface PlatformContext {
   idempotencyKey(kind: CreateKind, callId: string): Promise<string | undefined>;
   /** Records a visible act for the nudge (speech, a shared file, a scheduled task). */
   recordAct(act: VisibleAct): void;
+  /**
+   * Records that a keyed create got no definite answer (its result is the outcome-unknown
+   * sentinel). A wake then leaves the turn's item in flight, so its next wake's recovery re-sends
+   * the create under the same key. Optional: a context with no recovery behind it omits it.
+   */
+  recordUnknownOutcome?(): void;
 }

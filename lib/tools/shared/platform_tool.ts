@@ -45,7 +45,10 @@ export abstract class PlatformTool<Args> extends Tool {
     const context = this.#context;
     if (context === undefined) return notConnected(this.name);
     const parsed = parseArgs(this.schema, args);
-    if (!parsed.ok) return parsed.error;
+    if (!parsed.ok) {
+      call?.reportOutcome?.("invalid");
+      return parsed.error;
+    }
     return await this.act(context, parsed.value, call);
   }
 

@@ -2,11 +2,16 @@
  * How a platform tool turns failures into text the model can act on. A platform refusal is
  * relayed as `Couldn't <phrase>: <detail>` (docs/tools.md#platform-tools) so the agent reads the
  * platform's own explanation instead of flailing on a raw error; a {@link ToolRefusal} (bad input
- * the tool itself caught) becomes `Error: <text>`. Anything else is a bug and is rethrown, so the
- * engine reports it as `Error running '<tool>': …`.
+ * the tool itself caught) becomes `Error: <text>`. A keyed create the platform never answered
+ * definitely is neither: its result is the exact {@link OUTCOME_UNKNOWN} text, so the model does
+ * not send it again and the recovery re-sends it under its key. Anything else is a bug and is
+ * rethrown, so the engine reports it as `Error running '<tool>': …`.
  */
-import { PlatformError } from "../../platform/mod.ts";
+import { OUTCOME_UNKNOWN } from "../../core/types/outcome_unknown.ts";
+import { createUnsettled } from "../../journal/catalogue_wake.ts";
+import { OutcomeUnknownError, PlatformError } from "../../platform/mod.ts";
 import { pyRepr } from "../../pycompat/repr.ts";
+import type { PlatformContext } from "./platform_context.ts";
 
 /** A model-readable refusal raised inside a tool (an unknown handle, an unreadable time). */
 export class ToolRefusal extends Error {
@@ -19,15 +24,49 @@ export function explain(error: PlatformError): string {
   return error.detail || error.title || error.message || String(error);
 }
 
-/** Runs `work`; platform errors become `Couldn't <phrase>: …`, refusals become `Error: …`. */
-export async function relay<T>(phrase: string, work: () => Promise<T>): Promise<T | string> {
+/** Where an unknown outcome is told: the tool's context, the create's timeline and what it made. */
+export interface UnknownOutcomeLog {
+  readonly context: Pick<PlatformContext, "journal" | "recordUnknownOutcome">;
+  readonly timeline: string;
+  /** `message`, `asset`, `task` or `webhook_endpoint`. */
+  readonly what: string;
+}
+
+/**
+ * Runs `work`; platform errors become `Couldn't <phrase>: …`, refusals become `Error: …`, and an
+ * unknown outcome becomes {@link OUTCOME_UNKNOWN} (logged as `create unsettled` when `unknown`
+ * says where).
+ */
+export async function relay<T>(
+  phrase: string,
+  work: () => Promise<T>,
+  unknown?: UnknownOutcomeLog,
+): Promise<T | string> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof ToolRefusal) return `Error: ${error.message}`;
+    if (error instanceof OutcomeUnknownError) return unknownOutcome(error, unknown);
     if (error instanceof PlatformError) return `Couldn't ${phrase}: ${explain(error)}`;
     throw error;
   }
+}
+
+/**
+ * The result a create whose outcome is unknown returns; with `log`, the context is told (a wake
+ * then leaves the item for its recovery) and `create unsettled` is logged.
+ */
+export function unknownOutcome(error: OutcomeUnknownError, log?: UnknownOutcomeLog): string {
+  if (log) {
+    log.context.recordUnknownOutcome?.();
+    createUnsettled(log.context.journal, {
+      timeline: log.timeline,
+      what: log.what,
+      attempts: error.attempts,
+      error: explain(error.last),
+    });
+  }
+  return OUTCOME_UNKNOWN;
 }
 
 /** `'a', 'b', or 'c'` — the reference's way of listing the allowed actions. */

@@ -100,8 +100,10 @@ export async function drive(
 ): Promise<TurnOutcome> {
   const facts: TurnFacts = { timer: new StageTimer() };
   let outcome: TurnOutcome | undefined;
+  const unknownBefore = wake.context.unknownOutcomes;
   try {
     outcome = await driveTurn(wake, spec, live, turnStart, save, facts, standing);
+    if (outcome === "done" && wake.context.unknownOutcomes > unknownBefore) outcome = "unsettled";
     return outcome;
   } catch (error) {
     facts.error = namedError(error);
@@ -237,7 +239,11 @@ async function recordTurn(
         tools: facts.engine?.registry.names() ?? [],
       },
       toolCalls: result?.toolCalls ?? [],
-      outcome: outcome === undefined ? "error" : outcome === "done" ? "ok" : "reported",
+      outcome: outcome === undefined
+        ? "error"
+        : outcome === "done" || outcome === "unsettled"
+        ? "ok"
+        : "reported",
       outcomeKind: facts.kind,
       error: outcome === undefined ? facts.error : undefined,
       steps: result?.steps ?? 0,
