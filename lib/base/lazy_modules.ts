@@ -22,8 +22,11 @@ export const LAZY_MODULES = [
   "lib/gate/guardrails.ts",
   "lib/config/installer.ts",
   "lib/tools/shell/tool.ts",
+  "lib/tools/media/openai_media.ts",
+  "lib/tools/media/xai_media.ts",
   "lib/poll/mod.ts",
   "lib/mcp/client.ts",
+  "lib/core/image_prep.ts",
 ] as const;
 
 /** A module path `lazyImport` accepts. */

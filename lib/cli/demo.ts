@@ -12,16 +12,27 @@ import { type Command, integerFlag } from "./command.ts";
 
 const options = {
   port: { type: "string" },
+  draw: { type: "boolean" },
 } as const;
+
+/** The image tool each provider draws with in `harness demo --draw` (an opt-in stem). */
+const DRAWING_STEM: Readonly<Record<string, string>> = {
+  openai: "generate_image",
+  xai: "grok_generate_image",
+};
 
 /**
  * Runs the demo against a fresh sandbox in a temporary data directory, writing readable lines to
  * `out`, and resolves to the wake's exit code. The sandbox is closed and its directory removed
  * before this resolves (or on Ctrl-C).
  */
-export async function runDemo(port: number, out: (line: string) => void): Promise<number> {
+export async function runDemo(
+  port: number,
+  out: (line: string) => void,
+  options: { readonly draw?: boolean } = {},
+): Promise<number> {
   const { Sandbox } = await import("../sandbox/mod.ts");
-  const { seedWorld, timelineLines } = await import("./demo/world.ts");
+  const { DRAW_REQUEST, seedWorld, timelineLines } = await import("./demo/world.ts");
   const wakeProcess = await import("./demo/wake_process.ts");
   const parentEnv = Deno.env.toObject();
   const dataDir = await Deno.makeTempDir({ prefix: "harness-demo-" });
@@ -34,7 +45,7 @@ export async function runDemo(port: number, out: (line: string) => void): Promis
     const sandbox = await Sandbox.start({ port, dataDir });
     try {
       const model = wakeProcess.chooseModel(parentEnv, sandbox.modelUrl);
-      const world = await seedWorld(sandbox);
+      const world = await seedWorld(sandbox, options.draw ? DRAW_REQUEST : undefined);
       const { ada, vega, timeline } = world;
       out("BaseCradle harness demo — one complete wake, offline");
       out("");
@@ -57,6 +68,15 @@ export async function runDemo(port: number, out: (line: string) => void): Promis
         BASECRADLE_TOKEN: vega.token,
         BASECRADLE_CONFIG_HOME: join(home, "config"),
       }, model);
+      if (options.draw) {
+        // The image tool is powerful (paid, opt-in): grant it the way an operator would.
+        const provider = env.AI_PROVIDER || "openai";
+        const stem = DRAWING_STEM[provider];
+        if (!stem) throw new Error(`--draw needs AI_PROVIDER openai or xai, not '${provider}'.`);
+        const { install } = await import("../config/installer.ts");
+        await install({ configHome: env.BASECRADLE_CONFIG_HOME, provider, optIn: [stem] });
+        out(`Config     harness install --opt-in ${stem}  (vega may draw)`);
+      }
       const args = ["wake", "--timeline", timeline.uuid];
       out(`Wake       harness ${args.join(" ")}  (as @${vega.handle}, a separate process)`);
       out("Journal");
@@ -100,20 +120,25 @@ The model is the sandbox's deterministic "sandbox-demo" (no account, no network,
 With AI_API_KEY set, the wake uses your real vendor instead: AI_MODEL is then required, and
 AI_PROVIDER, AI_SDK, AI_SDK_SURFACE and AI_BASE_URL are passed through as set.
 
+With --draw, ada asks for a picture instead ("/imagine …"): the demo grants vega the image
+tool (harness install --opt-in generate_image, or grok_generate_image under AI_PROVIDER=xai),
+and the wake generates the image — offline, the sandbox's model draws a small PNG — uploads it
+as a file on the timeline and answers.
+
 Exit code: 0 when the wake exited 0, else 1.
 
 Options:
   --port N     port for the sandbox (default 0: any free port)
+  --draw       ask for a picture: the agent draws it with its image tool and posts it
   -h, --help   show this help
 `,
   options,
   async run({ values }) {
     const port = integerFlag("port", values.port, { min: 0, max: 65535 }) ?? 0;
     try {
-      const code = await runDemo(
-        port,
-        (line) => writeStdout(line + "\n"),
-      );
+      const code = await runDemo(port, (line) => writeStdout(line + "\n"), {
+        draw: values.draw === true,
+      });
       return code === 0 ? 0 : 1;
     } catch (error) {
       const reason = errorMessage(error);

@@ -9,10 +9,19 @@
  * logs it as `unspoken`.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { reserveSummary, stepLine, wakeUsedSteps } from "../journal/catalogue_engine.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+import {
+  imagesUnprepared,
+  payloadReplay,
+  reserveSummary,
+  stepLine,
+  wakeUsedSteps,
+} from "../journal/catalogue_engine.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { runToolCall, type ToolRun } from "./dispatch.ts";
 import { evictImages, imageTurn } from "./images.ts";
+import { ProviderPayloadTooLargeError } from "./types/faults.ts";
+import { DEFAULT_IMAGE_PREP, type ImagePrepPolicy } from "./types/image_policy.ts";
 import { type ImageContent, Message } from "./types/message.ts";
 import type { Provider } from "./types/provider.ts";
 import type { ToolRegistry } from "./registry.ts";
@@ -111,6 +120,11 @@ export interface EngineOptions {
   readonly builtins?: Iterable<string>;
   /** Hooks consulted on every run of this engine, before any per-run hooks. */
   readonly hooks?: readonly TurnHook[];
+  /**
+   * How a request's inline images are prepared (docs/context.md#images-in-a-request); `null`
+   * sends them untouched. Defaults to {@link DEFAULT_IMAGE_PREP}.
+   */
+  readonly imagePrep?: ImagePrepPolicy | null;
 }
 
 /** What one run is given besides the transcript. */
@@ -154,6 +168,7 @@ export class Engine {
   readonly #vision?: boolean;
   readonly #builtins: ReadonlySet<string>;
   readonly #hooks: readonly TurnHook[];
+  readonly #imagePrep: ImagePrepPolicy | null;
 
   /** Throws `RangeError` for a non-positive step budget or a negative retry count. */
   constructor(provider: Provider, registry: ToolRegistry, options: EngineOptions = {}) {
@@ -175,6 +190,7 @@ export class Engine {
     this.#vision = options.vision;
     this.#builtins = new Set([...(provider.builtins ?? []), ...(options.builtins ?? [])]);
     this.#hooks = options.hooks ?? [];
+    this.#imagePrep = options.imagePrep === undefined ? DEFAULT_IMAGE_PREP : options.imagePrep;
   }
 
   /**
@@ -191,6 +207,7 @@ export class Engine {
       vision: this.#vision,
       builtins: this.#builtins,
       hooks: [...this.#hooks, ...(options.hooks ?? [])],
+      imagePrep: this.#imagePrep,
     });
     this.turns++;
     return await run.execute();
@@ -204,6 +221,7 @@ interface RunDeps {
   readonly vision?: boolean;
   readonly builtins: ReadonlySet<string>;
   readonly hooks: readonly TurnHook[];
+  readonly imagePrep: ImagePrepPolicy | null;
 }
 
 /** One run's state: kept apart from `Engine` so concurrent runs never share it. */
@@ -219,6 +237,12 @@ class Run {
   };
   #vision?: boolean;
   #visionKnown = false;
+  /** Images prepared so far this run, by their original object (see #prepared). */
+  readonly #preparedImages = new WeakMap<ImageContent, ImageContent[] | string>();
+  /** How many old images the last request left out, so the WARNING is not repeated per step. */
+  #droppedImages = 0;
+  /** Set once a request was refused as too large with images: the run's later steps go without. */
+  #imagesRefused = false;
   #stepsUsed = 0;
 
   constructor(
@@ -262,17 +286,58 @@ class Run {
     }
   }
 
-  /** One model call through the retry rule, with its `llm` line and usage tally. */
+  /**
+   * One model call through the retry rule, with its `llm` line and usage tally. The request's
+   * images are prepared first; a request refused as too large while it carried inline images
+   * is replayed once without them (docs/context.md#a-request-too-large-for-its-images).
+   */
   async #chat(tools: readonly ToolSpec[] | undefined): Promise<Message> {
-    const view = this.options.view ? await this.options.view(this.messages) : this.messages;
-    const reply = await loggedChat(this.engine.provider, view, tools, {
+    const built = this.options.view ? await this.options.view(this.messages) : this.messages;
+    // After a refusal the same images would be refused again on every later step of the run.
+    const view = this.#imagesRefused ? withoutImages(built) : await this.#prepared(built);
+    const options = {
       retries: this.engine.responseRetries,
       sleep: this.deps.sleep,
       journal: this.deps.journal,
       now: this.deps.now,
-    });
+    };
+    let reply: Message;
+    try {
+      reply = await loggedChat(this.engine.provider, view, tools, options);
+    } catch (error) {
+      const inline = inlineImages(view);
+      if (!(error instanceof ProviderPayloadTooLargeError) || inline === 0) throw error;
+      // The images are what a text-only request would not have carried: one replay without
+      // them. The transcript is untouched; a second refusal takes the usual failure path.
+      payloadReplay(this.deps.journal, { images: inline, error: error.message });
+      this.#imagesRefused = true;
+      reply = await loggedChat(this.engine.provider, withoutImages(view), tools, options);
+    }
     this.#tally(reply);
     return reply;
+  }
+
+  /**
+   * `view` with its images prepared for the request. The codec module is loaded only when the
+   * view carries an image, so a turn without images never loads it.
+   */
+  async #prepared(view: readonly Message[]): Promise<readonly Message[]> {
+    const policy = this.deps.imagePrep;
+    if (policy === null || inlineImages(view) === 0) return view;
+    const { prepareView } = await lazyImport<typeof import("./image_prep.ts")>(
+      "lib/core/image_prep.ts",
+    );
+    const prepared = await prepareView(view, policy, this.#preparedImages);
+    const newlyDropped = prepared.dropped > this.#droppedImages;
+    if (prepared.failures.length || newlyDropped) {
+      imagesUnprepared(this.deps.journal, {
+        dropped: newlyDropped ? prepared.dropped : 0,
+        maxImages: policy.maxImages,
+        failures: prepared.failures,
+      });
+    }
+    this.#droppedImages = prepared.dropped;
+    return prepared.messages;
   }
 
   /** Runs the reply's calls in order, appending each result, then any images as one turn. */
@@ -439,6 +504,25 @@ class Run {
       usage: { ...this.#usage },
     };
   }
+}
+
+/** How many inline images `view` carries. */
+function inlineImages(view: readonly Message[]): number {
+  return view.reduce((n, message) => n + (message.images?.length ?? 0), 0);
+}
+
+/** `view` with every inline image replaced by a short note in its turn's text. */
+function withoutImages(view: readonly Message[]): Message[] {
+  return view.map((message) => {
+    if (!message.images?.length) return message;
+    const notes = message.images.map((image) =>
+      `(Image omitted from this request: ${
+        image.alt || "image"
+      } — the request was too large with it inline.)`
+    );
+    const { images: _images, ...rest } = message;
+    return { ...rest, content: [message.content ?? "", ...notes].filter(Boolean).join("\n") };
+  });
 }
 
 /** Elapsed seconds, never negative (a clock stepping back must not print `-0.01s`). */

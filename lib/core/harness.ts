@@ -24,6 +24,7 @@ import type { Sleep } from "./retry.ts";
 import { InMemorySessionStore, type SessionStore } from "./transcript/session_store.ts";
 import { isStepNote } from "./types/step_note.ts";
 import type { Tool } from "./types/tool.ts";
+import type { ImagePrepPolicy } from "./types/image_policy.ts";
 
 /** The session `send` and `transcript` use when no source is named. */
 export const DEFAULT_SOURCE = "default";
@@ -49,6 +50,8 @@ export interface HarnessOptions {
   readonly maxSteps?: number;
   /** Extra attempts for transient provider faults (default 2). */
   readonly responseRetries?: number;
+  /** How a request's images are prepared; `null` sends them untouched (default: the defaults). */
+  readonly imagePrep?: ImagePrepPolicy | null;
   /** Server-side built-in names besides the provider's own. */
   readonly builtins?: Iterable<string>;
   /** Hooks consulted on every turn of every session. */
@@ -101,6 +104,7 @@ export class Harness {
       journal: this.#journal,
       maxSteps: options.maxSteps,
       responseRetries: options.responseRetries,
+      imagePrep: options.imagePrep,
       builtins: options.builtins,
       hooks: options.hooks,
       vision: options.vision,

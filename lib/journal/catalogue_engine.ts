@@ -175,3 +175,31 @@ export function imageWithheld(journal: Journal, f: { images: string; model: stri
     reason: "model has no image input",
   });
 }
+
+/**
+ * WARNING `Request too large with <n> inline image(s): replaying once without them: …`: a
+ * payload-too-large refusal of a request that carried images (docs/context.md).
+ */
+export function payloadReplay(journal: Journal, f: { images: number; error: string }): void {
+  journal.text(
+    "WARNING",
+    `Request too large with ${f.images} inline image(s): replaying once without them: ${f.error}`,
+  );
+}
+
+/**
+ * WARNING `Image preparation sent <n> image(s) as text: …`: images older than the newest
+ * `maxImages`, or ones that could not be decoded or compressed, went as a note instead.
+ */
+export function imagesUnprepared(
+  journal: Journal,
+  f: { dropped: number; maxImages: number; failures: readonly string[] },
+): void {
+  const parts: string[] = [];
+  if (f.dropped) parts.push(`${f.dropped} older than the newest ${f.maxImages}`);
+  for (const failure of f.failures) parts.push(failure);
+  journal.text(
+    "WARNING",
+    `Image preparation sent ${f.dropped + f.failures.length} image(s) as text: ${parts.join("; ")}`,
+  );
+}

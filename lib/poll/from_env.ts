@@ -88,7 +88,7 @@ export async function pollOptionsFromEnv(
     });
     for (const secret of [env.aiApiKey, env.token, env.password]) registerSecret(secret);
     const client = PlatformClient.fromEnv({}, read);
-    const optional = await loadOptionalFactories(resolution.activeTools);
+    const optional = await loadOptionalFactories(resolution.activeTools, read);
     const gate = new Gate({
       client,
       guardrails: runtime.guardrails,
@@ -110,6 +110,7 @@ export async function pollOptionsFromEnv(
       journal,
       maxSteps: env.maxSteps,
       responseRetries: env.responseRetries,
+      imagePrep: runtime.imagePrep,
       memory,
     };
   } catch (error) {

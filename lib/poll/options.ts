@@ -5,6 +5,7 @@
 import type { Policy } from "../core/policy.ts";
 import type { Provider } from "../core/types/provider.ts";
 import type { Tool } from "../core/types/tool.ts";
+import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import type { OutboundGate } from "../gate/post_request.ts";
 import type { Journal } from "../journal/journal.ts";
 import type { MemoryProvider } from "../memory/provider.ts";
@@ -41,6 +42,8 @@ export interface TimelineAgentOptions {
   readonly maxSteps?: number;
   /** Extra attempts for transient provider faults (default 2). */
   readonly responseRetries?: number;
+  /** How a request's images are prepared (`image_prep.json`); `null` sends them untouched. */
+  readonly imagePrep?: ImagePrepPolicy | null;
   /** A memory provider whose tools are in `tools`; `close()` closes it. Its hooks never run. */
   readonly memory?: MemoryProvider;
 }

@@ -244,6 +244,7 @@ export class TimelineAgent implements AsyncDisposable {
       journal,
       maxSteps: o.maxSteps,
       responseRetries: o.responseRetries,
+      imagePrep: o.imagePrep,
     });
     const window = o.contextMessages ?? DEFAULT_CONTEXT_MESSAGES;
     const backlog = await readBacklog(o.client, this.timeline, window, self.uuid);

@@ -14,6 +14,8 @@
  */
 import { Policy } from "../core/policy.ts";
 import type { Tool } from "../core/types/tool.ts";
+import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
+import { loadImagePrep } from "../config/image_prep.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -89,6 +91,11 @@ export interface Runtime {
    * is validated either way: a malformed one refuses even while the tool is off.
    */
   readonly searchParams: Params;
+  /**
+   * `image_prep.json` resolved for `AI_MODEL`: how a request's images are prepared, `null` when
+   * the model's entry switches preparation off (docs/configuration.md#image_prepjson).
+   */
+  readonly imagePrep: ImagePrepPolicy | null;
   /**
    * `guardrails.json`, parsed and compiled for the gate; `undefined` when there is no file (the
    * gate's defaults apply). Hand it to the gate as it is.
@@ -167,6 +174,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     ? searchFile
     : {};
   const guardrails = await readGuardrails(configHome);
+  const imagePrep = await loadImagePrep(configHome, env.aiModel);
   return {
     env,
     configHome,
@@ -182,6 +190,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     modelParams,
     searchParams,
     guardrails,
+    imagePrep,
   };
 }
 

@@ -61,18 +61,51 @@ export const TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
     new SystemPromptEditTool(configHome, { installed: promptsInstalled }),
 };
 
+/** The OpenAI media tools, by catalogue name (their module loads only when one resolves). */
+const OPENAI_MEDIA = ["generate_image", "edit_image", "listen"] as const;
+/** The xAI media tools, likewise. */
+const XAI_MEDIA = ["grok_generate_image", "grok_edit_image", "grok_generate_video"] as const;
+
 /**
  * Constructors loaded only when the resolution activated them: the shell tool is opt-in, runs
- * only unlocked, and its modules would otherwise load on every engaged turn.
+ * only unlocked, and its modules would otherwise load on every engaged turn; the media tools are
+ * opt-in and paid, and an engaged turn without them must not load their code. The media tools
+ * read where to send requests from `env` (the process environment unless given), the same
+ * variables the resolution checked their `requires` against.
  */
 export async function loadOptionalFactories(
   active: readonly ActiveTool[],
+  env: (name: string) => string | undefined = (name) => Deno.env.get(name),
 ): Promise<Readonly<Record<string, ToolFactory>>> {
-  if (!active.some((entry) => entry.tool === "shell")) return {};
-  const { ShellTool } = await lazyImport<typeof import("../tools/shell/tool.ts")>(
-    "lib/tools/shell/tool.ts",
-  );
-  return { shell: () => new ShellTool() };
+  const wanted = new Set(active.map((entry) => entry.tool));
+  const factories: Record<string, ToolFactory> = {};
+  if (wanted.has("shell")) {
+    const { ShellTool } = await lazyImport<typeof import("../tools/shell/tool.ts")>(
+      "lib/tools/shell/tool.ts",
+    );
+    factories.shell = () => new ShellTool();
+  }
+  if (OPENAI_MEDIA.some((name) => wanted.has(name))) {
+    const media = await lazyImport<typeof import("../tools/media/openai_media.ts")>(
+      "lib/tools/media/openai_media.ts",
+    );
+    const endpoint = media.mediaEndpointFrom(env);
+    factories.generate_image = ({ context }) => new media.GenerateImageTool(endpoint, context);
+    factories.edit_image = ({ context }) => new media.EditImageTool(endpoint, context);
+    factories.listen = ({ context }) => new media.ListenTool(endpoint, context);
+  }
+  if (XAI_MEDIA.some((name) => wanted.has(name))) {
+    const media = await lazyImport<typeof import("../tools/media/xai_media.ts")>(
+      "lib/tools/media/xai_media.ts",
+    );
+    const endpoint = media.mediaEndpointFrom(env);
+    factories.grok_generate_image = ({ context }) =>
+      new media.GrokGenerateImageTool(endpoint, context);
+    factories.grok_edit_image = ({ context }) => new media.GrokEditImageTool(endpoint, context);
+    factories.grok_generate_video = ({ context }) =>
+      new media.GrokGenerateVideoTool(endpoint, context);
+  }
+  return factories;
 }
 
 /** A catalogue tool the runtime marks implemented but this wake cannot build. */

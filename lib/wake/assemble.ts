@@ -200,6 +200,7 @@ function engineSlot(
       journal,
       maxSteps: env.maxSteps,
       responseRetries: env.responseRetries,
+      imagePrep: runtime.imagePrep,
       extraTools: mcp?.tools,
     });
   });

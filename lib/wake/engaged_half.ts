@@ -11,6 +11,7 @@ import type { ActiveTool } from "../config/resolve.ts";
 import type { Engine, EngineResult } from "../core/engine.ts";
 import type { Policy } from "../core/policy.ts";
 import type { Message } from "../core/types/message.ts";
+import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import type { Tool } from "../core/types/tool.ts";
 import type { Journal } from "../journal/journal.ts";
 import type { McpConfigRead, McpLoad } from "../mcp/mod.ts";
@@ -76,6 +77,8 @@ export interface EngineParts {
   readonly journal: Journal;
   readonly maxSteps: number;
   readonly responseRetries: number;
+  /** How a request's images are prepared; `null` sends them untouched. */
+  readonly imagePrep: ImagePrepPolicy | null;
   /** Tools beyond the resolution (the MCP proxies), registered after it under the same policy. */
   readonly extraTools?: readonly Tool[];
 }

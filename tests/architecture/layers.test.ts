@@ -173,6 +173,21 @@ const LAYERS: readonly Layer[] = [
     may: ["lib/base", "lib/pycompat", "lib/core/types", "lib/core"],
   },
   {
+    folder: "lib/tools/media",
+    purpose:
+      "the opt-in media tools: image generation and editing, transcription and video, over OpenAI and xAI",
+    may: [
+      "lib/base",
+      "lib/pycompat",
+      "lib/journal",
+      "lib/platform",
+      "lib/core/types",
+      // lib/providers: the openai SDK is constructed with Node globals hidden, as the provider does.
+      "lib/providers",
+      "lib/tools/shared",
+    ],
+  },
+  {
     folder: "lib/tools",
     purpose:
       "the built-in tools the model calls: platform tools, messages, web_fetch, the system-prompt editor",
@@ -222,6 +237,8 @@ const LAYERS: readonly Layer[] = [
       "lib/tools/net",
       "lib/tools/shared",
       "lib/tools/shell",
+      // lib/tools/media: loaded lazily, only when a media tool is resolved; the type is imported.
+      "lib/tools/media",
       "lib/tools",
       "lib/mcp",
     ],

@@ -111,11 +111,14 @@ Deno.test("the manifest name of code_execution on OpenAI is not its wire name", 
 });
 
 Deno.test("a tool this runtime has not ported is a skip reason, not a silent absence", () => {
-  const answer = resolve({ optIn: ["generate_image", "code_execution"] });
-  assert.ok(!answer.tools.includes("generate_image"));
-  const image = answer.stems.generate_image;
-  assert.equal(image.status, "inactive");
-  assert.match(image.reason ?? "", /^not available in this runtime: the 'generate_image' tool/);
+  const answer = resolve({ optIn: ["send_direct_message_to_origin", "code_execution"] });
+  assert.ok(!answer.tools.includes("send_direct_message_to_origin"));
+  const dm = answer.stems.send_direct_message_to_origin;
+  assert.equal(dm.status, "inactive");
+  assert.match(
+    dm.reason ?? "",
+    /^not available in this runtime: the 'send_direct_message_to_origin' tool/,
+  );
   assert.equal(answer.stems.code_execution.status, "active");
   assert.ok(
     answer.skipped.some((s) =>
@@ -126,6 +129,20 @@ Deno.test("a tool this runtime has not ported is a skip reason, not a silent abs
   const xai = resolve({ ...CELLS.xai, optIn: ["code_execution"] });
   assert.equal(xai.stems.code_execution.status, "inactive");
   assert.match(xai.stems.code_execution.reason ?? "", /'code_execution' built-in is not wired/);
+});
+
+Deno.test("the OpenAI media stems resolve to their tools under openai and are excluded elsewhere", () => {
+  const stems = ["generate_image", "edit_image", "hear_audio"];
+  const answer = resolve({ optIn: stems });
+  for (const tool of ["generate_image", "edit_image", "listen"]) {
+    assert.ok(answer.tools.includes(tool), tool);
+  }
+  for (const stem of stems) assert.equal(answer.stems[stem].status, "active", stem);
+  const xai = resolve({ ...CELLS.xai, optIn: stems });
+  for (const stem of stems) {
+    assert.notEqual(xai.stems[stem].status, "active", stem);
+    assert.ok(!xai.tools.includes(stem === "hear_audio" ? "listen" : stem), stem);
+  }
 });
 
 Deno.test("provider-mismatched stems are excluded, not loaded", () => {

@@ -7,7 +7,14 @@ import { Engine } from "../../lib/core/engine.ts";
 import { ProviderAuthError, ProviderContextLengthError } from "../../lib/core/types/faults.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { calls, EchoTool, RecordingJournal, type Scripted, text } from "./engine_fixtures.ts";
+import {
+  calls,
+  EchoTool,
+  RecordingJournal,
+  type Scripted,
+  text,
+  TINY_PNG,
+} from "./engine_fixtures.ts";
 import { conversation, SplitProvider } from "./compaction_fixtures.ts";
 
 const overflow = () =>
@@ -128,7 +135,8 @@ Deno.test("heal: other errors pass through untouched", async () => {
 
 Deno.test("heal: the peer's image is shown again on the retry", async () => {
   const t = setup([overflow(), text("a cat")]);
-  t.turn.images = [{ alt: "cat.png", mimeType: "image/png", data: "AAAA" }];
+  // A whole PNG: the engine's image preparation sends a corrupt one as text instead.
+  t.turn.images = [{ alt: "cat.png", mimeType: "image/png", data: TINY_PNG }];
   // A host that evicted the pixels during the failed attempt must not lose them for the retry.
   const provider = t.provider;
   const chat = provider.chat.bind(provider);

@@ -151,7 +151,14 @@ export class ViewTool extends Tool {
   }
 }
 
+/**
+ * A valid 1×1 PNG, base64: small and whole, so the engine's image preparation passes it through
+ * byte for byte (a truncated one would be sent as text, as a corrupt file must be).
+ */
+export const TINY_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
 /** A tiny image for image tests. */
 export function image(alt: string): ImageContent {
-  return { alt, mimeType: "image/png", data: "iVBORw0KGgo=" };
+  return { alt, mimeType: "image/png", data: TINY_PNG };
 }

@@ -10,6 +10,7 @@ import {
   RecordingJournal,
   ScriptedProvider,
   text,
+  TINY_PNG,
   ViewTool,
 } from "./engine_fixtures.ts";
 
@@ -43,7 +44,7 @@ Deno.test("images: shown to a vision model as one injected turn after all result
   // The model saw the pixels on the next step...
   const sent = provider.calls[1].messages[5];
   assert.deepEqual(sent.images?.map((i) => i.alt), ["cat.png", ""]);
-  assert.equal(sent.images?.[0].data, "iVBORw0KGgo=");
+  assert.equal(sent.images?.[0].data, TINY_PNG);
   // ...and they are gone from the transcript once the run ended; the caption stays.
   assert.equal(injected.images, undefined);
   assert.equal(messages[3].content, "viewed 2 image(s)");

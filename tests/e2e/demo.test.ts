@@ -158,3 +158,25 @@ Deno.test("e2e: harness demo --port takes a fixed port and refuses a bad one", a
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, new RegExp(`^Platform\\s+http://127\\.0\\.0\\.1:${port}\\b`, "m"));
 });
+
+Deno.test("e2e: harness demo --draw: vega draws the picture ada asked for, posts it and answers", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "demo-draw-" });
+  try {
+    const result = await runCli(["demo", "--draw"], { env: { ...OFFLINE, TMPDIR: tmp } });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const out = result.stdout;
+    assert.match(out, /^Config\s+harness install --opt-in generate_image/m);
+    const journal = section(out, "Journal");
+    assert.match(journal, /INFO media provider=openai kind=image\.generate model=\S+ duration=/);
+    assert.match(journal, /INFO tool name=generate_image duration=\S+ outcome=ok/);
+    assert.match(journal, /INFO posted message=/);
+    const after = section(out, "Timeline afterwards").split("\n");
+    assert.equal(after.length, 3, after.join("\n"));
+    assert.match(after[0], /ada: \/imagine a lighthouse at night, in watercolour$/);
+    assert.match(after[1], /vega: \(posted a file: a-lighthouse-at-night-in-watercolour\.png\)$/);
+    assert.match(after[2], /vega: \(sandbox demo model\) @ada/);
+    assert.deepEqual([...Deno.readDirSync(tmp)], [], "the demo left its data directory behind");
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

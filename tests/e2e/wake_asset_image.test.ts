@@ -7,8 +7,22 @@
  */
 import assert from "node:assert/strict";
 import type { Asset } from "../../lib/platform/mod.ts";
-import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
-import { claimOf, mark, session, sessionPath, upload, type World, world } from "./wake_support.ts";
+import {
+  chatCompletion,
+  type ModelMock,
+  openaiError,
+  type RecordedRequest,
+} from "../support/model_mock.ts";
+import {
+  agentPosts,
+  claimOf,
+  mark,
+  session,
+  sessionPath,
+  upload,
+  type World,
+  world,
+} from "./wake_support.ts";
 
 /** A valid 1×1 PNG. */
 const PNG_BASE64 =
@@ -136,4 +150,78 @@ Deno.test("an image whose download fails reads as the text form, still one turn"
   assert.match(result.stderr, /Could not download asset \S+ \(pixel\.png\)/);
   assert.equal((await claimOf(w, "assets", png.content.uuid))?.phase, "done");
   assert.equal(await mark(w, "assets"), png.content.uuid);
+});
+
+Deno.test("a 413 on a request carrying an image is replayed once without it, and the turn answers", async () => {
+  await using w = await world();
+  const png = await uploadPng(w);
+  const carries = (request: RecordedRequest) => JSON.stringify(request.body).includes("image_url");
+  w.model.reply(
+    "chat",
+    (request) =>
+      carries(request)
+        ? {
+          status: 413,
+          json: openaiError("Request entity too large: 31457280 bytes exceeds the limit."),
+        }
+        : { json: chatCompletion({ content: "unexpected: the first request had no image" }) },
+    (request) =>
+      carries(request)
+        ? { json: chatCompletion({ content: "unexpected: the replay still had the image" }) }
+        : {
+          json: chatCompletion({
+            toolCalls: [{
+              id: "call_0",
+              name: "messages",
+              arguments: { action: "create", body: "Got your picture." },
+            }],
+          }),
+        },
+    { json: chatCompletion({ content: "Replied." }) },
+  );
+  const result = await w.wake(["--asset", png.content.uuid], { NO_COLOR: "" });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(w.model.hits("chat"), 3);
+  const [first, replay] = w.model.requestsTo("chat");
+  assert.ok(carries(first), "the first request carried the image");
+  assert.ok(!carries(replay), "the replay carried no image");
+  const replayed = userTurns(w.model, 1).at(-1)!;
+  assert.match(
+    String(replayed.content),
+    /Looking at it now\.\n\(Image omitted from this request: .+ — the request was too large with it inline\.\)$/,
+  );
+  // One reply, no failure notice.
+  assert.deepEqual(await agentPosts(w), ["Got your picture."]);
+  assert.doesNotMatch(result.stderr, /reported_failure/);
+  assert.match(
+    result.stderr,
+    /WARNING Request too large with 1 inline image\(s\): replaying once without them: /,
+  );
+  // The transcript still holds the image's turn as before: its text, never its pixels.
+  const turn = (await session(w)).find((m) =>
+    m.role === "user" && String(m.content).includes(png.content.uuid)
+  );
+  assert.match(String(turn?.content), /Looking at it now\.$/);
+  const raw = await Deno.readTextFile(sessionPath(w));
+  assert.ok(!raw.includes(PNG_BASE64), "pixels reached the transcript");
+  assert.doesNotMatch(raw, /Image omitted/);
+  assert.equal((await claimOf(w, "assets", png.content.uuid))?.phase, "done");
+});
+
+Deno.test("a 413 that the image-less replay also gets takes the usual failure path", async () => {
+  await using w = await world();
+  const png = await uploadPng(w);
+  const tooLarge = {
+    status: 413,
+    json: openaiError("Request entity too large: 31457280 bytes exceeds the limit."),
+  };
+  w.model.reply("chat", tooLarge, tooLarge);
+  const result = await w.wake(["--asset", png.content.uuid], { NO_COLOR: "" });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(w.model.hits("chat"), 2); // the request, then its one replay: never a third
+  assert.match(result.stderr, /WARNING Request too large with 1 inline image\(s\)/);
+  assert.equal(result.stderr.split("\n").filter((l) => l.includes("reported_failure")).length, 1);
+  const posts = await agentPosts(w);
+  assert.equal(posts.length, 1);
+  assert.match(posts[0], /^I couldn't process the file you shared \(pixel\.png\)/);
 });

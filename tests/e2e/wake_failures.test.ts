@@ -99,6 +99,8 @@ Deno.test("payload too large is reported verbatim, committed, never re-driven", 
   const result = await w.wake(["--asset", file.content.uuid], { NO_COLOR: "" });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits("chat"), 1);
+  // No image rode the request (the file is not a decodable PNG), so nothing is replayed.
+  assert.doesNotMatch(result.stderr, /replaying once without them/);
   assert.deepEqual(await agentPosts(w), [
     "I couldn't process the file you shared (huge.png): OpenAI rejected the request — Request " +
     "entity too large: 31457280 bytes exceeds the limit.. The original file is untouched; a " +

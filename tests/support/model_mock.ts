@@ -20,13 +20,26 @@
  * (sleeps before answering; cut short by `close()`). A function reply receives the recorded
  * request and returns one of those. An unscripted request gets a 599 JSON error naming the
  * route, so a missing script fails loudly. Routes: `chat`, `responses`, `model`, `endpoints`,
+ * the media routes `images` (`…/images/generations`), `image_edits` (`…/images/edits`) and
+ * `transcriptions` (`…/audio/transcriptions`, multipart bodies are also recorded as `form`),
  * or `other` (anything else). `closedPort()` returns a port nothing listens on (for
  * connection-refused tests). The fixture builders below produce bodies the strict openrouter
  * SDK accepts (it rejects e.g. a chat completion without `system_fingerprint`).
  */
 
 /** The routes the mock knows. */
-export type Route = "chat" | "responses" | "model" | "endpoints" | "other";
+export type Route =
+  | "chat"
+  | "responses"
+  | "model"
+  | "endpoints"
+  | "images"
+  | "image_edits"
+  | "transcriptions"
+  | "other";
+
+/** One multipart field as the mock saw it: a text value, or a file's name, type and bytes. */
+export type FormValue = string | { filename: string; type: string; bytes: Uint8Array };
 
 /** One request as the mock saw it. */
 export interface RecordedRequest {
@@ -37,6 +50,8 @@ export interface RecordedRequest {
   readonly headers: Headers;
   /** Parsed JSON body, the raw text when it was not JSON, undefined when empty. */
   readonly body: unknown;
+  /** A multipart body's fields by name (repeated names keep every value), else undefined. */
+  readonly form?: Readonly<Record<string, FormValue[]>>;
 }
 
 /** A scripted answer. */
@@ -52,6 +67,9 @@ export type MockScript =
 function routeOf(method: string, path: string): Route {
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
+  if (method === "POST" && path.endsWith("/images/generations")) return "images";
+  if (method === "POST" && path.endsWith("/images/edits")) return "image_edits";
+  if (method === "POST" && path.endsWith("/audio/transcriptions")) return "transcriptions";
   if (method === "GET" && /\/models\/[^/]+\/[^/]+\/endpoints$/.test(path)) return "endpoints";
   if (method === "GET" && /\/models\/.+/.test(path)) return "model";
   return "other";
@@ -135,7 +153,13 @@ export class ModelMock {
 
   async #handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const text = await request.text();
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const type = request.headers.get("content-type") ?? "";
+    // Parsed from the bytes read once (Request.clone() would touch the legacy request.signal).
+    const form = type.startsWith("multipart/form-data")
+      ? await formOf(new Response(bytes, { headers: { "content-type": type } }))
+      : undefined;
+    const text = new TextDecoder().decode(bytes);
     let body: unknown = undefined;
     if (text) {
       try {
@@ -150,6 +174,7 @@ export class ModelMock {
       path: url.pathname,
       headers: request.headers,
       body,
+      form,
     };
     this.requests.push(recorded);
     const script = this.#queues.get(recorded.route)?.shift() ?? this.#fallback.get(recorded.route);
@@ -183,6 +208,19 @@ export class ModelMock {
       this.#closing.signal.addEventListener("abort", done, { once: true });
     });
   }
+}
+
+async function formOf(request: Response): Promise<Record<string, FormValue[]>> {
+  const fields: Record<string, FormValue[]> = {};
+  for (const [name, value] of (await request.formData()).entries()) {
+    const entry: FormValue = typeof value === "string" ? value : {
+      filename: value.name,
+      type: value.type,
+      bytes: new Uint8Array(await value.arrayBuffer()),
+    };
+    (fields[name] ??= []).push(entry);
+  }
+  return fields;
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on (bound, then released). */

@@ -11,38 +11,7 @@ import { DeferredGate } from "../../lib/wake/deferred_gate.ts";
 import { GUARDRAILS_FILE } from "../../lib/runtime/resolve.ts";
 import { EngineSlot } from "../../lib/wake/wake_state.ts";
 import type { Message } from "../../lib/platform/mod.ts";
-import { REPO_ROOT } from "../support/run_cli.ts";
-
-/** The modules `deno run` loads statically from `entry` (dynamic imports not followed). */
-async function staticGraph(entry: string): Promise<Set<string>> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  assert.ok(output.success, `deno info ${entry} failed`);
-  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    roots: string[];
-    modules: {
-      specifier: string;
-      dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
-    }[];
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const stack = [...info.roots];
-  while (stack.length) {
-    const specifier = stack.pop()!;
-    if (seen.has(specifier)) continue;
-    seen.add(specifier);
-    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (!dep.isDynamic && dep.code?.specifier) stack.push(dep.code.specifier);
-    }
-  }
-  const root = `file://${REPO_ROOT.replace(/\/?$/, "/")}`;
-  return new Set([...seen].map((s) => s.replace(root, "")));
-}
+import { staticGraph } from "../support/module_graph.ts";
 
 Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly node: module", async () => {
   const graph = await staticGraph("lib/wake/wake.ts");
@@ -68,6 +37,10 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/providers/factory.ts",
       "lib/providers/openai.ts",
       "lib/providers/openrouter.ts",
+      // The image codecs: loaded only by a request that carries an image.
+      "lib/core/image_prep.ts",
+      "npm:fast-png@8.0.0",
+      "npm:jpeg-js@0.4.4",
       // Each of these boots Deno's Node compatibility layer (several ms per wake).
       "node:util",
       "node:os",
@@ -88,6 +61,17 @@ Deno.test("an engaged turn's graph holds the shell tool only when it is opted in
   assert.ok(graph.has("lib/tools/messages.ts"), "the scan must see the platform tools");
   for (const module of ["lib/tools/shell/tool.ts", "lib/tools/shell/run.ts"]) {
     assert.ok(!graph.has(module), `${module} loads on every engaged turn`);
+  }
+});
+
+Deno.test("the image codecs are on no start-up graph, idle or engaged, only on their own", async () => {
+  const codec = (graph: Set<string>) => [...graph].filter((m) => /fast-png|jpeg-js/.test(m));
+  // The scan must see the codecs where they are imported, or its absence elsewhere proves nothing.
+  assert.ok(codec(await staticGraph("lib/core/image_prep.ts")).length > 0);
+  for (const entry of ["lib/wake/wake.ts", "lib/wake/engaged/mod.ts", "lib/core/engine.ts"]) {
+    const graph = await staticGraph(entry);
+    assert.deepEqual(codec(graph), [], `a codec is on ${entry}'s start-up graph`);
+    assert.ok(!graph.has("lib/core/image_prep.ts"), `image_prep.ts is on ${entry}'s graph`);
   }
 });
 

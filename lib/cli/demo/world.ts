@@ -31,8 +31,11 @@ export interface DemoWorld {
   readonly question: string;
 }
 
-/** Seats the two peers, opens "Demo" and posts ada's question. */
-export async function seedWorld(sandbox: Sandbox): Promise<DemoWorld> {
+/** What ada asks in the drawing variant (`harness demo --draw`): a picture. */
+export const DRAW_REQUEST = "/imagine a lighthouse at night, in watercolour";
+
+/** Seats the two peers, opens "Demo" and posts ada's question (or `ask`). */
+export async function seedWorld(sandbox: Sandbox, ask: string = QUESTION): Promise<DemoWorld> {
   const seat = (handle: string, name: string, kind: "human" | "ai"): Seat => {
     const { user, token } = sandbox.createUser({ handle, name, kind });
     const client = new PlatformClient({ baseUrl: sandbox.baseUrl, token });
@@ -45,7 +48,7 @@ export async function seedWorld(sandbox: Sandbox): Promise<DemoWorld> {
   const { timeline } = await ada.client.timelines.create({ name: "Demo" });
   await ada.client.timelines.addParticipant(timeline.uuid, vega.uuid);
   const gate = new Gate({ client: ada.client, secrets: [ada.token] });
-  const asked = await gate.post({ timeline: timeline.uuid, body: QUESTION, kind: "tool" });
+  const asked = await gate.post({ timeline: timeline.uuid, body: ask, kind: "tool" });
   return {
     ada,
     vega,
@@ -64,6 +67,11 @@ export async function timelineLines(client: PlatformClient, timeline: string): P
 function itemLine(item: TimelineItem): string {
   // Webhook events come from outside and have no author.
   const author = (item as { user?: { handle?: string } }).user?.handle ?? "webhook";
-  const body = item.type === "message" ? item.content.body : `(${item.type})`;
+  const file = (item as { content?: { file?: { filename?: string } } }).content?.file?.filename;
+  const body = item.type === "message"
+    ? item.content.body
+    : item.type === "asset" && file
+    ? `(posted a file: ${file})`
+    : `(${item.type})`;
   return `[${item.created_at}] ${author}: ${body}`;
 }

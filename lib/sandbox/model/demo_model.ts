@@ -4,7 +4,9 @@
  * request — so any number of wakes, in any order, get the same answers for the same input.
  *
  * The behaviour is the smallest one that exercises a whole wake: answer the newest user turn by
- * calling the `messages` tool once, then settle on a line of narration (the unspoken text).
+ * calling the `messages` tool once, then settle on a line of narration (the unspoken text). A
+ * peer's `/imagine <prompt>` first calls an image tool, when one is offered, so a media wake runs
+ * offline too.
  */
 
 /** The model id the sandbox advertises (any id is accepted; this is the one to configure). */
@@ -41,12 +43,26 @@ export interface DemoConversation {
   readonly tools: readonly string[];
 }
 
-/** The next assistant turn: one `messages` call, or plain text. */
+/**
+ * The image tools the model draws with, in preference order, when a peer's message is
+ * `/imagine <prompt>` (docs/tools.md#media-in-the-sandbox).
+ */
+export const IMAGE_TOOLS = ["generate_image", "grok_generate_image"] as const;
+
+/** A peer's request for a picture: `/imagine <prompt>`. */
+const IMAGINE = /^\/imagine\s+(\S[\s\S]*)$/i;
+
+/** The next assistant turn: one `messages` call, one image call, or plain text. */
 export type DemoDecision =
   | {
     readonly kind: "call";
     readonly name: typeof SPEECH_TOOL;
     readonly arguments: { readonly action: "create"; readonly body: string };
+  }
+  | {
+    readonly kind: "call";
+    readonly name: typeof IMAGE_TOOLS[number];
+    readonly arguments: { readonly prompt: string };
   }
   | { readonly kind: "text"; readonly text: string };
 
@@ -72,6 +88,8 @@ const QUOTED_WORDS = 6;
 
 /**
  * Decides the next turn:
+ * - the newest peer line is `/imagine <prompt>`, an image tool offered and not yet called after
+ *   it ⇒ one image call with that prompt;
  * - `messages` offered and the newest real user turn not yet answered by a `messages` call
  *   after it ⇒ one `messages` create whose body answers the newest peer line;
  * - otherwise (the call's result came back, no tools offered, the reserve call) ⇒ narration.
@@ -83,6 +101,12 @@ export function decide(conversation: DemoConversation): DemoDecision {
   const text = user?.text ?? "";
   const peer = newestPeerLine(text);
   const spoke = speechAfter(turns, userIndex);
+  // `/imagine <prompt>`: draw once with the first image tool offered, then answer as usual.
+  const imagine = peer && !isDemoEcho(peer) ? IMAGINE.exec(peer.body) : null;
+  const painter = IMAGE_TOOLS.find((name) => conversation.tools.includes(name));
+  if (imagine && painter && !spoke && !calledAfter(turns, userIndex, painter)) {
+    return { kind: "call", name: painter, arguments: { prompt: imagine[1].trim() } };
+  }
   if (conversation.tools.includes(SPEECH_TOOL) && user && !spoke && !isDemoEcho(peer)) {
     return { kind: "call", name: SPEECH_TOOL, arguments: { action: "create", body: reply(text) } };
   }
@@ -110,6 +134,13 @@ function previousNonSystem(turns: readonly DemoTurn[], index: number): DemoTurn 
     if (turns[i].role !== "system") return turns[i];
   }
   return undefined;
+}
+
+/** Whether a call to `name` was made after turn `index`. */
+function calledAfter(turns: readonly DemoTurn[], index: number, name: string): boolean {
+  return turns.slice(index + 1).some((turn) =>
+    turn.role === "assistant" && turn.calls.some((call) => call.name === name)
+  );
 }
 
 /** The newest `messages` call after turn `index`, with the result that answered it (if any). */

@@ -7,6 +7,14 @@
 import type { RouteTable } from "../shared/http.ts";
 import { chatCompletion, chatConversation, chatStream } from "./chat_wire.ts";
 import { decide, DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from "./demo_model.ts";
+import {
+  imageEdit,
+  imageGeneration,
+  transcription,
+  videoFile,
+  videoGeneration,
+  videoStatus,
+} from "./media_wire.ts";
 import { responsesConversation, responsesReply } from "./responses_wire.ts";
 import {
   DEMO_CREATED,
@@ -37,6 +45,35 @@ export function modelRoutes(table: RouteTable): void {
       const conversation = responsesConversation(body);
       return jsonResponse(200, responsesReply(body, conversation, decide(conversation)));
     }));
+
+  // The media routes (lib/sandbox/model/media_wire.ts): OpenAI's and xAI's share these paths.
+  table.public(
+    "POST",
+    `${MODEL_PATH}/images/generations`,
+    (ctx) => answer(() => imageGeneration(ctx.req)),
+  );
+  table.public("POST", `${MODEL_PATH}/images/edits`, (ctx) => answer(() => imageEdit(ctx.req)));
+  table.public(
+    "POST",
+    `${MODEL_PATH}/audio/transcriptions`,
+    (ctx) => answer(() => transcription(ctx.req)),
+  );
+  table.public(
+    "POST",
+    `${MODEL_PATH}/videos/generations`,
+    (ctx) => answer(() => videoGeneration(ctx.req)),
+  );
+  table.public(
+    "GET",
+    `${MODEL_PATH}/videos/:id`,
+    (ctx) =>
+      answer(() => Promise.resolve(videoStatus(ctx.req, ctx.url, ctx.params.id, MODEL_PATH))),
+  );
+  table.public(
+    "GET",
+    `${MODEL_PATH}/media/:file`,
+    (ctx) => Promise.resolve(videoFile(ctx.params.file.replace(/\.mp4$/, ""))),
+  );
 
   table.public(
     "GET",

@@ -32,6 +32,7 @@ export async function buildEngine(parts: EngineParts): Promise<Engine> {
     journal: parts.journal,
     maxSteps: parts.maxSteps,
     responseRetries: parts.responseRetries,
+    imagePrep: parts.imagePrep,
   });
 }
 

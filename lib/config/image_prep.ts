@@ -1,0 +1,148 @@
+/**
+ * `image_prep.json` in the config home (docs/configuration.md#image_prepjson): per model, how the
+ * inline images of a request are prepared (docs/context.md#images-in-a-request). Absent is the
+ * defaults; a model (or `"*"`) set to `null` sends its images untouched; anything invalid refuses
+ * to load with a sentence naming the file, the key and the fix.
+ */
+import { errorMessage } from "../base/error_text.ts";
+import { join } from "../base/paths.ts";
+import { readBytes } from "../base/read_files.ts";
+import * as z from "../base/zod.ts";
+import { DEFAULT_IMAGE_PREP, type ImagePrepPolicy } from "../core/types/image_policy.ts";
+import { ConfigError } from "./errors.ts";
+
+/** `image_prep.json`, relative to the config home. */
+export const IMAGE_PREP_FILE = "image_prep.json";
+
+/** The key whose entry applies to every model without an entry of its own. */
+export const ANY_MODEL = "*";
+
+const limit = (min: number) => z.int().min(min);
+
+/** One model's partial policy, snake_case as the file spells it; unknown keys refuse. */
+const Partial = z.strictObject({
+  segment_height: limit(256).optional(),
+  segment_overlap: limit(0).optional(),
+  max_base64_bytes: limit(1024).optional(),
+  max_long_edge: limit(256).optional(),
+  max_images: limit(0).optional(),
+});
+
+/** The file: model id (or `"*"`) → a partial policy, or `null` to switch preparation off. */
+const FileSchema = z.record(z.string(), Partial.nullable());
+
+type PartialPolicy = z.infer<typeof Partial>;
+
+/** What each key accepts, for the refusal's fix. */
+const ACCEPTS: Record<string, string> = {
+  segment_height: "an integer ≥ 256 (pixels)",
+  segment_overlap: "an integer ≥ 0 (pixels), smaller than segment_height",
+  max_base64_bytes: "an integer ≥ 1024 (base64 characters)",
+  max_long_edge: "an integer ≥ 256 (pixels)",
+  max_images: "an integer ≥ 0",
+};
+
+/**
+ * The policy for `model` from `configHome`'s `image_prep.json`: the defaults overlaid by the
+ * `"*"` entry, then by the model's own; `null` when the applicable entry is `null`.
+ * @throws {ConfigError} naming the file, the key and the fix when the file is unreadable, not
+ * JSON, or holds a value the schema refuses.
+ */
+export async function loadImagePrep(
+  configHome: string,
+  model: string | undefined,
+): Promise<ImagePrepPolicy | null> {
+  const path = join(configHome, IMAGE_PREP_FILE);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return DEFAULT_IMAGE_PREP;
+    throw refuse(
+      path,
+      `${path} could not be read: ${errorMessage(error)}. Fix: make it a readable UTF-8 file, ` +
+        "or delete it to use the default image preparation.",
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw refuse(
+      path,
+      `${path} is not valid JSON: ${errorMessage(error)}. Fix: correct the syntax, or delete ` +
+        "the file to use the default image preparation.",
+    );
+  }
+  return resolveImagePrep(value, model, path);
+}
+
+/**
+ * Validates an already-parsed `image_prep.json` and resolves it for `model` (pure).
+ * @throws {ConfigError} naming `file`, the key and the fix.
+ */
+export function resolveImagePrep(
+  value: unknown,
+  model: string | undefined,
+  file: string = IMAGE_PREP_FILE,
+): ImagePrepPolicy | null {
+  const parsed = FileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    // An unknown key is reported on its object; name the key itself.
+    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
+    const key = path.map(String).join(".");
+    const field = String(path.at(-1) ?? "");
+    if (path.length === 0) {
+      throw refuse(
+        file,
+        `${file} must be a JSON object mapping a model id (or "*") to a policy object or null. ` +
+          'Fix: write e.g. {"*": {"max_images": 10}}, or delete the file to use the defaults.',
+      );
+    }
+    const accepts = ACCEPTS[field];
+    throw refuse(
+      file,
+      accepts
+        ? `${file} key '${key}' must be ${accepts} (${issue.message}). Fix: set it to ${accepts}, ` +
+          "or remove the key to keep its default."
+        : path.length === 1
+        ? `${file} key '${key}' must be a policy object or null (${issue.message}). Fix: give ` +
+          `it an object of ${Object.keys(ACCEPTS).join(", ")}, or null to send images untouched.`
+        : `${file} key '${key}' is not an image preparation setting. Fix: use one of ` +
+          `${Object.keys(ACCEPTS).join(", ")}, or remove it.`,
+    );
+  }
+  const entries = parsed.data;
+  const own = model !== undefined && Object.hasOwn(entries, model) ? entries[model] : undefined;
+  const any = Object.hasOwn(entries, ANY_MODEL) ? entries[ANY_MODEL] : undefined;
+  // The model's own entry wins outright: its null switches preparation off even under a "*".
+  if (own === null || (own === undefined && any === null)) return null;
+  const policy = overlay(overlay(DEFAULT_IMAGE_PREP, any ?? {}), own ?? {});
+  if (policy.segmentOverlap >= policy.segmentHeight) {
+    const where = own?.segment_overlap !== undefined || own?.segment_height !== undefined
+      ? model
+      : ANY_MODEL;
+    throw refuse(
+      file,
+      `${file} key '${where}.segment_overlap' (${policy.segmentOverlap}) must be smaller than ` +
+        `segment_height (${policy.segmentHeight}). Fix: lower segment_overlap or raise ` +
+        "segment_height.",
+    );
+  }
+  return policy;
+}
+
+function overlay(base: ImagePrepPolicy, partial: PartialPolicy): ImagePrepPolicy {
+  return Object.freeze({
+    segmentHeight: partial.segment_height ?? base.segmentHeight,
+    segmentOverlap: partial.segment_overlap ?? base.segmentOverlap,
+    maxBase64Bytes: partial.max_base64_bytes ?? base.maxBase64Bytes,
+    maxLongEdge: partial.max_long_edge ?? base.maxLongEdge,
+    maxImages: partial.max_images ?? base.maxImages,
+  });
+}
+
+function refuse(path: string, message: string): ConfigError {
+  return new ConfigError({ variable: path, message });
+}
