@@ -24,6 +24,8 @@ export const LAZY_MODULES = [
   "lib/tools/shell/tool.ts",
   "lib/tools/media/openai_media.ts",
   "lib/tools/media/xai_media.ts",
+  "lib/tools/direct_message.ts",
+  "lib/tools/xai_balance.ts",
   "lib/poll/mod.ts",
   "lib/mcp/client.ts",
   "lib/core/image_prep.ts",

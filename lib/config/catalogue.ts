@@ -61,11 +61,11 @@ export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
     grok_generate_image: ported(),
     grok_generate_video: ported(),
     listen: ported(),
-    send_direct_message_to_origin: notYet(),
+    send_direct_message_to_origin: ported(),
     shell: ported([SHELL]),
     system_prompt_edit: ported(),
     system_prompt_read: ported(),
-    xai_account_balance: notYet(),
+    xai_account_balance: ported(),
   }),
   // The openai adapter wires web_search + code_interpreter (Responses) and xAI's web_search +
   // x_search; the openrouter adapter wires web_search. xAI's code_execution is not wired.

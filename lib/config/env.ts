@@ -130,8 +130,12 @@ export interface HarnessEnv {
   readonly xaiManagementKey?: string;
   /** `XAI_TEAM_ID`: team override for the xAI balance tool. */
   readonly xaiTeamId?: string;
+  /** `XAI_MANAGEMENT_URL`: the xAI Management API root; unset ⇒ https://management-api.x.ai. */
+  readonly xaiManagementUrl?: string;
   /** `NTFY_DM_TOKEN` (secret) for the direct-message-to-origin tool. */
   readonly ntfyDmToken?: string;
+  /** `NTFY_DM_URL`: the direct-message endpoint; unset ⇒ the public ntfy topic. */
+  readonly ntfyDmUrl?: string;
   /** `HOME`: the default config home's parent. */
   readonly home?: string;
   /** `NO_COLOR` non-empty at parse time (the journal still reads it per line). */
@@ -177,6 +181,21 @@ function field<T>(read: (raw: string | undefined) => T) {
 
 /** Trimmed text; unset or blank ⇒ undefined (env files often carry `NAME=` lines). */
 const text = () => field((raw) => raw?.trim() || undefined);
+
+/** A tool's endpoint override: trimmed, blank ⇒ undefined, else it must be an http(s) URL. */
+const httpUrl = (name: string, example: string) =>
+  field((raw) => {
+    const value = raw?.trim();
+    if (!value) return undefined;
+    let protocol = "";
+    try {
+      protocol = new URL(value).protocol;
+    } catch { /* refused below */ }
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw new Refusal(`${name} must be an http(s) URL such as ${example}, got ${shown(raw!)}.`);
+    }
+    return value;
+  });
 
 /** A credential taken verbatim (spaces may be part of it); only empty means unset. */
 const verbatim = () => field((raw) => (raw === undefined || raw === "" ? undefined : raw));
@@ -369,7 +388,9 @@ const Schema = z.object({
 
   XAI_MANAGEMENT_KEY: text(),
   XAI_TEAM_ID: text(),
+  XAI_MANAGEMENT_URL: httpUrl("XAI_MANAGEMENT_URL", "https://management-api.x.ai"),
   NTFY_DM_TOKEN: text(),
+  NTFY_DM_URL: httpUrl("NTFY_DM_URL", "https://ntfy.sh/my-topic"),
   HOME: text(),
   NO_COLOR: field((raw) => raw !== undefined && raw !== ""),
   // The OS user, the agent slug's fallback (the reference asks getpass, which reads these).
@@ -460,7 +481,9 @@ const Schema = z.object({
     nocProbeSecret: v.NOC_PROBE_SECRET,
     xaiManagementKey: v.XAI_MANAGEMENT_KEY,
     xaiTeamId: v.XAI_TEAM_ID,
+    xaiManagementUrl: v.XAI_MANAGEMENT_URL,
     ntfyDmToken: v.NTFY_DM_TOKEN,
+    ntfyDmUrl: v.NTFY_DM_URL,
     home: v.HOME,
     noColor: v.NO_COLOR,
     warnings,

@@ -203,3 +203,18 @@ export function imagesUnprepared(
     `Image preparation sent ${f.dropped + f.failures.length} image(s) as text: ${parts.join("; ")}`,
   );
 }
+
+/**
+ * INFO `direct_message sent`: `bytes title`. The title is always quoted (it holds spaces and
+ * the agent's handle); the body is never logged, only its UTF-8 size.
+ */
+export function directMessageSent(journal: Journal, f: { bytes: number; title: string }): void {
+  journal.event("INFO", "direct_message sent", { bytes: f.bytes, title: f.title }, {
+    verbatim: ["title"],
+  });
+}
+
+/** WARNING `direct_message failed`: `bytes reason` (the reason already has the token redacted). */
+export function directMessageFailed(journal: Journal, f: { bytes: number; reason: string }): void {
+  journal.event("WARNING", "direct_message failed", { bytes: f.bytes, reason: f.reason });
+}

@@ -69,9 +69,10 @@ const XAI_MEDIA = ["grok_generate_image", "grok_edit_image", "grok_generate_vide
 /**
  * Constructors loaded only when the resolution activated them: the shell tool is opt-in, runs
  * only unlocked, and its modules would otherwise load on every engaged turn; the media tools are
- * opt-in and paid, and an engaged turn without them must not load their code. The media tools
- * read where to send requests from `env` (the process environment unless given), the same
- * variables the resolution checked their `requires` against.
+ * opt-in and paid, and an engaged turn without them must not load their code; the direct-message
+ * and xAI balance tools are opt-in likewise. The media, direct-message and balance tools read where to send requests from
+ * `env` (the process environment unless given), the same variables the resolution checked their
+ * `requires` against.
  */
 export async function loadOptionalFactories(
   active: readonly ActiveTool[],
@@ -104,6 +105,21 @@ export async function loadOptionalFactories(
     factories.grok_edit_image = ({ context }) => new media.GrokEditImageTool(endpoint, context);
     factories.grok_generate_video = ({ context }) =>
       new media.GrokGenerateVideoTool(endpoint, context);
+  }
+  if (wanted.has("send_direct_message_to_origin")) {
+    const dm = await lazyImport<typeof import("../tools/direct_message.ts")>(
+      "lib/tools/direct_message.ts",
+    );
+    const endpoint = dm.directMessageEndpointFrom(env);
+    factories.send_direct_message_to_origin = ({ context }) =>
+      new dm.DirectMessageTool(endpoint, context);
+  }
+  if (wanted.has("xai_account_balance")) {
+    const balance = await lazyImport<typeof import("../tools/xai_balance.ts")>(
+      "lib/tools/xai_balance.ts",
+    );
+    const endpoint = balance.xaiManagementEndpointFrom(env);
+    factories.xai_account_balance = () => new balance.XaiBalanceTool(endpoint);
   }
   return factories;
 }

@@ -256,6 +256,24 @@ Deno.test("AI_BASE_URL must be an http(s) URL", () => {
   assertRefused({ AI_BASE_URL: "ftp://x/v1" }, "AI_BASE_URL");
 });
 
+Deno.test("NTFY_DM_URL must be an http(s) URL; blank reads as unset", () => {
+  assertRefused({ NTFY_DM_URL: "ntfy.sh/topic" }, "NTFY_DM_URL", "'ntfy.sh/topic'", "http(s)");
+  assertRefused({ NTFY_DM_URL: "ftp://x/topic" }, "NTFY_DM_URL");
+  assert.equal(parseEnv({ NTFY_DM_URL: " " }).ntfyDmUrl, undefined);
+  assert.equal(
+    parseEnv({ NTFY_DM_URL: " http://127.0.0.1:8/dm " }).ntfyDmUrl,
+    "http://127.0.0.1:8/dm",
+  );
+});
+
+Deno.test("XAI_MANAGEMENT_URL must be an http(s) URL", () => {
+  assertRefused({ XAI_MANAGEMENT_URL: "management-api.x.ai" }, "XAI_MANAGEMENT_URL", "http(s)");
+  assert.equal(
+    parseEnv({ XAI_MANAGEMENT_URL: "http://127.0.0.1:5" }).xaiManagementUrl,
+    "http://127.0.0.1:5",
+  );
+});
+
 Deno.test("model axes: defaults per SDK, normalised case, the matrix refusals", () => {
   const xai = parseEnv({ AI_PROVIDER: " XAI ", AI_SDK_SURFACE: "Chat" });
   assert.equal(xai.aiProvider, "xai");
@@ -410,6 +428,8 @@ Deno.test("ENV_VARIABLES covers every model, harness and platform variable", () 
     "BASECRADLE_DELIVERY_ID",
     "BASECRADLE_BASE_URL",
     "NOC_PROBE_SECRET",
+    "NTFY_DM_URL",
+    "XAI_MANAGEMENT_URL",
   ];
   for (const name of expected) assert.ok(ENV_VARIABLES.includes(name), name);
 });

@@ -111,24 +111,45 @@ Deno.test("the manifest name of code_execution on OpenAI is not its wire name", 
 });
 
 Deno.test("a tool this runtime has not ported is a skip reason, not a silent absence", () => {
-  const answer = resolve({ optIn: ["send_direct_message_to_origin", "code_execution"] });
-  assert.ok(!answer.tools.includes("send_direct_message_to_origin"));
-  const dm = answer.stems.send_direct_message_to_origin;
-  assert.equal(dm.status, "inactive");
-  assert.match(
-    dm.reason ?? "",
-    /^not available in this runtime: the 'send_direct_message_to_origin' tool/,
-  );
-  assert.equal(answer.stems.code_execution.status, "active");
+  const openai = resolve({ optIn: ["code_execution"] });
+  assert.equal(openai.stems.code_execution.status, "active");
   assert.ok(
-    answer.skipped.some((s) =>
+    openai.skipped.some((s) =>
       s.name === "code_attach" && s.reason.startsWith("not available in this runtime")
     ),
   );
-  assert.deepEqual(answer.optInTools, ["code_execution"]);
+  assert.deepEqual(openai.optInTools, ["code_execution"]);
   const xai = resolve({ ...CELLS.xai, optIn: ["code_execution"] });
   assert.equal(xai.stems.code_execution.status, "inactive");
   assert.match(xai.stems.code_execution.reason ?? "", /'code_execution' built-in is not wired/);
+});
+
+Deno.test("xai_account_balance resolves under xAI only", () => {
+  const xai = resolve({ ...CELLS.xai, optIn: ["xai_account_balance"] });
+  assert.ok(xai.tools.includes("xai_account_balance"));
+  assert.equal(xai.stems.xai_account_balance.status, "active");
+  const openai = resolve({ optIn: ["xai_account_balance"] });
+  assert.ok(!openai.tools.includes("xai_account_balance"));
+  assert.equal(openai.stems.xai_account_balance.status, "excluded");
+});
+
+Deno.test("send_direct_message_to_origin resolves when NTFY_DM_TOKEN is set, else names it", () => {
+  const set = resolve({
+    optIn: ["send_direct_message_to_origin"],
+    assumeCredentials: false,
+    env: { NTFY_DM_TOKEN: "t" },
+  });
+  assert.ok(set.tools.includes("send_direct_message_to_origin"));
+  assert.equal(set.stems.send_direct_message_to_origin.status, "active");
+  assert.deepEqual(set.optInTools, ["send_direct_message_to_origin"]);
+  const unset = resolve({
+    optIn: ["send_direct_message_to_origin"],
+    assumeCredentials: false,
+    env: {},
+  });
+  assert.ok(!unset.tools.includes("send_direct_message_to_origin"));
+  assert.equal(unset.stems.send_direct_message_to_origin.status, "inactive");
+  assert.match(unset.stems.send_direct_message_to_origin.reason ?? "", /needs NTFY_DM_TOKEN set/);
 });
 
 Deno.test("the OpenAI media stems resolve to their tools under openai and are excluded elsewhere", () => {

@@ -38,3 +38,23 @@ Deno.test("the media factories exist only when a media tool resolved, over the g
     ["grok_edit_image", "grok_generate_image", "grok_generate_video"],
   );
 });
+
+Deno.test("no wake graph, idle or engaged, holds the direct-message or balance tool", async () => {
+  for (const entry of ["lib/wake/wake.ts", "lib/wake/engaged/mod.ts", "lib/runtime/tool_set.ts"]) {
+    const graph = await staticGraph(entry);
+    assert.ok(
+      !graph.has("lib/tools/direct_message.ts"),
+      `direct_message.ts is on ${entry}'s graph`,
+    );
+  }
+});
+
+Deno.test("the direct-message factory exists only when it resolved, with the given environment's URL", async () => {
+  assert.deepEqual(Object.keys(await loadOptionalFactories([active("messages")])), []);
+  const env = (name: string) =>
+    ({ NTFY_DM_TOKEN: "t", NTFY_DM_URL: "http://127.0.0.1:1/dm" })[name];
+  const dm = await loadOptionalFactories([active("send_direct_message_to_origin")], env);
+  assert.deepEqual(Object.keys(dm), ["send_direct_message_to_origin"]);
+  const balance = await loadOptionalFactories([active("xai_account_balance")], env);
+  assert.deepEqual(Object.keys(balance), ["xai_account_balance"]);
+});
