@@ -182,7 +182,7 @@ function field<T>(read: (raw: string | undefined) => T) {
 /** Trimmed text; unset or blank ⇒ undefined (env files often carry `NAME=` lines). */
 const text = () => field((raw) => raw?.trim() || undefined);
 
-/** A tool's endpoint override: trimmed, blank ⇒ undefined, else it must be an http(s) URL. */
+/** An endpoint override: trimmed, blank ⇒ undefined, else it must be an http(s) URL. */
 const httpUrl = (name: string, example: string) =>
   field((raw) => {
     const value = raw?.trim();
@@ -279,20 +279,7 @@ const Schema = z.object({
   AI_SDK_SURFACE: text(),
   AI_MODEL: text(),
   AI_API_KEY: text(),
-  AI_BASE_URL: field((raw) => {
-    const value = raw?.trim();
-    if (!value) return undefined;
-    let protocol = "";
-    try {
-      protocol = new URL(value).protocol;
-    } catch { /* refused below */ }
-    if (protocol !== "http:" && protocol !== "https:") {
-      throw new Refusal(
-        `AI_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got ${shown(raw!)}.`,
-      );
-    }
-    return value;
-  }),
+  AI_BASE_URL: httpUrl("AI_BASE_URL", "https://api.openai.com/v1"),
 
   HARNESS_HOME: text(),
   HARNESS_MAX_STEPS: int("HARNESS_MAX_STEPS", ENV_DEFAULTS.maxSteps, {
