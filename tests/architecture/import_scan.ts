@@ -10,6 +10,7 @@
  * over plain data, so the test can prove each of them on planted inputs.
  */
 import { REGEX_PREFIX, skipQuoted, skipRegex } from "./source_text.ts";
+import { libFiles } from "./gate_scan.ts";
 
 /** How an edge is written in the source; every kind counts, type-only ones included. */
 export type ImportKind = "import" | "side effect" | "export from" | "import()";
@@ -204,20 +205,6 @@ export function scanLazyLoads(file: string, source: string): LazyLoad[] {
     out.push({ file, line: lineAt(source, m.index), target: code.slice(from, to) });
   }
   return out;
-}
-
-/** Every `.ts` file under `root/lib`, as `lib/…` paths, sorted. */
-export async function libFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  async function walk(rel: string): Promise<void> {
-    for await (const entry of Deno.readDir(`${root}/${rel}`)) {
-      const path = `${rel}/${entry.name}`;
-      if (entry.isDirectory) await walk(path);
-      else if (entry.isFile && entry.name.endsWith(".ts")) out.push(path);
-    }
-  }
-  await walk("lib");
-  return out.sort();
 }
 
 /** Every lib folder holding at least one `.ts` file (`lib` itself for lib/mod.ts), sorted. */
