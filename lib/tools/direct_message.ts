@@ -12,65 +12,28 @@
  * @module
  */
 import * as z from "../base/zod.ts";
-import { errorMessage } from "../base/error_text.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { directMessageFailed, directMessageSent } from "../journal/catalogue_engine.ts";
 import { silentJournal } from "../journal/journal.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
+import { MAX_NTFY_BYTES, type NtfyEndpoint, type NtfyOptions, sendNtfy } from "./shared/ntfy.ts";
 
-/** The public ntfy topic used when `NTFY_DM_URL` is unset. */
-export const DEFAULT_NTFY_DM_URL = "https://ntfy.sh/BaseCradle-Direct-Message";
+export {
+  DEFAULT_NTFY_DM_URL,
+  /** A malformed `NTFY_DM_URL`; the message names the variable. */
+  NtfyConfigError as DirectMessageConfigError,
+  /** The endpoint from environment variables (blank values read as unset). */
+  ntfyEndpointFrom as directMessageEndpointFrom,
+} from "./shared/ntfy.ts";
 
 /** ntfy's message size limit, in UTF-8 bytes; a longer body is refused. */
-export const MAX_DIRECT_MESSAGE_BYTES = 4096;
-
-/** How long to wait before the one retry (transport error or 5xx). */
-const RETRY_DELAY_MS = 1000;
+export const MAX_DIRECT_MESSAGE_BYTES = MAX_NTFY_BYTES;
 
 /** Where the direct message goes, as the wake's environment says. */
-export interface DirectMessageEndpoint {
-  /** `NTFY_DM_URL`, else {@link DEFAULT_NTFY_DM_URL}. */
-  readonly url: string;
-  /** `NTFY_DM_TOKEN`; undefined makes every call a readable refusal. Never logged. */
-  readonly token?: string;
-}
-
-/** A malformed `NTFY_DM_URL`; the message names the variable. */
-export class DirectMessageConfigError extends Error {
-  /** Always "DirectMessageConfigError". */
-  override name = "DirectMessageConfigError";
-}
-
-/**
- * The endpoint from environment variables (blank values read as unset).
- * @throws {DirectMessageConfigError} when `NTFY_DM_URL` is not an http(s) URL.
- */
-export function directMessageEndpointFrom(
-  read: (name: string) => string | undefined,
-): DirectMessageEndpoint {
-  const token = read("NTFY_DM_TOKEN")?.trim() || undefined;
-  const raw = read("NTFY_DM_URL")?.trim();
-  if (!raw) return { url: DEFAULT_NTFY_DM_URL, token };
-  let protocol = "";
-  try {
-    protocol = new URL(raw).protocol;
-  } catch { /* refused below */ }
-  if (protocol !== "http:" && protocol !== "https:") {
-    // The same sentence lib/config/env.ts gives, so the two checks cannot drift in meaning.
-    throw new DirectMessageConfigError(
-      `NTFY_DM_URL must be an http(s) URL such as https://ntfy.sh/my-topic, got '${raw}'.`,
-    );
-  }
-  return { url: raw, token };
-}
+export type DirectMessageEndpoint = NtfyEndpoint;
 
 /** Test seams; every field has a production default. */
-export interface DirectMessageOptions {
-  /** Waits before the retry (default: a 1 s timer). */
-  readonly sleep?: (ms: number) => Promise<void>;
-  /** The HTTP client (default: the global fetch). */
-  readonly fetch?: typeof fetch;
-}
+export type DirectMessageOptions = Omit<NtfyOptions, "signal">;
 
 const PARAMETERS: JsonSchema = {
   type: "object",
@@ -84,13 +47,6 @@ const PARAMETERS: JsonSchema = {
 };
 
 const ArgsSchema = z.looseObject({ body: z.string() });
-
-/** One attempt's result: sent, or failed with a reason and whether a retry may help. */
-type Attempt = { readonly ok: true } | {
-  readonly ok: false;
-  readonly reason: string;
-  readonly retryable: boolean;
-};
 
 /** Sends one direct message to the operator over ntfy. */
 export class DirectMessageTool extends Tool {
@@ -107,8 +63,7 @@ export class DirectMessageTool extends Tool {
 
   readonly #endpoint: DirectMessageEndpoint;
   readonly #context?: PlatformContext;
-  readonly #sleep: (ms: number) => Promise<void>;
-  readonly #fetch: typeof fetch;
+  readonly #options: DirectMessageOptions;
 
   /** Builds the tool for `endpoint`; `context` gives the agent's handle and the journal. */
   constructor(
@@ -119,8 +74,7 @@ export class DirectMessageTool extends Tool {
     super();
     this.#endpoint = endpoint;
     this.#context = context;
-    this.#sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
-    this.#fetch = options.fetch ?? fetch;
+    this.#options = options;
   }
 
   /** Sends `args.body`; every failure comes back as one sentence the model can read. */
@@ -152,75 +106,16 @@ export class DirectMessageTool extends Tool {
     const handle = this.#context?.self.handle?.trim();
     const title = handle ? `BaseCradle DM from @${handle.replace(/^@/, "")}` : "BaseCradle DM";
 
-    let attempt = await this.#attempt(bytes, token, title, call?.signal);
-    if (!attempt.ok && attempt.retryable && !call?.signal?.aborted) {
-      await this.#sleep(RETRY_DELAY_MS);
-      attempt = await this.#attempt(bytes, token, title, call?.signal);
-    }
-    if (!attempt.ok) {
-      const reason = redact(attempt.reason, token);
-      directMessageFailed(journal, { bytes: bytes.length, reason });
-      return `Error: direct message not sent — ${reason}.`;
+    const sent = await sendNtfy(
+      { url: this.#endpoint.url, token },
+      { title, tags: "speech_balloon", body: bytes },
+      { ...this.#options, signal: call?.signal },
+    );
+    if (!sent.ok) {
+      directMessageFailed(journal, { bytes: bytes.length, reason: sent.reason });
+      return `Error: direct message not sent — ${sent.reason}.`;
     }
     directMessageSent(journal, { bytes: bytes.length, title });
     return `Direct message sent to the operator (${bytes.length} bytes).`;
   }
-
-  async #attempt(
-    bytes: Uint8Array,
-    token: string,
-    title: string,
-    signal?: AbortSignal,
-  ): Promise<Attempt> {
-    let response: Response;
-    try {
-      response = await this.#fetch(this.#endpoint.url, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${token}`,
-          // Header values must be ByteStrings; a non-Latin-1 handle is encoded the way ntfy
-          // documents for titles (RFC 2047), so such a handle cannot make the request fail.
-          Title: headerSafe(title),
-          Priority: "5",
-          Tags: "speech_balloon",
-        },
-        body: bytes.slice(),
-        signal,
-      });
-    } catch (error) {
-      return {
-        ok: false,
-        reason: `transport error: ${oneLine(errorMessage(error))}`,
-        retryable: true,
-      };
-    }
-    // The body is drained either way, so the connection is released; its text is the detail.
-    const detail = oneLine(await response.text().catch(() => "")).slice(0, 200);
-    if (response.ok) return { ok: true };
-    return {
-      ok: false,
-      reason: `HTTP ${response.status}${detail ? `: ${detail}` : ""}`,
-      retryable: response.status >= 500,
-    };
-  }
-}
-
-/** `text` with every occurrence of `secret` replaced by `***`. */
-function redact(text: string, secret: string): string {
-  return secret ? text.split(secret).join("***") : text;
-}
-
-/** Whitespace runs folded to one space, trimmed. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-/** `value` as is when it is Latin-1, else RFC 2047 encoded-word UTF-8 base64. */
-function headerSafe(value: string): string {
-  // deno-lint-ignore no-control-regex -- the range test is the point: Latin-1 only
-  if (/^[\x00-\xff]*$/.test(value)) return value;
-  const bytes = new TextEncoder().encode(value);
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return `=?UTF-8?B?${btoa(binary)}?=`;
 }

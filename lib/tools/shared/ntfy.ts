@@ -1,0 +1,159 @@
+/**
+ * The one ntfy sender: a push message to the operator's phone, used by the
+ * `send_direct_message_to_origin` tool (docs/tools.md#send_direct_message_to_origin-page-the-operator)
+ * and by any other notice the harness pushes to the operator.
+ *
+ * One POST with a bearer token, one retry after a transport error or a 5xx (a 4xx will not get
+ * better by asking again), and every reason it gives back has the token redacted, so a caller
+ * can log or show it as it is. It posts nothing to the timeline: ntfy is not the platform.
+ */
+import { errorMessage } from "../../base/error_text.ts";
+
+/** The public ntfy topic used when `NTFY_DM_URL` is unset. */
+export const DEFAULT_NTFY_DM_URL = "https://ntfy.sh/BaseCradle-Direct-Message";
+
+/** ntfy's message size limit, in UTF-8 bytes; a caller refuses a longer body. */
+export const MAX_NTFY_BYTES = 4096;
+
+/** How long to wait before the one retry (transport error or 5xx). */
+const RETRY_DELAY_MS = 1000;
+
+/** Where a push goes, as the environment says. */
+export interface NtfyEndpoint {
+  /** `NTFY_DM_URL`, else {@link DEFAULT_NTFY_DM_URL}. */
+  readonly url: string;
+  /** `NTFY_DM_TOKEN`; undefined means nothing can be sent. Never logged. */
+  readonly token?: string;
+}
+
+/** A malformed `NTFY_DM_URL`; the message names the variable. */
+export class NtfyConfigError extends Error {
+  /** Always "DirectMessageConfigError" (the name the tool has always reported). */
+  override name = "DirectMessageConfigError";
+}
+
+/**
+ * The endpoint from environment variables (blank values read as unset).
+ * @throws {NtfyConfigError} when `NTFY_DM_URL` is not an http(s) URL.
+ */
+export function ntfyEndpointFrom(read: (name: string) => string | undefined): NtfyEndpoint {
+  const token = read("NTFY_DM_TOKEN")?.trim() || undefined;
+  const raw = read("NTFY_DM_URL")?.trim();
+  if (!raw) return { url: DEFAULT_NTFY_DM_URL, token };
+  let protocol = "";
+  try {
+    protocol = new URL(raw).protocol;
+  } catch { /* refused below */ }
+  if (protocol !== "http:" && protocol !== "https:") {
+    // The same sentence lib/config/env.ts gives, so the two checks cannot drift in meaning.
+    throw new NtfyConfigError(
+      `NTFY_DM_URL must be an http(s) URL such as https://ntfy.sh/my-topic, got '${raw}'.`,
+    );
+  }
+  return { url: raw, token };
+}
+
+/** One push: its headers and its body. */
+export interface NtfyPush {
+  /** The `Title` header (non-Latin-1 text is RFC 2047 encoded). */
+  readonly title: string;
+  /** The `Tags` header (ntfy emoji short codes, comma-separated). */
+  readonly tags: string;
+  /** The message, at most {@link MAX_NTFY_BYTES} (the caller checks). */
+  readonly body: Uint8Array;
+}
+
+/** Test seams and the call's abort signal; every field has a production default. */
+export interface NtfyOptions {
+  /** Waits before the retry (default: a 1 s timer). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The HTTP client (default: the global fetch). */
+  readonly fetch?: typeof fetch;
+  /** Aborts the request (and skips the retry). */
+  readonly signal?: AbortSignal;
+}
+
+/** What a send came to: sent, or not, with a one-line reason that never holds the token. */
+export type NtfyResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** One attempt's result: sent, or failed with a reason and whether a retry may help. */
+type Attempt = NtfyResult | {
+  readonly ok: false;
+  readonly reason: string;
+  readonly retryable: boolean;
+};
+
+/** Sends `push` to `endpoint` with `token` (Priority 5), retrying once where that may help. */
+export async function sendNtfy(
+  endpoint: NtfyEndpoint & { readonly token: string },
+  push: NtfyPush,
+  options: NtfyOptions = {},
+): Promise<NtfyResult> {
+  const sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
+  const send = options.fetch ?? fetch;
+  let attempt = await attemptOnce(send, endpoint, push, options.signal);
+  if (!attempt.ok && "retryable" in attempt && attempt.retryable && !options.signal?.aborted) {
+    await sleep(RETRY_DELAY_MS);
+    attempt = await attemptOnce(send, endpoint, push, options.signal);
+  }
+  if (attempt.ok) return { ok: true };
+  return { ok: false, reason: redact(attempt.reason, endpoint.token) };
+}
+
+async function attemptOnce(
+  send: typeof fetch,
+  endpoint: NtfyEndpoint & { readonly token: string },
+  push: NtfyPush,
+  signal?: AbortSignal,
+): Promise<Attempt> {
+  let response: Response;
+  try {
+    response = await send(endpoint.url, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${endpoint.token}`,
+        // Header values must be ByteStrings; a non-Latin-1 title is encoded the way ntfy
+        // documents for titles (RFC 2047), so such a title cannot make the request fail.
+        Title: headerSafe(push.title),
+        Priority: "5",
+        Tags: push.tags,
+      },
+      body: push.body.slice(),
+      signal,
+    });
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `transport error: ${oneLine(errorMessage(error))}`,
+      retryable: true,
+    };
+  }
+  // The body is drained either way, so the connection is released; its text is the detail.
+  const detail = oneLine(await response.text().catch(() => "")).slice(0, 200);
+  if (response.ok) return { ok: true };
+  return {
+    ok: false,
+    reason: `HTTP ${response.status}${detail ? `: ${detail}` : ""}`,
+    retryable: response.status >= 500,
+  };
+}
+
+/** `text` with every occurrence of `secret` replaced by `***`. */
+function redact(text: string, secret: string): string {
+  return secret ? text.split(secret).join("***") : text;
+}
+
+/** Whitespace runs folded to one space, trimmed. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** `value` as is when it is Latin-1, else RFC 2047 encoded-word UTF-8 base64. */
+function headerSafe(value: string): string {
+  // deno-lint-ignore no-control-regex -- the range test is the point: Latin-1 only
+  if (/^[\x00-\xff]*$/.test(value)) return value;
+  const bytes = new TextEncoder().encode(value);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return `=?UTF-8?B?${btoa(binary)}?=`;
+}
