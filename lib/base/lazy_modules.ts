@@ -18,6 +18,7 @@ export const LAZY_MODULES = [
   "lib/cli/demo.ts",
   "lib/wake/wake.ts",
   "lib/wake/engaged/mod.ts",
+  "lib/wake/escalation.ts",
   "lib/gate/gate.ts",
   "lib/gate/guardrails.ts",
   "lib/config/installer.ts",

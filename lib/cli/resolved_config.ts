@@ -122,6 +122,7 @@ export function resolvedConfigDocument(
     model_params: extra.modelParams,
     model_params_stripped: [...runtime.modelParams.stripped].sort(),
     runtime: `deno ${Deno.version.deno}`,
+    escalation: { enabled: runtime.escalation.enabled, on: [...runtime.escalation.on] },
     sandbox: extra.sandbox,
   });
   return document;

@@ -101,6 +101,11 @@ export async function enumerateArtifacts(home: string): Promise<Artifacts> {
     const encoded = stem(entry.name, ".wakes") ?? stem(entry.name, ".tripped");
     if (encoded !== undefined) add(unquote(encoded), join(breaker, entry.name));
   }
+  // Escalation marks: the per-timeline directory `escalations/<q>/` is the unit, as for claims.
+  const escalations = join(home, "escalations");
+  for (const entry of await entries(escalations)) {
+    if (entry.isDirectory) add(unquote(entry.name), join(escalations, entry.name));
+  }
   const billing = join(home, "billing");
   for (const entry of await entries(billing)) {
     const encoded = stem(entry.name, ".blocked");

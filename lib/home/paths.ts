@@ -41,3 +41,8 @@ export function breakerPaths(home: string, timeline: string): { wakes: string; t
 export function billingPath(home: string, timeline: string): string {
   return join(home, "billing", `${quote(timeline)}.blocked`);
 }
+
+/** `escalations/<q(timeline)>/`: one timeline's escalation marks, one `<q(item)>.json` each. */
+export function escalationsDir(home: string, timeline: string): string {
+  return join(home, "escalations", quote(timeline));
+}

@@ -211,3 +211,38 @@ export function createUnsettled(journal: Journal, f: {
 export function cleanupFailed(journal: Journal, f: { error: string }): void {
   journal.event("ERROR", "cleanup failed", { error: f.error }, { color: "red" });
 }
+
+/**
+ * INFO `escalation sent`: `reason item timeline`. The harness pushed its own notice to the
+ * operator (docs/operating.md#escalation); the notice's text is never logged.
+ */
+export function escalationSent(journal: Journal, f: {
+  reason: string;
+  item: string;
+  timeline: string;
+}): void {
+  journal.event("INFO", "escalation sent", {
+    reason: f.reason,
+    item: f.item,
+    timeline: f.timeline,
+  });
+}
+
+/**
+ * WARNING `escalation failed` (yellow): `reason item why timeline`. The notice did not go out
+ * (after the sender's one retry, where one applies) and is not tried again; `why` never holds
+ * the token.
+ */
+export function escalationFailed(journal: Journal, f: {
+  reason: string;
+  item: string;
+  why: string;
+  timeline: string;
+}): void {
+  journal.event("WARNING", "escalation failed", {
+    reason: f.reason,
+    item: f.item,
+    why: f.why,
+    timeline: f.timeline,
+  }, { color: "yellow" });
+}

@@ -6,7 +6,7 @@
  * config home → auto-reconcile after an upgrade (wake only, docs/configuration.md#install-and-upgrade) → prompts → MCP server configs
  * → the outer sandbox narrows (before any code below runs) → memory provider → tool resolution
  * over the overlay (docs/configuration.md#tool-plugin-files) → `model_params.json` → `search_params.json` (docs/configuration.md#model_paramsjson-and-search_paramsjson)
- * → `guardrails.json` (docs/security.md#guardrailsjson).
+ * → `guardrails.json` (docs/security.md#guardrailsjson) → `image_prep.json` → `escalation.json`.
  *
  * Every config-home file that can refuse is judged here and nowhere else, so a file that stops a
  * wake also fails `resolved-config`, with the same line (docs/configuration.md#when-a-file-is-wrong).
@@ -16,6 +16,7 @@ import { Policy } from "../core/policy.ts";
 import type { Tool } from "../core/types/tool.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import { loadImagePrep } from "../config/image_prep.ts";
+import { type EscalationConfig, loadEscalation } from "../config/escalation.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -97,6 +98,11 @@ export interface Runtime {
    */
   readonly imagePrep: ImagePrepPolicy | null;
   /**
+   * `escalation.json`: which triggers notify the operator (docs/configuration.md#escalationjson);
+   * off when the file is absent. Enabled without `NTFY_DM_TOKEN` refuses.
+   */
+  readonly escalation: EscalationConfig;
+  /**
    * `guardrails.json`, parsed and compiled for the gate; `undefined` when there is no file (the
    * gate's defaults apply). Hand it to the gate as it is.
    */
@@ -175,6 +181,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     : {};
   const guardrails = await readGuardrails(configHome);
   const imagePrep = await loadImagePrep(configHome, env.aiModel);
+  const escalation = await loadEscalation(configHome, env.ntfyDmToken);
   return {
     env,
     configHome,
@@ -191,6 +198,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     searchParams,
     guardrails,
     imagePrep,
+    escalation,
   };
 }
 

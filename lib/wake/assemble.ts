@@ -102,6 +102,7 @@ export async function assemble(
     brief: { composed: false },
     posts: 0,
     billingWall: false,
+    escalation: runtime.escalation,
     loaded,
   };
 }

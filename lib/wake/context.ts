@@ -39,6 +39,8 @@ export class WakeContext implements PlatformContext {
   readonly vision?: boolean;
   /** Visible acts since the current turn began. */
   acts: VisibleAct[] = [];
+  /** Gate refusals of the agent's posts since the current turn began. */
+  refusals = 0;
   /** Messages the agent posted with its `messages` tool this wake (`posted=`). */
   spoken = 0;
   #turn: KeyedTurn | undefined;
@@ -60,6 +62,7 @@ export class WakeContext implements PlatformContext {
     this.#turn = { anchor, messages, turnStart };
     this.#pinned.clear();
     this.acts = [];
+    this.refusals = 0;
   }
 
   /**
@@ -94,6 +97,10 @@ export class WakeContext implements PlatformContext {
   /** Counts a create whose outcome is unknown (the turn then leaves its item unsettled). */
   recordUnknownOutcome(): void {
     this.unknownOutcomes++;
+  }
+
+  recordRefusal(): void {
+    this.refusals++;
   }
 
   recordAct(act: VisibleAct): void {

@@ -14,6 +14,7 @@ import type { PlatformClient } from "../platform/mod.ts";
 import type { ClaimStore } from "../home/claims.ts";
 import type { WakeContext } from "./context.ts";
 import type { HarnessEnv } from "../config/env.ts";
+import type { EscalationConfig } from "../config/escalation.ts";
 import type { ReadAhead } from "./read_ahead.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
@@ -103,6 +104,8 @@ export interface Wake {
   posts: number;
   /** Set once billing failed this wake: later items are left pending without a model call. */
   billingWall: boolean;
+  /** `escalation.json`: which triggers notify the operator (docs/operating.md#escalation). */
+  readonly escalation: EscalationConfig;
   /** The kinds' first reads, started together (lib/wake/read_ahead.ts). */
   readAhead?: ReadAhead;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */

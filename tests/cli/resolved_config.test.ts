@@ -20,6 +20,7 @@ const FIELDS = [
   "ai_sdk_surface",
   "ai_sdk_version",
   "builtins",
+  "escalation",
   "harness_version",
   "max_context_tokens",
   "mcp_request_timeout",
@@ -100,6 +101,7 @@ Deno.test("a default env prints every field, sorted, indent 2, with no key neede
   assert.deepEqual(doc.model_params, {});
   assert.deepEqual(doc.model_params_stripped, []);
   assert.equal(doc.runtime, `deno ${Deno.version.deno}`);
+  assert.deepEqual(doc.escalation, { enabled: false, on: [] });
   assert.deepEqual(doc.sandbox, {
     ffi: "denied",
     // Every metadata address of the deny list is confirmed denied in the live process.

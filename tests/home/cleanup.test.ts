@@ -1,6 +1,6 @@
 /**
  * What cleanup removes (docs/operating.md#what-is-deleted): exactly one timeline's transcript (and
- * its stranded temps), marks, seen-set, claims directories, breaker and billing files — never
+ * its stranded temps), marks, seen-set, claims and escalation directories, breaker and billing files — never
  * memory.db and its journals, never another timeline's files, never a non-timeline session.
  */
 import assert from "node:assert/strict";
@@ -112,4 +112,14 @@ Deno.test("one undeletable path is reported and the rest are still removed", () 
     for (const rel of OWNED.filter((r) => r !== `marks/assets/${TL}.txt`)) {
       assert.ok(!left.includes(rel), `${rel} should be gone`);
     }
+  }));
+
+Deno.test("purge removes the timeline's escalation marks directory, not another's", () =>
+  withHome(async (home) => {
+    await put(home, `escalations/${TL}/${ITEM}.json`, "{}");
+    await put(home, `escalations/${TL2}/${ITEM}.json`, "{}");
+    assert.deepEqual(await timelinesOnDisk(home), [TL, TL2].sort());
+    const removed = await purgeTimeline(home, TL, new MemoryJournal());
+    assert.deepEqual(removed, [join(home, `escalations/${TL}`)]);
+    assert.deepEqual(await tree(home), [`escalations/${TL2}/${ITEM}.json`]);
   }));

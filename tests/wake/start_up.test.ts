@@ -33,6 +33,10 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/config/installer.ts",
       "lib/tools/shell/tool.ts",
       "lib/tools/messages.ts",
+      // Escalation: loaded only when escalation.json switched a trigger on and it fired.
+      "lib/wake/escalation.ts",
+      "lib/tools/shared/ntfy.ts",
+      "lib/home/escalations.ts",
       // The model adapters: config validates the model axes without them.
       "lib/providers/factory.ts",
       "lib/providers/openai.ts",
@@ -60,6 +64,15 @@ Deno.test("an engaged turn's graph holds the shell tool only when it is opted in
   assert.ok(graph.has("lib/runtime/tool_set.ts"), "the scan must see the tool set");
   assert.ok(graph.has("lib/tools/messages.ts"), "the scan must see the platform tools");
   for (const module of ["lib/tools/shell/tool.ts", "lib/tools/shell/run.ts"]) {
+    assert.ok(!graph.has(module), `${module} loads on every engaged turn`);
+  }
+});
+
+Deno.test("the escalation sender is on no turn's start-up graph, only on its own", async () => {
+  assert.ok((await staticGraph("lib/wake/escalation.ts")).has("lib/tools/shared/ntfy.ts"));
+  const graph = await staticGraph("lib/wake/engaged/mod.ts");
+  assert.ok(graph.has("lib/wake/engaged/escalation_trigger.ts"), "the scan must see the trigger");
+  for (const module of ["lib/wake/escalation.ts", "lib/home/escalations.ts"]) {
     assert.ok(!graph.has(module), `${module} loads on every engaged turn`);
   }
 });

@@ -1,7 +1,7 @@
 /**
  * The one ntfy sender: a push message to the operator's phone, used by the
  * `send_direct_message_to_origin` tool (docs/tools.md#send_direct_message_to_origin-page-the-operator)
- * and by any other notice the harness pushes to the operator.
+ * and by the harness's own escalation notices (docs/operating.md#escalation).
  *
  * One POST with a bearer token, one retry after a transport error or a 5xx (a 4xx will not get
  * better by asking again), and every reason it gives back has the token redacted, so a caller

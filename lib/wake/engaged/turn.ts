@@ -33,6 +33,7 @@ import {
 } from "../../journal/catalogue_wake.ts";
 import { observeMemory, recallMemory } from "../../memory/hooks.ts";
 import { attribute } from "./attribution.ts";
+import { escalateIfCalledFor } from "./escalation_trigger.ts";
 import { briefView, composeVolatile, volatileParts } from "./brief.ts";
 import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
@@ -104,6 +105,7 @@ export async function drive(
   try {
     outcome = await driveTurn(wake, spec, live, turnStart, save, facts, standing);
     if (outcome === "done" && wake.context.unknownOutcomes > unknownBefore) outcome = "unsettled";
+    await escalateIfCalledFor(wake, spec, facts.kind); // docs/operating.md#escalation
     return outcome;
   } catch (error) {
     facts.error = namedError(error);
