@@ -28,6 +28,32 @@ export interface Fence {
   check(via: FenceRoute, url: URL, hop: number): void;
 }
 
+/** A request the host rules refused before any connection was made. */
+export class HostNotAllowedError extends Error {
+  /** Names the class in stack traces and logs. */
+  override name = "HostNotAllowedError";
+  /** The normalised host that was refused. */
+  readonly host: string;
+  /** The request path that tried it. */
+  readonly via: FenceRoute;
+  /** The rules file that does not list it. */
+  readonly file: string;
+  /** 0 for the request itself, n for its n-th redirect. */
+  readonly hop: number;
+
+  /** `hop` > 0 when the refused host is a redirect's target. */
+  constructor(host: string, via: FenceRoute, file: string, hop = 0) {
+    super(
+      `${hop > 0 ? `redirect ${hop} goes to host` : "host"} '${host}', which the host rules ` +
+        `in ${file} do not allow.`,
+    );
+    this.host = host;
+    this.via = via;
+    this.file = file;
+    this.hop = hop;
+  }
+}
+
 let installed: Fence | null = null;
 
 /** Installs `fence` for the rest of the process (null lifts it: tests only). */

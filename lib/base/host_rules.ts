@@ -11,11 +11,13 @@
  * `fetch` dials with, so a rule and a request can never normalise differently; `node:url`'s
  * `domainToASCII` would give the same answer but boots Deno's Node layer on every wake.
  */
-import type { Fence, FenceFetch, FenceRoute } from "./host_fence.ts";
+import { type Fence, type FenceFetch, type FenceRoute, HostNotAllowedError } from "./host_fence.ts";
 import { parseIp, parseIPv6 } from "./ip.ts";
 
 /** Which of the harness's own request paths made a request (the journal's `via=`). */
 export type HostRoute = FenceRoute;
+
+export { HostNotAllowedError };
 
 /** The `fetch` shape every guarded request path uses. */
 export type FetchLike = FenceFetch;
@@ -44,29 +46,6 @@ export interface HostRules {
 export class HostRuleError extends Error {
   /** Names the class in stack traces and logs. */
   override name = "HostRuleError";
-}
-
-/** A request the host rules refused before any connection was made. */
-export class HostNotAllowedError extends Error {
-  /** Names the class in stack traces and logs. */
-  override name = "HostNotAllowedError";
-  /** The normalised host that was refused. */
-  readonly host: string;
-  /** The request path that tried it. */
-  readonly via: HostRoute;
-  /** The rules file that does not list it. */
-  readonly file: string;
-
-  /** `hop` > 0 when the refused host is a redirect's target. */
-  constructor(host: string, via: HostRoute, file: string, hop = 0) {
-    super(
-      `${hop > 0 ? `redirect ${hop} goes to` : "the request goes to"} host '${host}', which ` +
-        `the host rules in ${file} do not allow.`,
-    );
-    this.host = host;
-    this.via = via;
-    this.file = file;
-  }
 }
 
 const PREFIX = "regex:";

@@ -20,6 +20,7 @@ export const LAZY_MODULES = [
   "lib/wake/engaged/mod.ts",
   "lib/gate/gate.ts",
   "lib/gate/guardrails.ts",
+  "lib/config/host_rules.ts",
   "lib/config/installer.ts",
   "lib/tools/shell/tool.ts",
   "lib/tools/media/openai_media.ts",

@@ -16,6 +16,8 @@ import { readBytes } from "../base/read_files.ts";
 import * as z from "../base/zod.ts";
 import { ConfigError } from "./errors.ts";
 
+export { hostFence } from "../base/host_rules.ts";
+
 /** `host_rules.json`, relative to the config home. */
 export const HOST_RULES_FILE = "host_rules.json";
 

@@ -211,3 +211,12 @@ export function createUnsettled(journal: Journal, f: {
 export function cleanupFailed(journal: Journal, f: { error: string }): void {
   journal.event("ERROR", "cleanup failed", { error: f.error }, { color: "red" });
 }
+
+/**
+ * WARNING `host refused`: `host via`. The host rules refused a request of the harness's own
+ * (docs/security.md#host-rules) before it was sent; `via` is the request path (`web_fetch`,
+ * `mcp`, `platform`, `model`, `media`, `ntfy`, `xai_management`).
+ */
+export function hostRefused(journal: Journal, f: { host: string; via: string }): void {
+  journal.event("WARNING", "host refused", { host: f.host, via: f.via });
+}

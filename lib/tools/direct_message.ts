@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { fencedFetch } from "../base/host_fence.ts";
 import * as z from "../base/zod.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
@@ -120,7 +121,7 @@ export class DirectMessageTool extends Tool {
     this.#endpoint = endpoint;
     this.#context = context;
     this.#sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
-    this.#fetch = options.fetch ?? fetch;
+    this.#fetch = fencedFetch("ntfy", options.fetch);
   }
 
   /** Sends `args.body`; every failure comes back as one sentence the model can read. */

@@ -5,6 +5,7 @@
  * provider they resolve skipped); requests go to `AI_BASE_URL` when it is set. A generated image is
  * uploaded as a timeline asset and the result names its uuid: the bytes never reach the model.
  */
+import { fencedFetch } from "../../base/host_fence.ts";
 import type OpenAI from "openai";
 import * as z from "../../base/zod.ts";
 import type { JsonSchema, ToolContext } from "../../core/types/tool.ts";
@@ -108,6 +109,7 @@ async function openai(
       baseURL: endpoint.baseURL,
       maxRetries: 0,
       timeout: OPENAI_MEDIA_TIMEOUT_MS,
+      fetch: fencedFetch("media"),
     })
   );
   return { client, sdk };
