@@ -117,6 +117,12 @@ Deno.test("model: @openrouter/sdk is refused before it reaches the wire mock", a
   });
   assert.equal(mock.hits(), 0);
   assert.ok(lines.includes(line("model")));
+  // Allowed, the SDK's Request (body and all) goes through the guard's redirect walk.
+  await fenced(THIS_ADDRESS, async () => {
+    assert.equal((await provider.chat([Message.user("hi")], [])).content, "hello");
+  });
+  assert.equal(mock.hits("chat"), 1);
+  assert.equal(mock.lastBody("chat").model, "acme/model");
 });
 
 Deno.test({
