@@ -14,6 +14,7 @@ import { Message } from "../../lib/core/types/message.ts";
 import { hostRefused } from "../../lib/journal/catalogue_wake.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { loadMcp } from "../../lib/mcp/mod.ts";
+import { runMcp } from "../../lib/cli/mcp.ts";
 import { PlatformClient } from "../../lib/platform/mod.ts";
 import { OpenAIProvider } from "../../lib/providers/openai.ts";
 import { OpenRouterProvider } from "../../lib/providers/openrouter.ts";
@@ -155,6 +156,28 @@ Deno.test({
         }
       });
     } finally {
+      await http.close();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "harness mcp list: the host rules guard its connections too",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const home = await tempConfigHome();
+    const http = startTestHttpServer();
+    const out: string[] = [];
+    try {
+      await writeServer(home, "calc", { url: http.url("ok") });
+      await Deno.writeTextFile(`${home}/host_rules.json`, '{"allow": ["localhost"]}');
+      const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
+      await runMcp({ action: "list", servers: [], configHome: home, timeoutSeconds: 5, io });
+      assert.match(out.join(""), /calc .*'127\.0\.0\.1', which the host rules in/);
+    } finally {
+      installFence(null);
       await http.close();
       await Deno.remove(home, { recursive: true });
     }
