@@ -245,7 +245,7 @@ export function guardedFetch(
         ? method !== "GET" && method !== "HEAD"
         : (response.status === 301 || response.status === 302) && method === "POST";
       if (toGet) {
-        method = response.status === 303 && method === "HEAD" ? "HEAD" : "GET";
+        method = "GET";
         body = null;
         for (const name of BODY_HEADERS) headers.delete(name);
       } else if (body instanceof ReadableStream) {
