@@ -21,6 +21,7 @@ export const LAZY_MODULES = [
   "lib/wake/escalation.ts",
   "lib/gate/gate.ts",
   "lib/gate/guardrails.ts",
+  "lib/config/host_rules.ts",
   "lib/config/installer.ts",
   "lib/tools/shell/tool.ts",
   "lib/tools/media/openai_media.ts",

@@ -7,6 +7,8 @@
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
+import { silentJournal } from "../journal/journal.ts";
+import { enforceHostRules, readHostRules } from "../runtime/resolve.ts";
 import {
   approveCommand,
   inspectServers,
@@ -46,6 +48,9 @@ export interface McpRun {
 /** Runs an mcp action and resolves to the exit code. */
 export async function runMcp(run: McpRun): Promise<number> {
   const io = run.io ?? processIo;
+  // Listing and approving connect to the servers: over HTTP, under the host rules as in a wake.
+  const rules = await readHostRules(run.configHome);
+  if (rules) await enforceHostRules(rules, silentJournal);
   const read = await readMcpConfigs(run.configHome);
   if (run.action === "list") return await list(run, read, io);
   const picked = pick(run, read, io);

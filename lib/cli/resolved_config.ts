@@ -17,6 +17,7 @@ import { parseEnv } from "../config/env.ts";
 import type { Params } from "../config/params.ts";
 import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
 import { permissionReport, type PermissionsReport } from "../runtime/permissions.ts";
+import { hostRulesReport } from "../runtime/rules_report.ts";
 import { dumpsIndented, parsePythonJson, pythonFloatRepr, sortKeysDeep } from "../pycompat/json.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { loadMcp, type McpLoad } from "../mcp/mod.ts";
@@ -124,6 +125,7 @@ export function resolvedConfigDocument(
     runtime: `deno ${Deno.version.deno}`,
     escalation: { enabled: runtime.escalation.enabled, on: [...runtime.escalation.on] },
     sandbox: extra.sandbox,
+    host_rules: hostRulesReport(runtime.hostRules),
   });
   return document;
 }

@@ -54,6 +54,29 @@ export interface ResolveToolsInput {
   readonly catalogue?: Catalogue;
   /** Per-tool runtime vetoes (`shell` as root); `harness resolve` deliberately passes none. */
   readonly loadRefusals?: Readonly<Record<string, string>>;
+  /**
+   * The host rules file when one restricts this agent (docs/security.md#host-rules): the
+   * built-ins that fetch on the vendor's side, beyond the rules' reach, are then refused.
+   */
+  readonly hostRules?: string;
+}
+
+/**
+ * Built-ins whose vendor fetches the web (or runs code that may) on its own side, where no host
+ * rule can reach: refused while host rules are in force. OpenAI's `code_interpreter` runs in a
+ * container without network access, so it stays.
+ */
+export const VENDOR_FETCHING_BUILTINS: readonly string[] = [
+  "web_search",
+  "x_search",
+  "code_execution",
+];
+
+/** The skip reason of a vendor-fetching built-in under host rules. */
+export function hostRulesReason(builtin: string, file: string): string {
+  return `refused under the host rules in ${file}: the '${builtin}' built-in fetches on the ` +
+    "vendor's side, where the rules cannot reach; remove its plugin, or delete the host rules " +
+    "file to lift the restriction";
 }
 
 /** An active function tool for the wake to build. */
@@ -455,6 +478,10 @@ function activate(
     if (plugin.builtin !== undefined) {
       if (!catalogue.builtins[plugin.builtin]) {
         dropped.set(plugin, unavailableReason("builtin", plugin.builtin));
+        continue;
+      }
+      if (input.hostRules !== undefined && VENDOR_FETCHING_BUILTINS.includes(plugin.builtin)) {
+        dropped.set(plugin, hostRulesReason(plugin.builtin, input.hostRules));
         continue;
       }
       activeBuiltins.push({

@@ -246,3 +246,12 @@ export function escalationFailed(journal: Journal, f: {
     timeline: f.timeline,
   }, { color: "yellow" });
 }
+
+/**
+ * WARNING `host refused`: `host via`. The host rules refused a request of the harness's own
+ * (docs/security.md#host-rules) before it was sent; `via` is the request path (`web_fetch`,
+ * `mcp`, `platform`, `model`, `media`, `ntfy`, `xai_management`).
+ */
+export function hostRefused(journal: Journal, f: { host: string; via: string }): void {
+  journal.event("WARNING", "host refused", { host: f.host, via: f.via });
+}

@@ -3,6 +3,7 @@
  * answer under the same deadline, heals a dead token once, and turns every failure into a
  * typed error. Resource modules describe calls; only this file touches `fetch`.
  */
+import { fencedFetch, HostNotAllowedError } from "../base/host_fence.ts";
 import { sleep } from "../base/sleep.ts";
 import type * as z from "../base/zod.ts";
 import { USER_AGENT } from "../base/version.ts";
@@ -138,7 +139,8 @@ export class Transport {
     this.baseUrl = options.baseUrl;
     this.timeoutMs = options.timeoutMs;
     this.#userAgent = options.userAgent ?? USER_AGENT;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    // The host rules (docs/security.md#host-rules) see every request and redirect hop.
+    this.#fetch = fencedFetch("platform", options.fetch);
     this.#createBackoffMs = options.createBackoffMs ?? CREATE_BACKOFF_MS;
   }
 
@@ -269,6 +271,8 @@ export class Transport {
       const bytes = new Uint8Array(await res.arrayBuffer());
       return { status: res.status, headers: res.headers, bytes, url: res.url || url.href };
     } catch (err) {
+      // Refused before it was sent: a definite answer, never an unknown outcome to re-send.
+      if (err instanceof HostNotAllowedError) throw err;
       throw transportError(err, {
         endpoint,
         origin: url.origin,

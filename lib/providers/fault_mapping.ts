@@ -8,6 +8,7 @@
  * recognised with `instanceof` against the lazily loaded SDK module the adapter passes in, so
  * this file never loads an SDK itself.
  */
+import { HostNotAllowedError } from "../base/host_fence.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import type OpenAI from "openai";
@@ -244,6 +245,15 @@ export function connectionFailureMessage(error: unknown, context: CallContext = 
   return `${lead}: ${where}${why ? `: ${why}` : ""}`;
 }
 
+/**
+ * A request the host rules refused (docs/security.md#host-rules), wherever the SDK wrapped it:
+ * a plain ProviderError, permanent, never a connection fault to retry, since nothing was sent.
+ */
+function hostRefusal(error: unknown): ProviderError | undefined {
+  const refusal = causeChain(error).find((link) => link instanceof HostNotAllowedError);
+  return refusal ? new ProviderError(errorMessage(refusal), { cause: refusal }) : undefined;
+}
+
 /** The error classes of the openai SDK this mapping needs (pass the loaded module). */
 export type OpenAIErrorClasses = Pick<typeof OpenAI, "APIError" | "APIConnectionError">;
 
@@ -260,6 +270,8 @@ export function mapOpenAIError(
   context: CallContext = {},
 ): ProviderError {
   if (error instanceof ProviderError) return error;
+  const refusal = hostRefusal(error);
+  if (refusal) return refusal;
   if (error instanceof sdk.APIConnectionError) {
     return new ProviderConnectionError(connectionFailureMessage(error, context), { cause: error });
   }
@@ -318,6 +330,8 @@ export function mapOpenRouterError(
   context: CallContext = {},
 ): ProviderError {
   if (error instanceof ProviderError) return error;
+  const refusal = hostRefusal(error);
+  if (refusal) return refusal;
   if (error instanceof sdk.OpenRouterError) {
     if (error.statusCode >= 400) {
       return classifyHttpFault({

@@ -39,6 +39,12 @@ import { ConfigError } from "../config/errors.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import type { Guardrails } from "../gate/guardrails.ts";
+import type { HostRules } from "../base/host_rules.ts";
+import { installFence } from "../base/host_fence.ts";
+import { hostRefused } from "../journal/catalogue_wake.ts";
+
+/** The operator's host rules in the config home (`HOST_RULES_FILE` of lib/config/host_rules.ts). */
+export const HOST_RULES_FILE = "host_rules.json";
 
 /** The operator's guardrails file in the config home (`GUARDRAILS_FILE` of lib/gate). */
 export const GUARDRAILS_FILE = "guardrails.json";
@@ -56,6 +62,11 @@ export interface RuntimeOptions {
   readonly narrow?: boolean;
   /** The raw variables plugin `env_set` requirements read (default: none set). */
   readonly vars?: Readonly<Record<string, string | undefined>>;
+  /**
+   * `host_rules.json` as {@link readHostRules} already read it (the wake reads it before its
+   * first platform request); omitted, the resolution reads it itself.
+   */
+  readonly hostRules?: HostRules | null;
 }
 
 /** The resolved runtime. */
@@ -103,6 +114,11 @@ export interface Runtime {
    */
   readonly escalation: EscalationConfig;
   /**
+   * `host_rules.json`, compiled; `null` when there is no file (unrestricted). Under `narrow`
+   * the resolution has installed them as the process's fence (docs/security.md#host-rules).
+   */
+  readonly hostRules: HostRules | null;
+  /**
    * `guardrails.json`, parsed and compiled for the gate; `undefined` when there is no file (the
    * gate's defaults apply). Hand it to the gate as it is.
    */
@@ -121,6 +137,10 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   // Lenient env fallbacks (a profile typo running locked) must not be silent.
   for (const line of env.warnings) journal.text("WARNING", line);
   const configHome = resolveConfigHome(env);
+  const hostRules = options.hostRules !== undefined
+    ? options.hostRules
+    : await readHostRules(configHome);
+  if (options.narrow && hostRules) await enforceHostRules(hostRules, journal);
   const reconciled = options.reconcile
     ? await autoReconcile(configHome, env.aiProvider, journal)
     : null;
@@ -159,6 +179,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
       overlay,
       memoryTools: memoryTools.map((tool) => tool.name),
       loadRefusals,
+      hostRules: hostRules?.file,
     });
   // The shell's veto (it refuses to load as root) needs the shell tool's module; resolution is
   // pure, so it is resolved without it first and again with it only if a plugin asked for it.
@@ -196,10 +217,40 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     tools,
     modelParams,
     searchParams,
+    hostRules,
     guardrails,
     imagePrep,
     escalation,
   };
+}
+
+/**
+ * `host_rules.json` of `configHome` (lib/config/host_rules.ts), without loading its parser when
+ * there is no file, the common case: only a missing file is skipped, so a present but unreadable
+ * or malformed one still refuses here.
+ * @throws {ConfigError} naming the file, the entry and the fix.
+ */
+export async function readHostRules(configHome: string): Promise<HostRules | null> {
+  try {
+    await Deno.stat(join(configHome, HOST_RULES_FILE));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+  }
+  const { loadHostRules } = await lazyImport<typeof import("../config/host_rules.ts")>(
+    "lib/config/host_rules.ts",
+  );
+  return await loadHostRules(configHome);
+}
+
+/**
+ * Makes `rules` this process's fence: every request path built with `fencedFetch` (and
+ * web_fetch's hops) is checked from now on, and each refusal writes `host refused`.
+ */
+export async function enforceHostRules(rules: HostRules, journal: Journal): Promise<void> {
+  const { hostFence } = await lazyImport<typeof import("../config/host_rules.ts")>(
+    "lib/config/host_rules.ts",
+  );
+  installFence(hostFence(rules, (refusal) => hostRefused(journal, refusal)));
 }
 
 /**

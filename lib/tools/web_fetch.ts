@@ -11,6 +11,7 @@
  * mistake) throws. An HTTP error status is an answer, not a failure, and is returned as text.
  */
 import { errorMessage } from "../base/error_text.ts";
+import { fenceCheck, HostNotAllowedError } from "../base/host_fence.ts";
 import * as z from "../base/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { type AddressPolicy, publicAddressPolicy } from "./net/address_policy.ts";
@@ -132,11 +133,10 @@ export class WebFetchTool extends Tool {
     let current = parseTargetUrl(text);
     for (let hop = 0;; hop++) {
       const policy = hop === 0 ? this.#firstHopPolicy : this.#policy;
-      const target = await atHop(
-        hop,
-        current,
-        () => checkTarget(current, { resolver: this.#resolver, policy, signal }),
-      );
+      const target = await atHop(hop, current, () => {
+        allowedHost(current);
+        return checkTarget(current, { resolver: this.#resolver, policy, signal });
+      });
       const response = await this.#transport({ target, headers: requestHeaders(), signal });
       if (!REDIRECT_STATUSES.has(response.status)) return { url: current, response };
 
@@ -189,6 +189,22 @@ export class WebFetchTool extends Tool {
     if (signal.aborted) return `Couldn't reach ${pyRepr(url)}: the fetch was cancelled.`;
     const why = errorMessage(error);
     return `Couldn't reach ${pyRepr(url)}: ${why}`;
+  }
+}
+
+/**
+ * The host rules (docs/security.md#host-rules), on top of the address fence: a host they do not
+ * allow is refused before it is resolved, in words the model can act on.
+ */
+function allowedHost(url: URL): void {
+  try {
+    fenceCheck("web_fetch", url);
+  } catch (error) {
+    if (!(error instanceof HostNotAllowedError)) throw error;
+    throw new FetchRefusal(
+      `refused: '${error.host}' is not among the hosts this agent may reach (its operator's ` +
+        "host rules).",
+    );
   }
 }
 

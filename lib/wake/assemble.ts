@@ -4,9 +4,9 @@
  *
  * Assembling a wake: from the command line's request and the process environment to the one
  * {@link Wake} every later step takes. The order is observable (which error wins, which request
- * is made): the environment → HARNESS_HOME, AI_MODEL and the API key → claim liveness → the
- * shared runtime resolution (reconcile → prompts → permissions narrow → memory → tools → params)
- * → the platform client → the timeline (404 ⇒ skip) → identity → guardrails. The provider, the
+ * is made): the environment → HARNESS_HOME, AI_MODEL and the API key → the host rules
+ * (docs/security.md#host-rules) → claim liveness → the shared runtime resolution (reconcile →
+ * prompts → permissions narrow → memory → tools → params) → the platform client → the timeline (404 ⇒ skip) → identity → guardrails. The provider, the
  * tool registry and the gate are only described here; the first engaged turn builds them, so an
  * idle wake loads none of them.
  */
@@ -20,7 +20,13 @@ import { sweepStaleTemps } from "../home/temps.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
-import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import { resolveConfigHome } from "../config/prompts.ts";
+import {
+  enforceHostRules,
+  readHostRules,
+  resolveRuntime,
+  type Runtime,
+} from "../runtime/resolve.ts";
 import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./engaged_half.ts";
@@ -44,6 +50,9 @@ export async function assemble(
   registerSecret(env.aiApiKey);
   registerSecret(env.token);
   registerSecret(env.password);
+  // The host rules guard every request, so they are in force before the first one below.
+  const hostRules = await readHostRules(resolveConfigHome(env));
+  if (hostRules) await enforceHostRules(hostRules, journal);
   // The timeline and the dashboard are fetched while the configuration resolves (each is a
   // network round trip in production) and awaited after it, so errors keep their order:
   // configuration, then credentials, then the timeline (404 ⇒ skip), then the dashboard.
@@ -57,6 +66,7 @@ export async function assemble(
     reconcile: true,
     narrow: true,
     vars: rawEnv,
+    hostRules,
   });
   requireSpeech(runtime);
   if ("error" in early) throw early.error;

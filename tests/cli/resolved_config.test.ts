@@ -22,6 +22,7 @@ const FIELDS = [
   "builtins",
   "escalation",
   "harness_version",
+  "host_rules",
   "max_context_tokens",
   "mcp_request_timeout",
   "mcp_servers",
@@ -102,6 +103,7 @@ Deno.test("a default env prints every field, sorted, indent 2, with no key neede
   assert.deepEqual(doc.model_params_stripped, []);
   assert.equal(doc.runtime, `deno ${Deno.version.deno}`);
   assert.deepEqual(doc.escalation, { enabled: false, on: [] });
+  assert.deepEqual(doc.host_rules, { allow: null, enforced: false, file: null, outer_fence: null });
   assert.deepEqual(doc.sandbox, {
     ffi: "denied",
     // Every metadata address of the deny list is confirmed denied in the live process.
@@ -151,6 +153,28 @@ Deno.test("an installed home with --opt-in system_prompt reports the overlay and
   assert.deepEqual(doc.overlay_tool_stems, [...doc.overlay_tool_stems].sort());
   assert.equal(await Deno.readTextFile(`${b.dir}/config/.version`), "0.0.1\n");
   assert.notEqual(version, "0.0.1\n");
+});
+
+Deno.test("host rules: reported with the outer fence, and web_search refused under them", async () => {
+  await using b = await box();
+  const installed = await runCli(["install", "--opt-in", "web_search"], { env: b.env });
+  assert.equal(installed.code, 0, installed.stderr);
+  assert.deepEqual((await resolved(b.env)).doc.builtins, ["web_search"], "active without rules");
+  const file = `${b.dir}/config/host_rules.json`;
+  await Deno.writeTextFile(file, '{"allow": ["API.openai.com", "basecradle.com", "::1"]}');
+  const { doc } = await resolved(b.env);
+  assert.deepEqual(doc.host_rules, {
+    allow: ["API.openai.com", "basecradle.com", "::1"],
+    enforced: true,
+    file,
+    // The production permission set grants every host: the flag would narrow it.
+    outer_fence: { allow_net: "api.openai.com,basecradle.com,[::1]", narrowed: false },
+  });
+  assert.deepEqual(doc.builtins, []);
+  assert.ok(doc.skipped.includes("web_search"));
+  await Deno.writeTextFile(file, '{"allow": ["regex:([a-z0-9-]+\\\\.)*openai\\\\.com"]}');
+  const open = (await resolved(b.env)).doc.host_rules;
+  assert.deepEqual(open.outer_fence, { allow_net: null, narrowed: false });
 });
 
 Deno.test("a malformed model_params.json exits 1 with one stderr line and no stdout", async () => {
@@ -333,6 +357,15 @@ const REFUSALS: readonly Refusal[] = [
       new RegExp(
         `^Guardrails file ${esc(`${c}/guardrails.json`)} is invalid at ` +
           "'forbidden_patterns\\[0\\]\\.pattern': not a valid regular expression .*\\. Fix: ",
+      ),
+  },
+  {
+    name: "host_rules.json with an entry that carries a port",
+    setup: (c) => Deno.writeTextFile(`${c}/host_rules.json`, '{"allow": ["api.openai.com:443"]}'),
+    reason: (c) =>
+      new RegExp(
+        `^${esc(`${c}/host_rules.json`)} entry allow\\[0\\] "api\\.openai\\.com:443" carries a ` +
+          "port; host rules match a host on every port\\. Fix: write the host alone",
       ),
   },
   {

@@ -302,3 +302,30 @@ Deno.test("active tools carry what the wake needs to build them, in claiming ord
   const lock = answer.notes.find((n) => n.name === "lock");
   assert.match(lock?.note ?? "", /^one-way and irreversible/);
 });
+
+Deno.test("under host rules the vendor-fetching built-ins are refused, with the reason", () => {
+  const file = "/cfg/host_rules.json";
+  const cases: [keyof typeof CELLS, string, string[]][] = [
+    ["openai", "web_search", ["web_search"]],
+    ["xai", "xai_search", ["web_search", "x_search"]],
+    ["xai", "code_execution", ["code_execution"]],
+    ["openrouter", "openrouter_search", ["web_search"]],
+  ];
+  for (const [cell, stem, builtins] of cases) {
+    const free = resolve({ ...CELLS[cell], optIn: [stem], catalogue: FULL });
+    assert.deepEqual(free.builtins, builtins, `${stem} is active without rules`);
+    const fenced = resolve({ ...CELLS[cell], optIn: [stem], catalogue: FULL, hostRules: file });
+    assert.deepEqual(fenced.builtins, [], stem);
+    for (const builtin of builtins) {
+      const skipped = fenced.skipped.find((item) => item.stem === stem);
+      assert.ok(skipped, `${stem} is in the skip trail`);
+      assert.match(
+        fenced.skipped.map((item) => item.reason).join("\n"),
+        new RegExp(`refused under the host rules in ${file}: the '${builtin}' built-in fetches`),
+      );
+    }
+  }
+  // OpenAI's code interpreter runs without network access: it stays.
+  const code = resolve({ optIn: ["code_execution"], catalogue: FULL, hostRules: file });
+  assert.deepEqual(code.builtins, ["code_interpreter"]);
+});

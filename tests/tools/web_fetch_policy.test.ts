@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { dialAddress, publicAddressPolicy } from "../../lib/tools/net/address_policy.ts";
-import { formatIPv6, ipFromBytes, parseIp, parseIPv4, parseIPv6 } from "../../lib/tools/net/ip.ts";
+import { formatIPv6, ipFromBytes, parseIp, parseIPv4, parseIPv6 } from "../../lib/base/ip.ts";
 import type { HttpRequest, Transport } from "../../lib/tools/net/pinned_transport.ts";
 import type { Resolver } from "../../lib/tools/net/resolve.ts";
 import { checkTarget, FetchRefusal, parseTargetUrl } from "../../lib/tools/net/target.ts";

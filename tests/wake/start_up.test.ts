@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { GUARDRAILS_FILE as GATE_FILE } from "../../lib/gate/guardrails.ts";
 import type { Engine } from "../../lib/core/engine.ts";
 import { DeferredGate } from "../../lib/wake/deferred_gate.ts";
-import { GUARDRAILS_FILE } from "../../lib/runtime/resolve.ts";
+import { GUARDRAILS_FILE, HOST_RULES_FILE } from "../../lib/runtime/resolve.ts";
+import { HOST_RULES_FILE as LOADER_FILE } from "../../lib/config/host_rules.ts";
 import { EngineSlot } from "../../lib/wake/wake_state.ts";
 import type { Message } from "../../lib/platform/mod.ts";
 import { staticGraph } from "../support/module_graph.ts";
@@ -41,6 +42,10 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/providers/factory.ts",
       "lib/providers/openai.ts",
       "lib/providers/openrouter.ts",
+      // The host rules' parser and matcher: loaded only when host_rules.json exists.
+      "lib/config/host_rules.ts",
+      "lib/base/host_rules.ts",
+      "lib/base/ip.ts",
       // The image codecs: loaded only by a request that carries an image.
       "lib/core/image_prep.ts",
       "npm:fast-png@8.0.0",
@@ -98,6 +103,18 @@ Deno.test("the CLI's start-up graph holds no subcommand", async () => {
 
 Deno.test("the wake's guardrails file name is the gate's", () => {
   assert.equal(GUARDRAILS_FILE, GATE_FILE);
+});
+
+Deno.test("the idle wake carries the host fence itself, one import-free module", async () => {
+  // Every request path asks the fence, so it is on the graph; it imports nothing, and the rules
+  // it enforces load only with a host_rules.json (asserted off the graph above).
+  const graph = await staticGraph("lib/base/host_fence.ts");
+  assert.deepEqual([...graph], ["lib/base/host_fence.ts"]);
+  assert.ok((await staticGraph("lib/wake/wake.ts")).has("lib/base/host_fence.ts"));
+});
+
+Deno.test("the wake's host rules file name is the loader's", () => {
+  assert.equal(HOST_RULES_FILE, LOADER_FILE);
 });
 
 Deno.test("EngineSlot builds once, and tallies nothing before it is built", async () => {

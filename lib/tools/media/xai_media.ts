@@ -5,6 +5,7 @@
  * go to `AI_BASE_URL` when it is set, else https://api.x.ai/v1. What they make is uploaded as a
  * timeline asset and the result names its uuid: the bytes never reach the model.
  */
+import { fencedFetch } from "../../base/host_fence.ts";
 import { sleep } from "../../base/sleep.ts";
 import * as z from "../../base/zod.ts";
 import type { JsonSchema, ToolContext } from "../../core/types/tool.ts";
@@ -111,7 +112,7 @@ async function xai<T>(
   signal: AbortSignal | undefined,
 ): Promise<T> {
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-  const response = await fetch(`${baseOf(endpoint)}${path}`, {
+  const response = await fencedFetch("media")(`${baseOf(endpoint)}${path}`, {
     method,
     headers: {
       authorization: `Bearer ${endpoint.apiKey ?? ""}`,
@@ -387,7 +388,7 @@ export class GrokGenerateVideoTool extends XaiMediaTool<VideoArgs> {
       const url = done.video?.url;
       if (!url) throw new Error(`xAI reported video ${id} done but gave no URL`);
       // The file is on xAI's media host: no key is sent there.
-      const download = await fetch(url, { signal: call?.signal });
+      const download = await fencedFetch("media")(url, { signal: call?.signal });
       if (!download.ok) {
         await download.body?.cancel();
         throw new Error(`downloading the finished video failed with HTTP ${download.status}`);

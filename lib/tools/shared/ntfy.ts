@@ -8,6 +8,7 @@
  * can log or show it as it is. It posts nothing to the timeline: ntfy is not the platform.
  */
 import { errorMessage } from "../../base/error_text.ts";
+import { fencedFetch, HostNotAllowedError } from "../../base/host_fence.ts";
 
 /** The public ntfy topic used when `NTFY_DM_URL` is unset. */
 export const DEFAULT_NTFY_DM_URL = "https://ntfy.sh/BaseCradle-Direct-Message";
@@ -90,7 +91,7 @@ export async function sendNtfy(
   options: NtfyOptions = {},
 ): Promise<NtfyResult> {
   const sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
-  const send = options.fetch ?? fetch;
+  const send = fencedFetch("ntfy", options.fetch);
   let attempt = await attemptOnce(send, endpoint, push, options.signal);
   if (!attempt.ok && "retryable" in attempt && attempt.retryable && !options.signal?.aborted) {
     await sleep(RETRY_DELAY_MS);
@@ -125,7 +126,8 @@ async function attemptOnce(
     return {
       ok: false,
       reason: `transport error: ${oneLine(errorMessage(error))}`,
-      retryable: true,
+      // A host the rules refuse stays refused: retrying would only log the refusal twice.
+      retryable: !(error instanceof HostNotAllowedError),
     };
   }
   // The body is drained either way, so the connection is released; its text is the detail.

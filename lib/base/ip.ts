@@ -1,7 +1,8 @@
 /**
- * IP address literals, parsed into bytes and printed canonically. The SSRF fence compares
- * bytes, never strings, because the same address has many spellings (`127.1`, `0x7f000001`,
- * `2130706433`, `::ffff:7f00:1`) and a string check is exactly what an attacker walks around.
+ * IP address literals, parsed into bytes and printed canonically. web_fetch's SSRF fence
+ * compares bytes and the host rules compare canonical text, never the spelling given, because
+ * the same address has many spellings (`127.1`, `0x7f000001`, `2130706433`, `::ffff:7f00:1`)
+ * and a string check is exactly what an attacker walks around.
  */
 
 /** A parsed address: its family, its bytes (4 or 16) and its canonical text. */
