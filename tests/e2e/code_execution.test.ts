@@ -235,3 +235,34 @@ Deno.test("offline against the sandbox's demo model: /code runs once, its output
   assert.equal((await agentAssets(w)).length, 2);
   assert.equal((await agentPosts(w)).length, 1);
 });
+
+Deno.test("a build that ran code is never rebuilt when a message arrives during it", async () => {
+  await using w = await world({ third: true }); // not one-on-one: no nudge on a silent build
+  await install(w);
+  await say(w, "compute something");
+  w.model.reply(
+    "responses",
+    async () => {
+      await say(w, "and another thing"); // lands while the code-running build is in flight
+      return {
+        json: responsesReply({
+          code: [{ code: "print(2)", container: "cntr_r" }],
+          text: "Ran it.",
+        }),
+      };
+    },
+    { json: responsesReply({ text: "Done." }) },
+  );
+  w.model.always("container_files", { json: containerFiles("cntr_r", []) });
+  w.model.always("responses", { json: responsesReply({ text: "Later turn." }) });
+  const run = await w.wake([], RESPONSES);
+  assert.equal(run.code, 0, run.stderr);
+  // Build 1 ran code (step 1) and reacted to the bridge's note (step 2); nothing was rebuilt.
+  assert.equal(w.model.hits("responses"), 2, "the build that ran code was rebuilt");
+  assert.ok(!w.model.requestsTo("responses").map(inputText).some((t) => t.includes("another")));
+  const sources = (await agentAssets(w)).filter((a) =>
+    a.content.file?.filename?.startsWith("code-execution-")
+  );
+  assert.equal(sources.length, 1);
+  assert.equal(run.stderr.match(/code_bridge stored kind=source/g)?.length, 1);
+});

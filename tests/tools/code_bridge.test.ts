@@ -317,3 +317,39 @@ Deno.test("a listed file over the size limit is not downloaded; the model is tol
     assert.equal(mock.hits("container_file_content"), 0);
   });
 });
+
+Deno.test("code_attach: an expired container is replaced once and the file lands in the new one", async () => {
+  await using mock = await ModelMock.start();
+  mock.reply(
+    "container_file_create",
+    { status: 404, json: openaiError("Container not found") },
+    {
+      json: {
+        id: "cfile_2",
+        object: "container.file",
+        container_id: "cntr_fresh",
+        created_at: 1,
+        bytes: 3,
+        path: "/mnt/data/a.txt",
+        source: "user",
+      },
+    },
+  );
+  mock.reply("containers", { json: { id: "cntr_fresh", object: "container", name: "x" } });
+  await withRoom(async ({ context, agent, timeline }) => {
+    const asset = await agent.client.assets.create(timeline, {
+      file: new TextEncoder().encode("abc"),
+      filename: "a.txt",
+      contentType: "text/plain",
+    });
+    const code = session(mock);
+    code.adopt("cntr_old");
+    const out = await new CodeAttachTool(code, context).run({ asset_uuid: asset.content.uuid });
+    assert.match(String(out), /^Attached asset .* as \/mnt\/data\/a\.txt/);
+    assert.deepEqual(
+      mock.requestsTo("container_file_create").map((r) => r.path),
+      ["/v1/containers/cntr_old/files", "/v1/containers/cntr_fresh/files"],
+    );
+    assert.equal(code.container, "cntr_fresh");
+  });
+});
