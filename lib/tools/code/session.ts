@@ -28,7 +28,7 @@ export interface ContainerFile {
   readonly id: string;
   /** The file's base name (the last segment of its container path). */
   readonly filename: string;
-  /** The size the listing states. */
+  /** The size the listing states; -1 when unknown (a cited file the listing did not give). */
   readonly bytes: number;
 }
 
