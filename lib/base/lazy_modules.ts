@@ -28,6 +28,7 @@ export const LAZY_MODULES = [
   "lib/tools/media/xai_media.ts",
   "lib/tools/direct_message.ts",
   "lib/tools/xai_balance.ts",
+  "lib/tools/code/mod.ts",
   "lib/poll/mod.ts",
   "lib/mcp/client.ts",
   "lib/core/image_prep.ts",

@@ -32,10 +32,6 @@ const ported = (capabilities: readonly Capability[] = []): CatalogueTool => ({
   capabilities,
   implemented: true,
 });
-const notYet = (capabilities: readonly Capability[] = []): CatalogueTool => ({
-  capabilities,
-  implemented: false,
-});
 
 /**
  * This runtime's catalogue. Flip `implemented` when a tool class lands in `lib/tools/` and the
@@ -54,7 +50,7 @@ export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
     web_fetch: ported(),
     webhook_endpoints: ported(),
     webhook_events: ported(),
-    code_attach: notYet(),
+    code_attach: ported(),
     edit_image: ported(),
     generate_image: ported(),
     grok_edit_image: ported(),
@@ -67,10 +63,10 @@ export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
     system_prompt_read: ported(),
     xai_account_balance: ported(),
   }),
-  // The openai adapter wires web_search + code_interpreter (Responses) and xAI's web_search +
-  // x_search; the openrouter adapter wires web_search. xAI's code_execution is not wired.
+  // The openai adapter wires web_search + code_interpreter (Responses) and xAI's web_search,
+  // x_search and code_execution (Responses); the openrouter adapter wires web_search.
   builtins: Object.freeze({
-    code_execution: false,
+    code_execution: true,
     code_interpreter: true,
     web_search: true,
     x_search: true,

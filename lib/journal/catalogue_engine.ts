@@ -218,3 +218,55 @@ export function directMessageSent(journal: Journal, f: { bytes: number; title: s
 export function directMessageFailed(journal: Journal, f: { bytes: number; reason: string }): void {
   journal.event("WARNING", "direct_message failed", { bytes: f.bytes, reason: f.reason });
 }
+
+/** What the code bridge moved: a file the run wrote, or the source it executed. */
+export type CodeBridgeKind = "file" | "source";
+
+/**
+ * INFO `code_bridge stored`: `kind name asset bytes` — a code run's output file or its executed
+ * source is now an asset on the timeline.
+ */
+export function codeBridgeStored(journal: Journal, f: {
+  kind: CodeBridgeKind;
+  name: string;
+  asset: string;
+  bytes: number;
+}): void {
+  journal.event("INFO", "code_bridge stored", {
+    kind: f.kind,
+    name: f.name,
+    asset: f.asset,
+    bytes: f.bytes,
+  });
+}
+
+/**
+ * WARNING `code_bridge failed`: `stage [name] reason` — listing the container, downloading a file,
+ * or uploading it as an asset did not work; the model is told, the turn goes on.
+ */
+export function codeBridgeFailed(journal: Journal, f: {
+  stage: "list" | "download" | "upload";
+  name?: string;
+  reason: string;
+}): void {
+  journal.event("WARNING", "code_bridge failed", {
+    stage: f.stage,
+    name: f.name,
+    reason: f.reason,
+  });
+}
+
+/** INFO `code_attach staged`: `asset name container bytes` — an asset was put in the container. */
+export function codeAttachStaged(journal: Journal, f: {
+  asset: string;
+  name: string;
+  container: string;
+  bytes: number;
+}): void {
+  journal.event("INFO", "code_attach staged", {
+    asset: f.asset,
+    name: f.name,
+    container: f.container,
+    bytes: f.bytes,
+  });
+}

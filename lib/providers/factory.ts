@@ -38,6 +38,8 @@ export interface BuildProviderOptions {
   readonly builtins?: readonly string[];
   /** Per-call timeout in milliseconds. */
   readonly timeoutMs?: number;
+  /** The code container of this wake, asked per request (openai SDK only). */
+  readonly codeContainer?: () => string | undefined;
 }
 
 /** Validates the matrix and builds the adapter. Throws ProviderConfigError on a bad cell. */
@@ -63,5 +65,6 @@ export function buildProvider(options: BuildProviderOptions): Provider {
     builtins: options.builtins,
     providerLabel: provider,
     timeoutMs: options.timeoutMs,
+    codeContainer: options.codeContainer,
   });
 }

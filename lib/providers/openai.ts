@@ -75,6 +75,12 @@ export interface OpenAIProviderOptions {
    * marker. `none` declares no prompt cache.
    */
   readonly cacheMode?: CacheMode;
+  /**
+   * The code container this request should run in (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox), asked per
+   * request: OpenAI's `code_interpreter` rides with that id, or `{type: "auto"}` when it answers
+   * undefined (no container yet this wake).
+   */
+  readonly codeContainer?: () => string | undefined;
 }
 
 type OpenAIModule = typeof import("openai");
@@ -164,9 +170,17 @@ export class OpenAIProvider implements Provider {
   }
 
   #responsesTools(tools: readonly ToolSpec[]) {
-    // xAI's built-ins ride search_parameters, never the tools list (docs/models.md#what-runs-where)
+    if (this.provider === "xai") {
+      // xAI's search built-ins ride search_parameters; only its code execution is a tool
+      // (docs/models.md#what-runs-where).
+      const code = this.builtins.filter((name) => name === "code_execution");
+      return toResponsesTools(tools, code, { vendor: "xai" });
+    }
     const builtins = this.provider === "openai" ? this.builtins : [];
-    return toResponsesTools(tools, builtins);
+    return toResponsesTools(tools, builtins, {
+      vendor: "openai",
+      container: this.#options.codeContainer?.(),
+    });
   }
 
   /**
@@ -234,7 +248,15 @@ function wiredBuiltins(
   if (provider === "openai" && surface === "responses") {
     return requested.filter((name) => RESPONSES_BUILTINS.has(name));
   }
-  if (provider === "xai") return requested.filter((n) => n === "web_search" || n === "x_search");
+  if (provider === "xai") {
+    // xAI runs code only as a Responses tool; its chat surface has no server-side code tool.
+    const wired = new Set([
+      "web_search",
+      "x_search",
+      ...(surface === "responses" ? ["code_execution"] : []),
+    ]);
+    return requested.filter((name) => wired.has(name));
+  }
   return [];
 }
 
@@ -243,7 +265,8 @@ function xaiSearchParameters(
   provider: string,
   builtins: readonly string[],
 ): Record<string, unknown> | undefined {
-  if (provider !== "xai" || builtins.length === 0) return undefined;
-  const sources = builtins.map((name) => ({ type: name === "x_search" ? "x" : "web" }));
+  const searches = builtins.filter((name) => name === "web_search" || name === "x_search");
+  if (provider !== "xai" || searches.length === 0) return undefined;
+  const sources = searches.map((name) => ({ type: name === "x_search" ? "x" : "web" }));
   return { mode: "on", sources, return_citations: true };
 }

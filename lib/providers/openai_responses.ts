@@ -3,7 +3,7 @@
  * out, one assistant Message back.
  */
 import type OpenAI from "openai";
-import type { Message, ToolCall } from "../core/types/message.ts";
+import type { CodeRun, CodeRunFile, Message, ToolCall } from "../core/types/message.ts";
 import type { ToolSpec } from "../core/types/tool.ts";
 import {
   type Citation,
@@ -72,17 +72,25 @@ export function toResponsesInput(messages: readonly Message[]): InputItem[] {
 /** The Responses built-ins this adapter can switch on, by plugin name. */
 export const RESPONSES_BUILTINS: ReadonlySet<string> = new Set(["web_search", "code_execution"]);
 
+/**
+ * How the code built-in rides for this request: OpenAI's `code_interpreter` with a container (the
+ * turn's container id, else `{type: "auto"}`), or xAI's, which takes no container (its Responses
+ * surface documents the tool as a bare `{type: "code_interpreter"}`; docs/tools.md#code_execution-run-code-in-the-vendors-sandbox).
+ */
+export type CodeBuiltin =
+  | { readonly vendor: "openai"; readonly container?: string }
+  | { readonly vendor: "xai" };
+
 /** Function tools plus the active built-ins, in Responses form. */
 export function toResponsesTools(
   tools: readonly ToolSpec[],
   builtins: readonly string[],
+  code: CodeBuiltin = { vendor: "openai" },
 ): ResponsesTool[] {
   const out: ResponsesTool[] = [];
   for (const name of builtins) {
     if (name === "web_search") out.push({ type: "web_search" });
-    if (name === "code_execution") {
-      out.push({ type: "code_interpreter", container: { type: "auto" } });
-    }
+    if (name === "code_execution") out.push(codeInterpreter(code));
   }
   for (const tool of tools) {
     out.push({
@@ -96,15 +104,36 @@ export function toResponsesTools(
   return out;
 }
 
+function codeInterpreter(code: CodeBuiltin): ResponsesTool {
+  if (code.vendor === "xai") {
+    // xAI's tool has no container parameter; the SDK's type insists on one, the wire does not.
+    return { type: "code_interpreter" } as unknown as ResponsesTool;
+  }
+  return { type: "code_interpreter", container: code.container ?? { type: "auto" } };
+}
+
+/**
+ * The text a reply that only ran code (no text, no calls) is recorded with. A reply with neither
+ * would read to the recovery as a wake killed inside the model call, and the turn would be driven
+ * again — running the code a second time (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox).
+ */
+export const CODE_ONLY_REPLY = "[I ran code in the vendor's sandbox.]";
+
 /**
  * Reads a Responses reply: `output_text` parts concatenated, `url_citation` annotations into
- * the footer, `function_call` items into tool calls (ids are the `call_id`s).
+ * the footer, `function_call` items into tool calls (ids are the `call_id`s), and the code trace —
+ * `code_interpreter_call` items' source and container, `container_file_citation` annotations —
+ * into `codeRun`.
  */
 export function fromResponsesReply(reply: unknown): Message {
   const output = records(isRecord(reply) ? reply.output : undefined);
   const texts: string[] = [];
   const citations: Citation[] = [];
   const toolCalls: ToolCall[] = [];
+  const cells: string[] = [];
+  const cited = new Map<string, CodeRunFile>();
+  let container: string | undefined;
+  let ranCode = false;
   for (const item of output) {
     if (item.type === "message") {
       for (const part of records(item.content)) {
@@ -114,6 +143,13 @@ export function fromResponsesReply(reply: unknown): Message {
           const url = str(annotation.url);
           if (annotation.type === "url_citation" && url) {
             citations.push({ url, title: str(annotation.title) });
+          }
+          const fileId = str(annotation.file_id);
+          if (annotation.type === "container_file_citation" && fileId) {
+            if (!cited.has(fileId)) {
+              cited.set(fileId, { fileId, filename: str(annotation.filename) ?? fileId });
+            }
+            container ??= str(annotation.container_id);
           }
         }
       }
@@ -125,10 +161,20 @@ export function fromResponsesReply(reply: unknown): Message {
         name,
         arguments: parseToolArguments(item.arguments),
       });
+    } else if (item.type === "code_interpreter_call") {
+      ranCode = true;
+      const code = str(item.code);
+      if (code) cells.push(code);
+      container ??= str(item.container_id);
     }
   }
-  const content = withFooter(texts.length ? texts.join("") : null, citations);
+  let content = withFooter(texts.length ? texts.join("") : null, citations);
+  if (ranCode && !content && !toolCalls.length) content = CODE_ONLY_REPLY;
   const message: Message = { role: "assistant", content };
   if (toolCalls.length) message.toolCalls = toolCalls;
+  if (ranCode || cited.size) {
+    const run: CodeRun = { container, cells, cited: [...cited.values()] };
+    message.codeRun = run;
+  }
   return message;
 }

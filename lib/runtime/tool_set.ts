@@ -9,6 +9,7 @@ import { lazyImport } from "../base/lazy_import.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import { type Capability, type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import type { ActiveTool } from "../config/resolve.ts";
+import type { TurnHook } from "../core/turn_hook.ts";
 import { promptsInstalled } from "../config/prompts.ts";
 import { AssetsTool } from "../tools/assets.ts";
 import type { ImageStash } from "../tools/shared/image_stash.ts";
@@ -114,6 +115,11 @@ export async function loadOptionalFactories(
     factories.send_direct_message_to_origin = ({ context }) =>
       new dm.DirectMessageTool(endpoint, context);
   }
+  if (wanted.has("code_attach")) {
+    // Without the code bridge (see loadCodeExecution) the tool answers that code execution is off.
+    const code = await lazyImport<typeof import("../tools/code/mod.ts")>("lib/tools/code/mod.ts");
+    factories.code_attach = ({ context }) => new code.CodeAttachTool(undefined, context);
+  }
   if (wanted.has("xai_account_balance")) {
     const balance = await lazyImport<typeof import("../tools/xai_balance.ts")>(
       "lib/tools/xai_balance.ts",
@@ -122,6 +128,54 @@ export async function loadOptionalFactories(
     factories.xai_account_balance = () => new balance.XaiBalanceTool(endpoint);
   }
   return factories;
+}
+
+/** Where the model is reached, as the code bridge needs to know it. */
+export interface CodeExecutionTarget {
+  /** `AI_PROVIDER`. */
+  readonly provider: string;
+  /** `AI_SDK`. */
+  readonly sdk: string;
+  /** `AI_SDK_SURFACE`. */
+  readonly surface: string;
+  /** `AI_API_KEY`. */
+  readonly apiKey: string;
+  /** `AI_BASE_URL`. */
+  readonly baseURL?: string;
+  /** The active built-ins by manifest name. */
+  readonly builtins?: readonly string[];
+}
+
+/** A wake's code bridge (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox): its container, hook and attach tool. */
+export interface CodeExecution {
+  /** The container the next request names (undefined ⇒ `{type: "auto"}`). */
+  readonly container: () => string | undefined;
+  /** The engine hook that bridges each code run, over the wake's platform context. */
+  readonly hook: (bindings: ToolBindings) => TurnHook;
+  /** `code_attach`, bound to the same session. */
+  readonly factories: Readonly<Record<string, ToolFactory>>;
+}
+
+/**
+ * The code bridge, loaded only when `code_execution` is active on OpenAI's Responses surface
+ * over the openai SDK — the one cell with a container file API. Elsewhere (xAI: compute only)
+ * undefined, and nothing is loaded.
+ */
+export async function loadCodeExecution(
+  target: CodeExecutionTarget,
+): Promise<CodeExecution | undefined> {
+  const applies = target.provider === "openai" && target.sdk === "openai" &&
+    target.surface === "responses" && (target.builtins ?? []).includes("code_execution");
+  if (!applies) return undefined;
+  const code = await lazyImport<typeof import("../tools/code/mod.ts")>("lib/tools/code/mod.ts");
+  const session = new code.CodeSession({ apiKey: target.apiKey, baseURL: target.baseURL });
+  return {
+    container: () => session.container,
+    hook: ({ context }) => code.codeBridgeHook(session, context),
+    factories: {
+      code_attach: ({ context }) => new code.CodeAttachTool(session, context),
+    },
+  };
 }
 
 /** A catalogue tool the runtime marks implemented but this wake cannot build. */

@@ -188,6 +188,24 @@ const LAYERS: readonly Layer[] = [
     ],
   },
   {
+    folder: "lib/tools/code",
+    purpose:
+      "the code-execution asset bridge: the wake's code container, the hook that stores a code run's files and source as assets, and code_attach",
+    may: [
+      "lib/base",
+      "lib/journal",
+      "lib/platform",
+      "lib/core/types",
+      // lib/core: the bridge is an engine turn hook (its types only).
+      "lib/core",
+      // lib/providers: the openai SDK is constructed with Node globals hidden, as the provider does.
+      "lib/providers",
+      "lib/tools/shared",
+      // lib/tools/media: a code run's files are uploaded the way a generated image is.
+      "lib/tools/media",
+    ],
+  },
+  {
     folder: "lib/tools",
     purpose:
       "the built-in tools the model calls: platform tools, messages, web_fetch, the system-prompt editor",
@@ -239,6 +257,8 @@ const LAYERS: readonly Layer[] = [
       "lib/tools/shell",
       // lib/tools/media: loaded lazily, only when a media tool is resolved; the type is imported.
       "lib/tools/media",
+      // lib/tools/code: loaded lazily, only when code_execution is resolved; the types are imported.
+      "lib/tools/code",
       "lib/tools",
       "lib/mcp",
     ],

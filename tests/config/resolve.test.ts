@@ -110,18 +110,19 @@ Deno.test("the manifest name of code_execution on OpenAI is not its wire name", 
   assert.deepEqual(answer.inactive, []);
 });
 
-Deno.test("a tool this runtime has not ported is a skip reason, not a silent absence", () => {
+Deno.test("code_execution: the built-in and code_attach under OpenAI, the xAI built-in alone under xAI", () => {
   const openai = resolve({ optIn: ["code_execution"] });
   assert.equal(openai.stems.code_execution.status, "active");
-  assert.ok(
-    openai.skipped.some((s) =>
-      s.name === "code_attach" && s.reason.startsWith("not available in this runtime")
-    ),
-  );
-  assert.deepEqual(openai.optInTools, ["code_execution"]);
+  assert.ok(openai.tools.includes("code_attach"));
+  assert.deepEqual(openai.builtins, ["code_interpreter"]);
+  assert.ok(!openai.skipped.some((s) => s.reason.startsWith("not available in this runtime")));
   const xai = resolve({ ...CELLS.xai, optIn: ["code_execution"] });
-  assert.equal(xai.stems.code_execution.status, "inactive");
-  assert.match(xai.stems.code_execution.reason ?? "", /'code_execution' built-in is not wired/);
+  assert.equal(xai.stems.code_execution.status, "active");
+  assert.deepEqual(xai.builtins, ["code_execution"]);
+  assert.ok(!xai.tools.includes("code_attach"));
+  assert.ok(
+    xai.notes.some((n) => n.name === "code_execution" && /compute only/.test(n.note ?? "")),
+  );
 });
 
 Deno.test("xai_account_balance resolves under xAI only", () => {

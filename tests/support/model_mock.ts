@@ -15,14 +15,15 @@
  * mock.requests[0].body;  mock.hits("chat");  mock.lastBody("chat");
  * ```
  *
- * A reply is `{ json }` (JSON body), `{ text, contentType? }` (raw bytes: HTML pages,
- * truncated JSON, hand-made SSE), with optional `status` (200), `headers`, and `delayMs`
+ * A reply is `{ json }` (JSON body), `{ text, contentType? }` (raw text: HTML pages,
+ * truncated JSON, hand-made SSE), `{ bytes, contentType? }` (a binary body), with optional `status` (200), `headers`, and `delayMs`
  * (sleeps before answering; cut short by `close()`). A function reply receives the recorded
  * request and returns one of those. An unscripted request gets a 599 JSON error naming the
  * route, so a missing script fails loudly. Routes: `chat`, `responses`, `model`, `endpoints`,
  * the media routes `images` (`…/images/generations`), `image_edits` (`…/images/edits`) and
  * `transcriptions` (`…/audio/transcriptions`, multipart bodies are also recorded as `form`),
- * or `other` (anything else). `closedPort()` returns a port nothing listens on (for
+ * the containers API `containers` (create), `container_files` (list), `container_file_content`
+ * and `container_file_create`, or `other` (anything else). `closedPort()` returns a port nothing listens on (for
  * connection-refused tests). The fixture builders below produce bodies the strict openrouter
  * SDK accepts (it rejects e.g. a chat completion without `system_fingerprint`).
  */
@@ -36,6 +37,10 @@ export type Route =
   | "images"
   | "image_edits"
   | "transcriptions"
+  | "containers"
+  | "container_files"
+  | "container_file_content"
+  | "container_file_create"
   | "other";
 
 /** One multipart field as the mock saw it: a text value, or a file's name, type and bytes. */
@@ -57,7 +62,11 @@ export interface RecordedRequest {
 /** A scripted answer. */
 export type MockReply =
   & { status?: number; headers?: Record<string, string>; delayMs?: number }
-  & ({ json: unknown } | { text: string; contentType?: string });
+  & (
+    | { json: unknown }
+    | { text: string; contentType?: string }
+    | { bytes: Uint8Array<ArrayBuffer>; contentType?: string }
+  );
 
 /** A reply, or a function of the request producing one. */
 export type MockScript =
@@ -70,6 +79,13 @@ function routeOf(method: string, path: string): Route {
   if (method === "POST" && path.endsWith("/images/generations")) return "images";
   if (method === "POST" && path.endsWith("/images/edits")) return "image_edits";
   if (method === "POST" && path.endsWith("/audio/transcriptions")) return "transcriptions";
+  if (method === "POST" && path.endsWith("/containers")) return "containers";
+  if (/\/containers\/[^/]+\/files$/.test(path)) {
+    return method === "POST" ? "container_file_create" : "container_files";
+  }
+  if (method === "GET" && /\/containers\/[^/]+\/files\/[^/]+\/content$/.test(path)) {
+    return "container_file_content";
+  }
   if (method === "GET" && /\/models\/[^/]+\/[^/]+\/endpoints$/.test(path)) return "endpoints";
   if (method === "GET" && /\/models\/.+/.test(path)) return "model";
   return "other";
@@ -194,7 +210,8 @@ export class ModelMock {
       return new Response(JSON.stringify(reply.json), { status: reply.status ?? 200, headers });
     }
     headers.set("content-type", reply.contentType ?? "application/json");
-    return new Response(reply.text, { status: reply.status ?? 200, headers });
+    const payload = "bytes" in reply ? reply.bytes : reply.text;
+    return new Response(payload, { status: reply.status ?? 200, headers });
   }
 
   // request.signal is not watched: Deno flags that as legacy; close() ends every delay instead
@@ -340,8 +357,22 @@ export function responsesReply(options: {
   toolCalls?: readonly FixtureCall[];
   usage?: FixtureUsage;
   annotations?: readonly { url: string; title?: string }[];
+  /** `code_interpreter_call` items, before the message. */
+  code?: readonly { code: string; container: string }[];
+  /** `container_file_citation` annotations on the message. */
+  citedFiles?: readonly { fileId: string; filename: string; container: string }[];
 } = {}): Record<string, unknown> {
   const output: Record<string, unknown>[] = [];
+  (options.code ?? []).forEach((run, index) => {
+    output.push({
+      type: "code_interpreter_call",
+      id: `ci_${index + 1}`,
+      code: run.code,
+      container_id: run.container,
+      outputs: null,
+      status: "completed",
+    });
+  });
   if (options.text !== undefined) {
     output.push({
       type: "message",
@@ -351,13 +382,23 @@ export function responsesReply(options: {
       content: [{
         type: "output_text",
         text: options.text,
-        annotations: (options.annotations ?? []).map((a) => ({
-          type: "url_citation",
-          url: a.url,
-          title: a.title,
-          start_index: 0,
-          end_index: 1,
-        })),
+        annotations: [
+          ...(options.annotations ?? []).map((a) => ({
+            type: "url_citation",
+            url: a.url,
+            title: a.title,
+            start_index: 0,
+            end_index: 1,
+          })),
+          ...(options.citedFiles ?? []).map((f) => ({
+            type: "container_file_citation",
+            file_id: f.fileId,
+            filename: f.filename,
+            container_id: f.container,
+            start_index: 0,
+            end_index: 1,
+          })),
+        ],
       }],
     });
   }
@@ -389,6 +430,28 @@ export function responsesReply(options: {
     };
   }
   return body;
+}
+
+/** A containers-API file listing (one page). */
+export function containerFiles(
+  container: string,
+  files: readonly { id: string; path: string; bytes: number; source: "user" | "assistant" }[],
+): Record<string, unknown> {
+  return {
+    object: "list",
+    data: files.map((f) => ({
+      id: f.id,
+      object: "container.file",
+      container_id: container,
+      created_at: 1_700_000_000,
+      bytes: f.bytes,
+      path: f.path,
+      source: f.source,
+    })),
+    first_id: files[0]?.id ?? null,
+    last_id: files.at(-1)?.id ?? null,
+    has_more: false,
+  };
 }
 
 /** An OpenAI-shaped error body: `{error: {message, type, param, code}}`. */

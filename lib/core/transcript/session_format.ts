@@ -2,8 +2,8 @@
  * The on-disk transcript (docs/home-layout.md#transcripts): a JSON array of message records with
  * snake_case keys, written as Python `json.dumps(records, indent=2, ensure_ascii=True)` so a file
  * written by either runtime is byte-identical. Reading tolerates missing keys (`arguments` ⇒ `{}`,
- * `items` ⇒ `[]`) and ignores unknown ones. Never written: `images`, `cacheAnchor`, `usage` (pixels
- * are seen once, the others belong to one request).
+ * `items` ⇒ `[]`) and ignores unknown ones. Never written: `images`, `cacheAnchor`, `usage`,
+ * `codeRun` (pixels are seen once, the others belong to one request).
  */
 import * as z from "../../base/zod.ts";
 import type { Message, ToolCall } from "../types/message.ts";

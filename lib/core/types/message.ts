@@ -42,6 +42,28 @@ export interface Usage {
   readonly endpoint?: string;
 }
 
+/** One file a code run's reply cited (a `container_file_citation`). */
+export interface CodeRunFile {
+  /** The vendor's file id inside the container. */
+  readonly fileId: string;
+  /** The file's name as cited. */
+  readonly filename: string;
+}
+
+/**
+ * What a server-side code run did during one model reply (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox): the
+ * cells of source it executed, the container they ran in, and the files the reply cited. Never
+ * persisted: the harness bridges it to assets right after the reply.
+ */
+export interface CodeRun {
+  /** The vendor's container id, when the vendor names one (OpenAI does; xAI does not). */
+  readonly container?: string;
+  /** The executed source, one entry per cell, in order. */
+  readonly cells: readonly string[];
+  /** Files the reply cited, deduplicated by id. */
+  readonly cited: readonly CodeRunFile[];
+}
+
 /** One turn of a conversation. */
 export interface Message {
   /** Who said it. */
@@ -62,6 +84,8 @@ export interface Message {
   cacheAnchor?: boolean;
   /** Provider-reported usage on an assistant reply; never persisted. */
   usage?: Usage;
+  /** A server-side code run the reply made; never persisted. */
+  codeRun?: CodeRun;
 }
 
 /** Factories for the common shapes: `Message.user("hi")`, `Message.assistant({ content })`. */

@@ -75,13 +75,13 @@ function chatReply(
       arguments: JSON.stringify(decision.arguments),
     }
     : undefined;
-  const output = call ? call.name + call.arguments : decision.kind === "text" ? decision.text : "";
+  const output = call ? call.name + call.arguments : decision.kind !== "call" ? decision.text : "";
   const prompt = estimateTokens(promptChars);
   const completion = estimateTokens(output.length);
   return {
     id: `chatcmpl-${seed.slice(0, 29)}`,
     model: str(body.model),
-    content: decision.kind === "text" ? decision.text : null,
+    content: decision.kind !== "call" ? decision.text : null,
     toolCall: call,
     finishReason: call ? "tool_calls" : "stop",
     usage: {

@@ -6,7 +6,8 @@
  * The behaviour is the smallest one that exercises a whole wake: answer the newest user turn by
  * calling the `messages` tool once, then settle on a line of narration (the unspoken text). A
  * peer's `/imagine <prompt>` first calls an image tool, when one is offered, so a media wake runs
- * offline too.
+ * offline too; a peer's `/code <source>` first "runs" the source with the code built-in, when the
+ * request offers it, so the code bridge runs offline as well (nothing is executed).
  */
 
 /** The model id the sandbox advertises (any id is accepted; this is the one to configure). */
@@ -41,6 +42,8 @@ export interface DemoConversation {
   readonly turns: readonly DemoTurn[];
   /** Names of the function tools offered (empty when none, or `tool_choice: "none"`). */
   readonly tools: readonly string[];
+  /** Present when the request offers the code built-in: the container it names, if any. */
+  readonly code?: { readonly container?: string };
 }
 
 /**
@@ -51,6 +54,15 @@ export const IMAGE_TOOLS = ["generate_image", "grok_generate_image"] as const;
 
 /** A peer's request for a picture: `/imagine <prompt>`. */
 const IMAGINE = /^\/imagine\s+(\S[\s\S]*)$/i;
+
+/** A peer's request for a code run: `/code <source>` (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox). */
+const CODE = /^\/code\s+(\S[\s\S]*)$/i;
+
+/** How the demo's code-run reply opens; a later step knows the run happened by it. */
+export const CODE_RAN = `${DEMO_PREFIX} I ran your code in the code sandbox`;
+
+/** How the code bridge's injected note opens. */
+const ARTIFACTS_OPENING = "Your code execution produced artifacts";
 
 /** The next assistant turn: one `messages` call, one image call, or plain text. */
 export type DemoDecision =
@@ -64,7 +76,8 @@ export type DemoDecision =
     readonly name: typeof IMAGE_TOOLS[number];
     readonly arguments: { readonly prompt: string };
   }
-  | { readonly kind: "text"; readonly text: string };
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "code"; readonly code: string; readonly text: string };
 
 /** One `[created_at] handle: body` line of a rendered message batch. */
 export interface PeerLine {
@@ -78,7 +91,7 @@ export interface PeerLine {
 const PEER_LINE = /^\[([^\]\n]+)\] ([^\s:]+): ?(.*)$/;
 
 /** Injected user turns (image captions) are the turn's own work, never a new question. */
-const INJECTED_OPENINGS = ["(Showing image:", "(No image input on this model"];
+const INJECTED_OPENINGS = ["(Showing image:", "(No image input on this model", ARTIFACTS_OPENING];
 
 /** How the engine's reserve nudge opens (the one tool-less call after the step budget). */
 const RESERVE_OPENING = "You've reached the step limit";
@@ -90,8 +103,11 @@ const QUOTED_WORDS = 6;
  * Decides the next turn:
  * - the newest peer line is `/imagine <prompt>`, an image tool offered and not yet called after
  *   it ⇒ one image call with that prompt;
+ * - the newest peer line is `/code <source>`, the code built-in offered and no run yet after it
+ *   ⇒ one code run of that source, with a line of text;
  * - `messages` offered and the newest real user turn not yet answered by a `messages` call
- *   after it ⇒ one `messages` create whose body answers the newest peer line;
+ *   after it ⇒ one `messages` create whose body answers the newest peer line (and names the
+ *   assets the code bridge reported, when it did);
  * - otherwise (the call's result came back, no tools offered, the reserve call) ⇒ narration.
  */
 export function decide(conversation: DemoConversation): DemoDecision {
@@ -107,8 +123,14 @@ export function decide(conversation: DemoConversation): DemoDecision {
   if (imagine && painter && !spoke && !calledAfter(turns, userIndex, painter)) {
     return { kind: "call", name: painter, arguments: { prompt: imagine[1].trim() } };
   }
+  const code = peer && !isDemoEcho(peer) ? CODE.exec(peer.body) : null;
+  if (code && conversation.code && !spoke && !ranCodeAfter(turns, userIndex)) {
+    return { kind: "code", code: code[1].trim(), text: `${CODE_RAN}.` };
+  }
   if (conversation.tools.includes(SPEECH_TOOL) && user && !spoke && !isDemoEcho(peer)) {
-    return { kind: "call", name: SPEECH_TOOL, arguments: { action: "create", body: reply(text) } };
+    const artifacts = artifactsAfter(turns, userIndex);
+    const body = artifacts ? `${reply(text)} The code's artifacts: ${artifacts}` : reply(text);
+    return { kind: "call", name: SPEECH_TOOL, arguments: { action: "create", body } };
   }
   return { kind: "text", text: narration(turns, user !== undefined, peer, spoke) };
 }
@@ -141,6 +163,23 @@ function calledAfter(turns: readonly DemoTurn[], index: number, name: string): b
   return turns.slice(index + 1).some((turn) =>
     turn.role === "assistant" && turn.calls.some((call) => call.name === name)
   );
+}
+
+/** Whether a demo code run happened after turn `index`. */
+function ranCodeAfter(turns: readonly DemoTurn[], index: number): boolean {
+  return turns.slice(index + 1).some((turn) =>
+    turn.role === "assistant" && turn.text.startsWith(CODE_RAN)
+  );
+}
+
+/** The list of assets the code bridge's newest note after turn `index` names, if any. */
+function artifactsAfter(turns: readonly DemoTurn[], index: number): string | undefined {
+  const note = turns.slice(index + 1).findLast((turn) =>
+    turn.role === "user" && turn.text.startsWith(ARTIFACTS_OPENING)
+  );
+  if (!note) return undefined;
+  const list = note.text.split("\n")[0].replace(/^[^:]*:\s*/, "").replace(/\.$/, "");
+  return list || undefined;
 }
 
 /** The newest `messages` call after turn `index`, with the result that answered it (if any). */

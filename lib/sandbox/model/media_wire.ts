@@ -90,7 +90,8 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-function requireBearer(req: Request): void {
+/** Refuses a request without a bearer token (any token is accepted). */
+export function requireBearer(req: Request): void {
   if (!/^Bearer \S+/i.test(req.headers.get("authorization") ?? "")) {
     throw new ModelRequestError(
       401,

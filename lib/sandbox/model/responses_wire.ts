@@ -41,12 +41,14 @@ export function responsesConversation(body: Record<string, unknown>): DemoConver
   } else {
     throw new ModelRequestError(400, "'input' must be a string or an array of items.", "input");
   }
-  const tools = body.tool_choice === "none"
-    ? []
-    : records(body.tools).flatMap((tool) =>
-      tool.type === "function" && str(tool.name) ? [str(tool.name)] : []
-    );
-  return { turns, tools };
+  const offered = body.tool_choice === "none" ? [] : records(body.tools);
+  const tools = offered.flatMap((tool) =>
+    tool.type === "function" && str(tool.name) ? [str(tool.name)] : []
+  );
+  const interpreter = offered.find((tool) => tool.type === "code_interpreter");
+  if (!interpreter) return { turns, tools };
+  const container = typeof interpreter.container === "string" ? interpreter.container : undefined;
+  return { turns, tools, code: { container } };
 }
 
 function responsesTurn(item: Record<string, unknown>): DemoTurn | undefined {
@@ -70,21 +72,25 @@ function responsesTurn(item: Record<string, unknown>): DemoTurn | undefined {
   return { role: "system", text };
 }
 
-/** A completed `response` object for `decision`. */
+/**
+ * A completed `response` object for `decision`; a code decision reports its run in `container`
+ * (the routes recorded it there).
+ */
 export function responsesReply(
   body: Record<string, unknown>,
   conversation: DemoConversation,
   decision: DemoDecision,
+  container?: string,
 ): Record<string, unknown> {
   const seed = digest(JSON.stringify(conversation));
   const promptChars = JSON.stringify(body.input ?? "").length +
     JSON.stringify(body.instructions ?? "").length + JSON.stringify(body.tools ?? []).length;
-  let output: Record<string, unknown>;
+  const output: Record<string, unknown>[] = [];
   let produced: string;
   if (decision.kind === "call") {
     const args = JSON.stringify(decision.arguments);
     produced = decision.name + args;
-    output = {
+    output.push({
       type: "function_call",
       id: `fc_${seed.slice(0, 24)}`,
       // the same id the chat wire would give this conversation's call
@@ -92,16 +98,27 @@ export function responsesReply(
       name: decision.name,
       arguments: args,
       status: "completed",
-    };
+    });
   } else {
     produced = decision.text;
-    output = {
+    if (decision.kind === "code") {
+      produced += decision.code;
+      output.push({
+        type: "code_interpreter_call",
+        id: `ci_${seed.slice(0, 24)}`,
+        code: decision.code,
+        container_id: container ?? "",
+        outputs: null,
+        status: "completed",
+      });
+    }
+    output.push({
       type: "message",
       id: `msg_${seed.slice(0, 24)}`,
       role: "assistant",
       status: "completed",
       content: [{ type: "output_text", text: decision.text, annotations: [], logprobs: [] }],
-    };
+    });
   }
   const input = estimateTokens(promptChars);
   const out = estimateTokens(produced.length);
@@ -115,7 +132,7 @@ export function responsesReply(
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     model: str(body.model),
-    output: [output],
+    output,
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     previous_response_id: null,
     reasoning: { effort: null, summary: null },

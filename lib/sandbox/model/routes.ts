@@ -15,6 +15,7 @@ import {
   videoGeneration,
   videoStatus,
 } from "./media_wire.ts";
+import { DemoContainers } from "./code_wire.ts";
 import { responsesConversation, responsesReply } from "./responses_wire.ts";
 import {
   DEMO_CREATED,
@@ -29,6 +30,8 @@ export const MODEL_PATH = "/_sandbox/model/v1";
 
 /** Registers the demo model's routes. */
 export function modelRoutes(table: RouteTable): void {
+  // The code sandbox's containers live as long as this sandbox (lib/sandbox/model/code_wire.ts).
+  const containers = new DemoContainers();
   table.public("POST", `${MODEL_PATH}/chat/completions`, (ctx) =>
     answer(async () => {
       const body = await readRequest(ctx.req);
@@ -43,7 +46,11 @@ export function modelRoutes(table: RouteTable): void {
     answer(async () => {
       const body = await readRequest(ctx.req);
       const conversation = responsesConversation(body);
-      return jsonResponse(200, responsesReply(body, conversation, decide(conversation)));
+      const decision = decide(conversation);
+      const container = decision.kind === "code"
+        ? containers.run(conversation.code?.container, decision.code)
+        : undefined;
+      return jsonResponse(200, responsesReply(body, conversation, decision, container));
     }));
 
   // The media routes (lib/sandbox/model/media_wire.ts): OpenAI's and xAI's share these paths.
@@ -73,6 +80,29 @@ export function modelRoutes(table: RouteTable): void {
     "GET",
     `${MODEL_PATH}/media/:file`,
     (ctx) => Promise.resolve(videoFile(ctx.params.file.replace(/\.mp4$/, ""))),
+  );
+
+  // The containers API of the code sandbox (lib/sandbox/model/code_wire.ts).
+  table.public(
+    "POST",
+    `${MODEL_PATH}/containers`,
+    (ctx) => answer(() => containers.handleCreate(ctx.req)),
+  );
+  table.public(
+    "GET",
+    `${MODEL_PATH}/containers/:id/files`,
+    (ctx) => answer(() => Promise.resolve(containers.list(ctx.req, ctx.params.id))),
+  );
+  table.public(
+    "POST",
+    `${MODEL_PATH}/containers/:id/files`,
+    (ctx) => answer(() => containers.upload(ctx.req, ctx.params.id)),
+  );
+  table.public(
+    "GET",
+    `${MODEL_PATH}/containers/:id/files/:file/content`,
+    (ctx) =>
+      answer(() => Promise.resolve(containers.content(ctx.req, ctx.params.id, ctx.params.file))),
   );
 
   table.public(

@@ -139,7 +139,8 @@ export interface GeneratedFile {
 }
 
 /**
- * The Idempotency-Key of a generated file's upload: a UUIDv5 of `media:<callId>` in the
+ * The Idempotency-Key of a generated file's upload: a UUIDv5 of `name` (`media:<callId>` unless
+ * the caller names the upload otherwise, as the code bridge does per file) in the
  * namespace of the context's `asset` key for the call. The context counts a key's ordinal over
  * the turn's `assets create` calls only (a media call is not a platform create a recovery may
  * re-issue), so its own key would be the same for two media calls of one turn, or for a media
@@ -150,23 +151,31 @@ export interface GeneratedFile {
 export async function mediaUploadKey(
   context: PlatformContext,
   callId: string,
+  name: string = `media:${callId}`,
 ): Promise<string | undefined> {
   const base = await context.idempotencyKey("asset", callId);
-  return base === undefined ? undefined : await uuid5(base, `media:${callId}`);
+  return base === undefined ? undefined : await uuid5(base, name);
 }
 
 /**
  * Uploads a generated file as a timeline asset: the keyed create (its key from
  * {@link mediaUploadKey}), counted as a visible act. Returns the asset, or the model-readable
- * text of a platform refusal or an unknown outcome.
+ * text of a platform refusal or an unknown outcome. `keyName`, for an upload that is not a media
+ * call's own (the code bridge's), names it within the turn: the same name in the same turn is the
+ * same key, so a re-sent upload returns the first asset.
  */
 export async function uploadGenerated(
   context: PlatformContext,
   timeline: string,
   file: GeneratedFile,
   call: ToolContext | undefined,
+  keyName?: string,
 ): Promise<Asset | string> {
-  const key = call ? await mediaUploadKey(context, call.callId) : undefined;
+  const key = call
+    ? await mediaUploadKey(context, call.callId, keyName)
+    : keyName
+    ? await mediaUploadKey(context, keyName, keyName)
+    : undefined;
   return await relay("upload the generated file", async () => {
     const asset = await context.client.assets.create(timeline, {
       file: file.bytes,

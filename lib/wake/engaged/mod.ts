@@ -10,8 +10,9 @@
  */
 import { Engine } from "../../core/engine.ts";
 import { loadMcp, type McpLoad } from "../../mcp/mod.ts";
+import { validateModelAxes } from "../../providers/axes.ts";
 import { buildProvider } from "../../providers/factory.ts";
-import { loadOptionalFactories, wakeRegistry } from "../../runtime/tool_set.ts";
+import { loadCodeExecution, loadOptionalFactories, wakeRegistry } from "../../runtime/tool_set.ts";
 import type { EngineParts, WakeMcpOptions } from "../engaged_half.ts";
 
 export { drive, engage } from "./turn.ts";
@@ -19,13 +20,19 @@ export { composeCharter, defectsPart, manifestPart, safetyPart } from "./brief.t
 
 /** The provider adapter, the wake's tool registry and the engine over both. */
 export async function buildEngine(parts: EngineParts): Promise<Engine> {
-  const provider = buildProvider(parts.provider);
+  // The code bridge (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox) shares one container between the provider's
+  // requests, code_attach and the hook that stores a code run's files as assets.
+  const code = await loadCodeExecution({
+    ...parts.provider,
+    ...validateModelAxes(parts.provider),
+  });
+  const provider = buildProvider({ ...parts.provider, codeContainer: code?.container });
   const registry = wakeRegistry(
     parts.active,
     parts.bindings,
     parts.memoryTools,
     parts.policy,
-    await loadOptionalFactories(parts.active),
+    { ...await loadOptionalFactories(parts.active), ...code?.factories },
   );
   for (const tool of parts.extraTools ?? []) registry.register(tool);
   return new Engine(provider, registry, {
@@ -33,6 +40,7 @@ export async function buildEngine(parts: EngineParts): Promise<Engine> {
     maxSteps: parts.maxSteps,
     responseRetries: parts.responseRetries,
     imagePrep: parts.imagePrep,
+    hooks: code ? [code.hook(parts.bindings)] : undefined,
   });
 }
 

@@ -65,6 +65,8 @@ export async function engage(
     const standing = rebuild && builds < rebuild.maxBuilds
       ? async (result: EngineResult) => {
         if (result.toolCalls.length) return true; // its effects are real: never rebuilt
+        // A code run is paid and was bridged to assets: never run again by a rebuild.
+        if (wake.messages.slice(turnStart).some((m) => m.codeRun)) return true;
         // Compaction moved or shortened the transcript: the build stands.
         if (wake.messages.length <= turnStart || wake.messages[turnStart] !== built) return true;
         next = await rebuild.check();
