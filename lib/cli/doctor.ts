@@ -17,10 +17,9 @@ import {
   checkPlatform,
   configHomeOf,
   type EnvMap,
-  readMcp,
 } from "./doctor_checks.ts";
 import { bounded, type CheckResult, doctorReport, doctorTable, fail } from "./doctor_report.ts";
-import type { McpConfigRead } from "../mcp/mod.ts";
+import { type McpConfigRead, readMcpConfigs } from "../mcp/mod.ts";
 import { errorMessage } from "../base/error_text.ts";
 
 const options = {
@@ -57,7 +56,7 @@ export async function runDoctor(run: DoctorRun): Promise<number> {
     let mcpProblem: CheckResult | undefined;
     if (configHome !== undefined) {
       try {
-        mcp = await readMcp(configHome);
+        mcp = await readMcpConfigs(configHome); // no spawn: the permission plan needs it too
       } catch (error) {
         mcpProblem = fail(
           "mcp",

@@ -19,7 +19,6 @@ import {
   type McpServerConfig,
   pinMismatch,
   readApprovals,
-  readMcpConfigs,
 } from "../mcp/mod.ts";
 import {
   ForbiddenError,
@@ -291,11 +290,6 @@ export async function checkModel(env: HarnessEnv, timeoutMs: number): Promise<Ch
     default:
       return [fail(name, probe.detail, "retry; if it persists, check the endpoint's status")];
   }
-}
-
-/** The MCP drop-ins, read without starting anything (the permission check needs them too). */
-export function readMcp(configHome: string): Promise<McpConfigRead> {
-  return readMcpConfigs(configHome);
 }
 
 /**

@@ -24,12 +24,14 @@ const TL = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b";
 const ITEM = "0197a6b2-1c3d-7e4f-8a9b-00000000000a";
 
 /** How the models wire mock answers. */
-type ModelsMode = "good" | "refuse" | "unknown" | "bare";
+type ModelsMode = "good" | "refuse" | "unknown" | "bare" | "silent";
 
 /** A models API on 127.0.0.1: `GET /v1/models/<id>` and `GET /v1/models`, per `mode`. */
 function modelsMock(mode: ModelsMode, served = "gpt-test") {
   const seen: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+  const hold = Promise.withResolvers<void>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (mode === "silent") await hold.promise; // never answers until closed
     const path = new URL(req.url).pathname;
     seen.push(`${req.method} ${path} ${req.headers.get("authorization") ?? ""}`);
     const json = (status: number, body: unknown) => Response.json(body, { status });
@@ -45,7 +47,10 @@ function modelsMock(mode: ModelsMode, served = "gpt-test") {
   return {
     baseURL: `http://127.0.0.1:${server.addr.port}/v1`,
     seen,
-    close: () => server.shutdown(),
+    close: () => {
+      hold.resolve();
+      return server.shutdown();
+    },
   };
 }
 
@@ -157,6 +162,13 @@ Deno.test({
       const model = (await doctor(b.env)).row("model");
       assert.equal(model.status, "WARN");
       assert.match(model.detail, /cannot confirm .*no models route/);
+    }
+    {
+      // An endpoint that never answers is a FAIL within the time limit, not a hang.
+      await using b = await box("silent");
+      const model = (await doctor(b.env, 500)).row("model");
+      assert.equal(model.status, "FAIL");
+      assert.match(model.detail, /did not (answer|finish within 0\.5 s)/);
     }
     {
       await using b = await box("good");
