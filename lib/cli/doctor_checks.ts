@@ -2,7 +2,9 @@
  * The checks `harness doctor` runs (docs/operating.md#harness-doctor), each a function from what
  * the box has to rows of {@link CheckResult}. They reuse what a wake runs — the environment
  * parser, the config-home reconcile (on a scratch copy), the platform client, the openai SDK, the
- * MCP client, the permission plan and the home's own readers — and write nothing anywhere.
+ * MCP client, the permission plan and the home's own readers — and write nothing on the box but
+ * the reconcile's scratch copy, removed again. The one thing they can leave behind is on the platform: a box configured with an email and password
+ * rather than a token proves that credential the way a wake does, by minting a session.
  */
 import { access, constants } from "node:fs/promises";
 import { errorMessage } from "../base/error_text.ts";
