@@ -219,7 +219,10 @@ export async function checkPlatform(env: HarnessEnv, timeoutMs: number): Promise
   const where = client.baseUrl.href;
   try {
     const { identity } = await client.users.dashboard();
-    return [ok(name, `${credential} is accepted at ${where}: signed in as @${identity.handle}`)];
+    const verb = env.token !== undefined ? "is" : "are";
+    return [
+      ok(name, `${credential} ${verb} accepted at ${where}: signed in as @${identity.handle}`),
+    ];
   } catch (error) {
     if (error instanceof UnauthorizedError) {
       return [

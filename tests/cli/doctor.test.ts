@@ -127,6 +127,46 @@ Deno.test({
 
 Deno.test({
   name:
+    "doctor: an email and password are proven by minting; a wrong one, a suspended account fail",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using b = await box();
+    b.sandbox.createUser({
+      handle: "eve",
+      name: "Eve",
+      kind: "ai",
+      email: "eve@example.test",
+      password: "correct horse",
+    });
+    b.sandbox.createUser({
+      handle: "sus",
+      name: "Sus",
+      kind: "ai",
+      email: "sus@example.test",
+      password: "pw",
+      suspended: true,
+    });
+    const login = (email: string, password: string) => ({
+      ...b.env,
+      BASECRADLE_TOKEN: "",
+      BASECRADLE_EMAIL: email,
+      BASECRADLE_PASSWORD: password,
+    });
+    let platform = (await doctor(login("eve@example.test", "correct horse"))).row("platform");
+    assert.equal(platform.status, "OK");
+    assert.match(platform.detail, /BASECRADLE_EMAIL and BASECRADLE_PASSWORD are accepted .*@eve$/);
+    platform = (await doctor(login("eve@example.test", "wrong"))).row("platform");
+    assert.equal(platform.status, "FAIL");
+    assert.match(platform.detail, /refused BASECRADLE_EMAIL and BASECRADLE_PASSWORD \(HTTP 401\)/);
+    platform = (await doctor(login("sus@example.test", "pw"))).row("platform");
+    assert.equal(platform.status, "FAIL", JSON.stringify(platform));
+    assert.match(platform.detail, /refused the account \(HTTP 403 account_suspended\)$/);
+  },
+});
+
+Deno.test({
+  name:
     "doctor: the model endpoint through the openai SDK — accepted, 401, unknown model, no route",
   sanitizeOps: false,
   sanitizeResources: false,
