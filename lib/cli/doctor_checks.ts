@@ -483,7 +483,7 @@ export async function checkHome(env: HarnessEnv): Promise<CheckResult[]> {
   const rows = [ok(name, `${home} is a writable directory`)];
   const timelines = await homeTimelines(home);
 
-  const claims = inFlightClaims(home, timelines);
+  const claims = await inFlightClaims(home, timelines);
   const stale = claims.filter((c) => c.stale);
   if (stale.length) {
     const first = stale.slice(0, 3).map((c) => `${c.kind}/${c.item} on ${c.timeline}`);

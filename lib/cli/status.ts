@@ -65,7 +65,7 @@ export async function readStatus(
 ): Promise<StatusReport> {
   const timelines = options.timeline === undefined ? await homeTimelines(home) : [options.timeline];
   const wakes = await recentWakes(home, { timeline: options.timeline, limit: options.limit });
-  const claims = inFlightClaims(home, timelines);
+  const claims = await inFlightClaims(home, timelines);
   const walls = engagedWalls(home, timelines);
   return {
     home,

@@ -7,10 +7,9 @@
  */
 import { join } from "../base/paths.ts";
 import { parsePythonFloat } from "../pycompat/float.ts";
-import { silentJournal } from "../journal/journal.ts";
 import { unquote } from "../pycompat/quote.ts";
-import { isFinalText, parseClaimRecord } from "./claim_record.ts";
-import { CLAIM_STALE_AFTER_SECONDS } from "./claims.ts";
+import { isFinalText, isSettled } from "./claim_record.ts";
+import { ClaimStore } from "./claims.ts";
 import { processAlive } from "./liveness.ts";
 import { billingPath, breakerPaths, CLAIM_KINDS, type ClaimKind, claimsDir } from "./paths.ts";
 import { readSettledIndex } from "./settled_index.ts";
@@ -70,14 +69,25 @@ export async function homeTimelines(home: string): Promise<string[]> {
   return [...found].sort();
 }
 
-/** The unsettled claims of `timelines`, by timeline, kind and item. */
-export function inFlightClaims(
+/**
+ * The unsettled claims of `timelines`, by timeline, kind and item, each with its effective owner
+ * (followed along take-over tokens) and whether that owner's wake is over, judged by the wakes'
+ * own rule (`ClaimStore.isOrphaned`).
+ */
+export async function inFlightClaims(
   home: string,
   timelines: readonly string[],
   options: InspectOptions = {},
-): InFlightClaim[] {
+): Promise<InFlightClaim[]> {
   const now = options.now ?? Date.now() / 1000;
-  const isAlive = options.isAlive ?? processAlive;
+  // An observer, not a wake: no pid or wake id of its own can match a claim, so every record is
+  // judged on its owner's liveness and age alone.
+  const store = new ClaimStore(home, {
+    pid: -1,
+    wakeId: "",
+    now: () => now,
+    isAlive: options.isAlive ?? processAlive,
+  });
   const out: InFlightClaim[] = [];
   for (const timeline of timelines) {
     for (const kind of CLAIM_KINDS) {
@@ -88,8 +98,7 @@ export function inFlightClaims(
       } catch {
         continue; // none of this kind, or unreadable: nothing to report from it
       }
-      // Only the settled-claims index is trusted to skip reads; a contested claim is read anyway
-      // because its name is simply not in the index until it settles.
+      // The settled-claims index only ever names claims seen final: they are skipped unread.
       const settled = readSettledIndex(dir);
       for (const name of names.sort()) {
         if (!name.endsWith(".claim") || settled.has(name)) continue;
@@ -100,17 +109,17 @@ export function inFlightClaims(
           continue;
         }
         if (isFinalText(text)) continue;
-        const record = parseClaimRecord(text, join(dir, name), silentJournal);
-        if (record.phase === "done" || record.phase === "abandoned") continue;
-        const dead = record.pid === null || !isAlive(record.pid);
+        const item = unquote(name.slice(0, -".claim".length));
+        const record = await store.owner(kind, timeline, item);
+        if (record === undefined || isSettled(record)) continue;
         out.push({
           timeline,
           kind,
-          item: unquote(name.slice(0, -".claim".length)),
+          item,
           pid: record.pid,
           wake: record.wake,
           at: record.at,
-          stale: dead || now - (record.at ?? 0) > CLAIM_STALE_AFTER_SECONDS,
+          stale: store.isOrphaned(record),
         });
       }
     }

@@ -292,14 +292,20 @@ Deno.test({
     for (const name of ["harness-home", "claims", "temps", "walls"]) {
       assert.equal(r.row(name).status, "OK", name);
     }
-    // A claim whose pid cannot be running (above Linux's pid ceiling), and one of a live pid.
+    // A claim whose pid cannot be running (above Linux's pid ceiling), one of a live pid, and
+    // one whose dead owner a live wake took over (its token names the dead wake).
     const claims = `${home}/claims/messages/${TL}`;
     await Deno.mkdir(claims, { recursive: true });
     const now = Date.now() / 1000;
-    const record = (pid: number) =>
-      encodeClaimRecord({ phase: "in-flight", pid, wake: "a".repeat(32), at: now });
+    const record = (pid: number, wake = "a".repeat(32)) =>
+      encodeClaimRecord({ phase: "in-flight", pid, wake, at: now });
     await Deno.writeTextFile(`${claims}/${ITEM}.claim`, record(2 ** 23));
     await Deno.writeTextFile(`${claims}/live.claim`, record(Deno.pid));
+    await Deno.writeTextFile(`${claims}/taken.claim`, record(2 ** 23, "d".repeat(32)));
+    await Deno.writeTextFile(
+      `${claims}/.taken.takeover.${"d".repeat(32)}`,
+      record(Deno.pid, "e".repeat(32)),
+    );
     await Deno.mkdir(`${home}/billing`);
     await Deno.writeTextFile(`${home}/billing/${TL}.blocked`, String(now));
     await Deno.mkdir(`${home}/breaker`);
