@@ -92,11 +92,18 @@ export function checkEnvironment(envMap: EnvMap): EnvironmentCheck {
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const fresh = error.issues.filter((issue) => !dropped.has(issue.variable));
-      if (fresh.length === 0) break;
       for (const issue of fresh) {
         issues.push(issue);
         dropped.add(issue.variable);
       }
+      if (fresh.length > 0) continue;
+      // A pair that refuses together (an email without its password) names one variable first
+      // and stays refused without it: leave unset every variable the remaining sentences name.
+      const named = ENV_VARIABLES.filter((name) =>
+        !dropped.has(name) && error.issues.some((issue) => issue.message.includes(name))
+      );
+      if (named.length === 0) break;
+      for (const name of named) dropped.add(name);
     }
   }
   for (const issue of issues) {

@@ -359,6 +359,18 @@ Deno.test("doctor: unknown HARNESS_* names are WARN with a did-you-mean; a refus
     assert.equal(r.row("platform").status, "FAIL");
     assert.match(r.row("platform").detail, /no platform credential/);
     assert.equal(r.row("harness-home").status, "OK");
+
+    // An email without its password refuses as a pair; the checks still go on.
+    const half = await doctor(
+      { HOME: root, HARNESS_HOME: root, BASECRADLE_EMAIL: "a@b.test" },
+      2000,
+    );
+    const refused = half.report.checks.filter((c) =>
+      c.status === "FAIL" && c.name === "environment"
+    );
+    assert.equal(refused.length, 1);
+    assert.match(refused[0].detail, /BASECRADLE_PASSWORD is not set/);
+    assert.match(half.row("platform").detail, /no platform credential/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
