@@ -14,6 +14,8 @@ export const LAZY_MODULES = [
   "lib/cli/cleanup.ts",
   "lib/cli/records.ts",
   "lib/cli/mcp.ts",
+  "lib/cli/doctor.ts",
+  "lib/cli/status.ts",
   "lib/cli/sandbox.ts",
   "lib/cli/demo.ts",
   "lib/wake/wake.ts",

@@ -85,6 +85,18 @@ export const COMMANDS: readonly CommandEntry[] = [
         .mcpCommand,
   },
   {
+    name: "doctor",
+    summary: "check this box is ready to wake: env, config home, platform, model, MCP, home",
+    load: async () =>
+      (await lazyImport<typeof import("./doctor.ts")>("lib/cli/doctor.ts")).doctorCommand,
+  },
+  {
+    name: "status",
+    summary: "the last wakes, items in flight and walls per timeline, from HARNESS_HOME alone",
+    load: async () =>
+      (await lazyImport<typeof import("./status.ts")>("lib/cli/status.ts")).statusCommand,
+  },
+  {
     name: "sandbox",
     summary: "run a local BaseCradle-compatible platform (offline, for tests and demos)",
     load: async () =>

@@ -48,4 +48,15 @@ export {
   type TempSweepResult,
   timelineTemps,
 } from "./temps.ts";
+export {
+  engagedWalls,
+  homeTimelines,
+  type InFlightClaim,
+  inFlightClaims,
+  type InspectOptions,
+  lastWakeSeen,
+  type StrandedTemp,
+  strandedTemps,
+  type TimelineWalls,
+} from "./inspect.ts";
 export { billingPath, breakerPaths, CLAIM_KINDS, claimsDir, markPath, seenPath } from "./paths.ts";

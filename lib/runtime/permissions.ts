@@ -49,6 +49,30 @@ export function mcpRunNotice(servers: readonly string[]): string {
     "keeps permission to start subprocesses so they can be spawned.";
 }
 
+/** What {@link narrowPermissions} will do for a plan, said before (or instead of) doing it. */
+export interface PlannedNarrowing {
+  /** Whether `run` stays granted. */
+  readonly run: "kept" | "revoked";
+  /** Why, one clause. */
+  readonly reason: string;
+}
+
+/** What {@link narrowPermissions} will do for `plan`, without doing it (`harness doctor`). */
+export function plannedNarrowing(plan: PermissionPlan): PlannedNarrowing {
+  if (plan.profile === "unlocked") {
+    return { run: "kept", reason: "the unlocked profile keeps run: subprocesses are permitted" };
+  }
+  if (plan.mcpStdioServers.length > 0) {
+    return {
+      run: "kept",
+      reason: `run is kept for MCP stdio server(s) ${
+        [...plan.mcpStdioServers].sort().join(", ")
+      }, whose processes run outside the Deno sandbox`,
+    };
+  }
+  return { run: "revoked", reason: "a wake revokes run before any tool, memory or model code" };
+}
+
 /**
  * Narrows this process for `plan`: under `locked` with no stdio MCP server, revokes `run`.
  * Every opt-out is audited with a WARNING in the journal and a notice for the brief.
