@@ -41,3 +41,8 @@ export function breakerPaths(home: string, timeline: string): { wakes: string; t
 export function billingPath(home: string, timeline: string): string {
   return join(home, "billing", `${quote(timeline)}.blocked`);
 }
+
+/** `working_state/<q>.json`: the timeline's notes and latest-response stamp. */
+export function workingStatePath(home: string, timeline: string): string {
+  return join(home, "working_state", `${quote(timeline)}.json`);
+}

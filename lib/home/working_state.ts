@@ -8,9 +8,8 @@
  * Notes belong to one timeline: another timeline's wake opens another file and never sees them.
  */
 import { atomicWrite } from "../base/atomic_write.ts";
-import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
-import { quote } from "../pycompat/quote.ts";
+import { workingStatePath } from "./paths.ts";
 
 /** The most notes one timeline may hold. */
 export const MAX_NOTES = 1024;
@@ -21,10 +20,7 @@ const FileSchema = z.object({
   last_tokens_in: z.number().optional(),
 });
 
-/** `working_state/<quote(timeline)>.json` under `home`. */
-export function workingStatePath(home: string, timeline: string): string {
-  return join(home, "working_state", `${quote(timeline)}.json`);
-}
+export { workingStatePath };
 
 /** A working-state file that exists but cannot be read as one. */
 export class WorkingStateError extends Error {

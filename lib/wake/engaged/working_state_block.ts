@@ -75,7 +75,8 @@ const OMISSION_RESERVE = bytesOf('<notes-omitted count="9999999999"/>\n') +
 
 /**
  * The block for `notes` (sorted by key, as the store lists them) and `tasks`, or `undefined`
- * when both are empty. The notes come first and take the byte budget first; the tasks take what
+ * when both are empty. The notes come first and take the byte budget first — a reference for each
+ * of the first `maxNotes`, then whole values in key order while they fit — and the tasks take what
  * is left.
  */
 export function composeWorkingState(
@@ -98,21 +99,27 @@ export function composeWorkingState(
     return true;
   };
 
-  const noteLines: string[] = [];
-  let omittedNotes = 0;
-  for (const [index, [key, value]] of notes.entries()) {
-    if (index >= limits.maxNotes) {
-      omittedNotes += notes.length - index;
+  // Every shown note first gets its reference, so each key stays visible; then, in key order,
+  // a reference becomes the whole value wherever the difference still fits.
+  const shown = notes.slice(0, limits.maxNotes);
+  let omittedNotes = notes.length - shown.length;
+  const refs: string[] = [];
+  for (const [key, value] of shown) {
+    const ref = noteRef(key, value);
+    if (!take(ref)) {
+      omittedNotes += shown.length - refs.length;
       break;
     }
-    const whole = noteEntry(key, value);
-    if (take(whole)) noteLines.push(whole);
-    else {
-      const ref = noteRef(key, value);
-      if (take(ref)) noteLines.push(ref);
-      else omittedNotes++;
-    }
+    refs.push(ref);
   }
+  const noteLines = refs.map((ref, index) => {
+    const [key, value] = shown[index];
+    const whole = noteEntry(key, value);
+    const extra = bytesOf(whole) - bytesOf(ref);
+    if (extra > room) return ref;
+    room -= extra;
+    return whole;
+  });
   if (omittedNotes) noteLines.push(`<notes-omitted count="${omittedNotes}"/>`);
 
   const taskLines: string[] = [];
