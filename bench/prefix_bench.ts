@@ -3,7 +3,10 @@
  * conversation on, at least 85% of the characters of each wake's first model request are a
  * byte-identical prefix of the previous wake's first request).
  *
- *   deno run -A bench/prefix_bench.ts [--wakes 20] [--json]
+ *   deno run -A bench/prefix_bench.ts [--wakes 20] [--notes] [--json]
+ *
+ * With `--notes` the model also keeps working-state notes, so every wake's request carries a
+ * different notes block in its volatile tail (docs/context.md#the-working-state-block).
  *
  * A 20-wake conversation on one timeline, each wake the REAL `harness wake` process against the
  * in-process sandbox and a scripted model: before each wake the peer posts a new message; the
@@ -50,6 +53,8 @@ export interface Row {
   diverges: string;
   /** The body's top-level keys in wire order, each with its serialised size in code points. */
   parts: [key: string, size: number][];
+  /** Whether the request carried a working-state block. */
+  workingState: boolean;
 }
 
 const codePoints = (s: string) => {
@@ -95,8 +100,17 @@ export function tailLayout(raw: string): string {
   return JSON.stringify({ ...body, messages: [...messages, ...moved] });
 }
 
+/** How the conversation is run. */
+export interface MeasureOptions {
+  /**
+   * The model also keeps working-state notes: every wake it rewrites `progress` and adds one
+   * `item/<i>` note, so each wake's request carries a different, growing notes block.
+   */
+  readonly notes?: boolean;
+}
+
 /** Runs an `n`-wake conversation and measures each wake's first request against the last. */
-export async function measure(n: number): Promise<Row[]> {
+export async function measure(n: number, options: MeasureOptions = {}): Promise<Row[]> {
   await using w = await world();
   await using tap = modelTap(w);
   const env = { AI_BASE_URL: tap.baseURL, HARNESS_WAKE_BREAKER_MAX: "1000" };
@@ -109,6 +123,16 @@ export async function measure(n: number): Promise<Row[]> {
       arguments: { action: "create", body: `Item #${i} is on track.` },
     }];
     if (i % 3 === 0) calls.push({ id: `call_${i}_1`, name: "users", arguments: { action: "me" } });
+    if (options.notes) {
+      calls.push(
+        { id: `call_${i}_2`, name: "note_write", arguments: { key: "progress", value: `${i}` } },
+        {
+          id: `call_${i}_3`,
+          name: "note_write",
+          arguments: { key: `item/${i}`, value: `Item #${i} is on track.` },
+        },
+      );
+    }
     w.model.reply(
       "chat",
       { json: chatCompletion({ toolCalls: calls }) },
@@ -141,6 +165,7 @@ export async function measure(n: number): Promise<Row[]> {
         key,
         codePoints(JSON.stringify(value)),
       ]),
+      workingState: text.includes("<working-state>"),
     };
   });
 }
@@ -159,9 +184,10 @@ if (import.meta.main) {
     options: {
       wakes: { type: "string", default: "20" },
       json: { type: "boolean", default: false },
+      notes: { type: "boolean", default: false },
     },
   });
-  const rows = await measure(Number(values.wakes));
+  const rows = await measure(Number(values.wakes), { notes: values.notes });
   const judged = rows.filter((r) => r.wake >= FROM);
   const worst = (pick: (r: Row) => Ratio) => Math.min(...judged.map((r) => pick(r).ratio));
   const pass = judged.every((r) => r.wire.ratio >= TARGET);

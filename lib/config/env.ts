@@ -35,6 +35,7 @@ export const ENV_DEFAULTS = {
   wakeBreakerWindowSeconds: 60,
   paceCharsPerSec: 17,
   paceFloorSeconds: 20,
+  coldStartIdleSeconds: 3600,
   paceMaxBuilds: 3,
   memoryProvider: "sqlite",
 } as const;
@@ -88,6 +89,11 @@ export interface HarnessEnv {
   readonly paceFloorSeconds: number;
   /** `HARNESS_PACE_MAX_BUILDS`: rebuild and settle-restart cap, at least 1 (default 3). */
   readonly paceMaxBuilds: number;
+  /**
+   * `HARNESS_COLD_START_IDLE_SECONDS`: idle seconds after which a request shortens old tool
+   * results (default 3600); `0` (or `off`) disables the filter.
+   */
+  readonly coldStartIdleSeconds: number;
   /** `HARNESS_LOG_LEVEL` as a Python logging number (default 20, INFO). */
   readonly logLevel: number;
   /** `HARNESS_SYSTEM_PROMPT`: legacy charter, used only by a never-installed config home. */
@@ -337,6 +343,14 @@ const Schema = z.object({
   HARNESS_PACE_MAX_BUILDS: int("HARNESS_PACE_MAX_BUILDS", ENV_DEFAULTS.paceMaxBuilds, {
     accepts: "an integer (values below 1 mean 1)",
   }),
+  HARNESS_COLD_START_IDLE_SECONDS: field((raw) => {
+    if (raw === undefined || raw.trim() === "") return ENV_DEFAULTS.coldStartIdleSeconds;
+    if (FALSY.has(raw.trim().toLowerCase())) return 0;
+    return number("HARNESS_COLD_START_IDLE_SECONDS", raw, FLOAT, {
+      accepts: "a non-negative number of seconds, or 0/off to disable the cold-start filter",
+      min: 0,
+    });
+  }),
   HARNESS_LOG_LEVEL: field((raw) => {
     try {
       return parseLogLevel(raw);
@@ -449,6 +463,7 @@ const Schema = z.object({
     paceCharsPerSec: v.HARNESS_PACE_CHARS_PER_SEC,
     paceFloorSeconds: v.HARNESS_PACE_FLOOR_SECONDS,
     paceMaxBuilds: Math.max(1, v.HARNESS_PACE_MAX_BUILDS),
+    coldStartIdleSeconds: v.HARNESS_COLD_START_IDLE_SECONDS,
     logLevel: v.HARNESS_LOG_LEVEL,
     systemPrompt: v.HARNESS_SYSTEM_PROMPT,
     platform,

@@ -146,6 +146,11 @@ export interface RunOptions {
   readonly hooks?: readonly TurnHook[];
   /** Passed to every tool; aborted when the host tears the turn down. */
   readonly signal?: AbortSignal;
+  /**
+   * Asked before each step: a line to add to that step's note (the handoff reminder,
+   * docs/context.md#handoff-the-summarize-tool), or `undefined` for none.
+   */
+  readonly stepReminder?: () => string | undefined | Promise<string | undefined>;
 }
 
 /** Runs turns for one provider against one registry. */
@@ -260,7 +265,9 @@ class Run {
         const started = this.deps.now();
         this.#stepsUsed = step;
         this.engine.steps++;
-        this.messages.push(Message.system(stepNote(step, max, started)));
+        const reminder = await this.options.stepReminder?.();
+        const note = stepNote(step, max, started);
+        this.messages.push(Message.system(reminder ? `${note}\n\n${reminder}` : note));
         const reply = await this.#chat(specs.length ? specs : undefined);
         this.messages.push(reply);
         // The one save allowed to fail the turn: a tool call absent from disk never ran.

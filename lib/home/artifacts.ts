@@ -10,7 +10,10 @@ import { unquote } from "../pycompat/quote.ts";
 /** The session source a wake runs under is `timeline:<uuid>`; other sources are not ours. */
 const TIMELINE_SOURCE = "timeline:";
 
-/** A transcript staged by an atomic save and stranded by a kill: `<source>.json.<stamp>.tmp`. */
+/**
+ * A transcript (or a working-state file) staged by an atomic save and stranded by a kill:
+ * `<name>.json.<stamp>.tmp`.
+ */
 const SESSION_TEMP = /^(.+)\.json\.[^.]+\.tmp$/;
 
 /** A mark staged by an atomic write and stranded by a kill: `<timeline>.txt.<stamp>.tmp`. */
@@ -110,6 +113,12 @@ export async function enumerateArtifacts(home: string): Promise<Artifacts> {
   for (const entry of await entries(billing)) {
     const encoded = stem(entry.name, ".blocked");
     if (encoded !== undefined) add(unquote(encoded), join(billing, entry.name));
+  }
+  // Working state: the notes file, and any temp a killed replacement left beside it.
+  const working = join(home, "working_state");
+  for (const entry of await entries(working)) {
+    const encoded = stem(entry.name, ".json") ?? SESSION_TEMP.exec(entry.name)?.[1];
+    if (encoded !== undefined) add(unquote(encoded), join(working, entry.name));
   }
   return found;
 }

@@ -46,3 +46,8 @@ export function billingPath(home: string, timeline: string): string {
 export function escalationsDir(home: string, timeline: string): string {
   return join(home, "escalations", quote(timeline));
 }
+
+/** `working_state/<q>.json`: the timeline's notes and latest-response stamp. */
+export function workingStatePath(home: string, timeline: string): string {
+  return join(home, "working_state", `${quote(timeline)}.json`);
+}

@@ -17,7 +17,15 @@ import { basename, dirname, join } from "../base/paths.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { quote } from "../pycompat/quote.ts";
 import { chainPath, headPath } from "./records/files.ts";
-import { billingPath, breakerPaths, CLAIM_KINDS, claimsDir, markPath, seenPath } from "./paths.ts";
+import {
+  billingPath,
+  breakerPaths,
+  CLAIM_KINDS,
+  claimsDir,
+  markPath,
+  seenPath,
+  workingStatePath,
+} from "./paths.ts";
 
 /**
  * A temp untouched this long is stranded whoever its writer was: a write takes seconds and
@@ -52,6 +60,7 @@ function placesOf(home: string, timeline: string): Place[] {
     breakerPaths(home, timeline).wakes,
     breakerPaths(home, timeline).tripped,
     billingPath(home, timeline),
+    workingStatePath(home, timeline),
     chainPath(home, timeline),
     headPath(home, timeline),
   ];

@@ -106,3 +106,39 @@ export function contextAttribution(journal: Journal, a: Attribution): void {
   fields.images = a.images;
   journal.event("INFO", "context attribution", fields);
 }
+
+/**
+ * INFO `cold_start`: `shortened saved_chars idle_s` — the request-only filter shortened
+ * `shortened` old tool results by `saved_chars` characters in all after `idle_s` idle seconds
+ * (docs/context.md#the-cold-start-filter).
+ */
+export function coldStart(journal: Journal, f: {
+  shortened: number;
+  savedChars: number;
+  idleSeconds: number;
+}): void {
+  journal.event("INFO", "cold_start", {
+    shortened: f.shortened,
+    saved_chars: f.savedChars,
+    idle_s: f.idleSeconds,
+  });
+}
+
+/**
+ * INFO `context handoff`: `messages=<b>→<a> chars=<b>→<a> summarized` — the model's own
+ * `summarize` replaced the conversation before the current turn
+ * (docs/context.md#handoff-the-summarize-tool).
+ */
+export function contextHandoff(journal: Journal, f: {
+  messagesBefore: number;
+  messagesAfter: number;
+  charsBefore: number;
+  charsAfter: number;
+  summarized: number;
+}): void {
+  journal.event("INFO", "context handoff", {
+    messages: `${f.messagesBefore}→${f.messagesAfter}`,
+    chars: `${f.charsBefore}→${f.charsAfter}`,
+    summarized: f.summarized,
+  });
+}

@@ -25,6 +25,14 @@ import { UsersTool } from "../tools/users.ts";
 import { WebFetchTool } from "../tools/web_fetch.ts";
 import { WebhookEndpointsTool } from "../tools/webhook_endpoints.ts";
 import { WebhookEventsTool } from "../tools/webhook_events.ts";
+import {
+  type HandoffDesk,
+  type NoteBook,
+  NoteDeleteTool,
+  NoteGetTool,
+  NoteWriteTool,
+  SummarizeTool,
+} from "../tools/working_state.ts";
 
 /** What a tool constructor may be bound to. */
 export interface ToolBindings {
@@ -176,6 +184,17 @@ export async function loadCodeExecution(
       code_attach: ({ context }) => new code.CodeAttachTool(session, context),
     },
   };
+}
+
+/**
+ * The working-state tools (docs/tools.md#working-state-notes-and-summarize): `note_write`,
+ * `note_delete` and `note_get` over `book`, and `summarize` filing with `desk` when one is given.
+ * They are the harness's own, not a plugin stem's, so every wake has them.
+ */
+export function workingStateTools(book: NoteBook, desk?: HandoffDesk): Tool[] {
+  const tools: Tool[] = [new NoteWriteTool(book), new NoteDeleteTool(book), new NoteGetTool(book)];
+  if (desk) tools.push(new SummarizeTool(desk));
+  return tools;
 }
 
 /** A catalogue tool the runtime marks implemented but this wake cannot build. */

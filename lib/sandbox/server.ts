@@ -74,6 +74,8 @@ export interface RequestRecord {
   readonly startedAt: number;
   /** The `Idempotency-Key` header, when one was sent. */
   readonly idempotencyKey: string | null;
+  /** The query string without its `?` (`""` when none), e.g. `timeline=…&status=pending`. */
+  readonly query: string;
 }
 
 const MAX_REQUEST_RECORDS = 10_000;
@@ -315,6 +317,7 @@ export class Sandbox {
       ms,
       startedAt: started,
       idempotencyKey: req.headers.get("idempotency-key"),
+      query: url.search.slice(1),
     });
     if (this.#requests.length > MAX_REQUEST_RECORDS) this.#requests.shift();
     return response;

@@ -462,3 +462,18 @@ Deno.test("an override is taken as given only for its own variable", () => {
       error instanceof ConfigError && error.issues.some((i) => i.variable === "BASECRADLE_EVENT"),
   );
 });
+
+Deno.test("HARNESS_COLD_START_IDLE_SECONDS: default an hour, seconds ≥ 0, 0 or a falsy word turns it off", () => {
+  assert.equal(parseEnv({}).coldStartIdleSeconds, 3600);
+  assert.equal(parseEnv({ HARNESS_COLD_START_IDLE_SECONDS: "" }).coldStartIdleSeconds, 3600);
+  assert.equal(parseEnv({ HARNESS_COLD_START_IDLE_SECONDS: "90.5" }).coldStartIdleSeconds, 90.5);
+  for (const off of ["0", "off", "OFF", "false", "no"]) {
+    assert.equal(parseEnv({ HARNESS_COLD_START_IDLE_SECONDS: off }).coldStartIdleSeconds, 0, off);
+  }
+  assertRefused(
+    { HARNESS_COLD_START_IDLE_SECONDS: "-1" },
+    "HARNESS_COLD_START_IDLE_SECONDS",
+    "'-1'",
+  );
+  assertRefused({ HARNESS_COLD_START_IDLE_SECONDS: "soon" }, "HARNESS_COLD_START_IDLE_SECONDS");
+});

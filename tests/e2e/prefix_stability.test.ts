@@ -36,3 +36,20 @@ Deno.test("prefix: from wake 5 on, ≥ 85% of the first request is the previous 
     `${table(judged, (r) => r.wire)} (body keys in wire order, code points: ${parts})`,
   );
 });
+
+let measuredWithNotes: Promise<Row[]> | undefined;
+/** The same conversation with the model keeping notes that change every wake. */
+const rowsWithNotes = () => measuredWithNotes ??= measure(6, { notes: true });
+
+Deno.test("prefix: notes changing every wake leave the prefix where it was; ≥ 85% from wake 5 on", async () => {
+  const all = await rowsWithNotes();
+  assert.deepEqual(all.map((r) => r.workingState), [false, true, true, true, true, true]);
+  assert.ok((await rows()).every((r) => !r.workingState));
+  for (const r of all.slice(1)) {
+    // The notes block rides the volatile tail: the prefix still runs to the previous user turn.
+    assert.match(r.diverges, /"role\\":\\"user\\",\\"content\\":\\"\[/, `wake ${r.wake}`);
+    if (r.wake > 2) assert.ok(r.wire.prefix > all[r.wake - 2].wire.prefix, `wake ${r.wake}`);
+  }
+  const judged = all.filter((r) => r.wake >= FROM);
+  assert.ok(judged.every((r) => r.wire.ratio >= TARGET), table(judged, (r) => r.wire));
+});

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { DENO_DIR, REPO_ROOT } from "../support/run_cli.ts";
 import { runCli } from "../support/run_cli.ts";
 import { say, scriptReply, world } from "./wake_support.ts";
-import { BENIGN_TOOLS } from "../support/benign_tools.ts";
+import { WAKE_TOOLS } from "../support/benign_tools.ts";
 
 const SANDBOX_MODULE = new URL("../../lib/runtime/permissions.ts", import.meta.url).href;
 
@@ -131,11 +131,11 @@ Deno.test("an unlocked wake audits the profile in the journal and the brief", as
   assert.match(seen.charter, /- The 'unlocked' profile is active/);
   assert.deepEqual(
     seen.tools,
-    [...BENIGN_TOOLS],
+    [...WAKE_TOOLS],
   );
 });
 
-Deno.test("a default locked wake offers exactly the benign set plus memory, no safety block", async () => {
+Deno.test("a default locked wake offers exactly the benign set plus memory and the working-state tools, no safety block", async () => {
   await using w = await world();
   await say(w, "hello @ada");
   scriptReply(w.model, "Hi.");
@@ -146,7 +146,7 @@ Deno.test("a default locked wake offers exactly the benign set plus memory, no s
   assert.ok(revoked >= 0, result.stderr);
   assert.ok(revoked < result.stderr.indexOf("wake start"));
   const seen = firstRequest(w);
-  assert.equal(seen.tools.length, 12);
+  assert.equal(seen.tools.length, 16); // the twelve benign tools and the four working-state ones
   assert.ok(!seen.charter.includes("Operator-configured tools beyond the shipped safe set"));
   assert.doesNotMatch(result.stderr, /^WARNING/m);
 });

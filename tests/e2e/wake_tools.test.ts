@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { PlatformError } from "../../lib/platform/mod.ts";
 import { chatCompletion, type RecordedRequest } from "../support/model_mock.ts";
 import { agentPosts, say, type World, world } from "./wake_support.ts";
-import { BENIGN_TOOLS } from "../support/benign_tools.ts";
+import { BENIGN_TOOLS, WAKE_TOOLS } from "../support/benign_tools.ts";
 
 /** The benign default set on any provider, sorted (docs/tools.md#the-shipped-stems). */
 const BENIGN = BENIGN_TOOLS;
@@ -148,11 +148,12 @@ Deno.test("every benign tool end to end, behind the gate", async () => {
   const first = await w.wake();
   assert.equal(first.code, 0, first.stderr);
 
-  // The default set: exactly the twelve benign tools are offered to the model.
+  // The default set: exactly the twelve benign tools, and the four working-state tools every
+  // wake has, are offered to the model.
   const offered = (w.model.requestsTo("chat")[0].body as {
     tools: { function: { name: string } }[];
   }).tools.map((t) => t.function.name).sort();
-  assert.deepEqual(offered, BENIGN);
+  assert.deepEqual(offered, WAKE_TOOLS);
 
   // Each result, as the model read it in the next request.
   let r = allResults(w);

@@ -1,6 +1,6 @@
 /**
  * What cleanup removes (docs/operating.md#what-is-deleted): exactly one timeline's transcript (and
- * its stranded temps), marks, seen-set, claims and escalation directories, breaker and billing files — never
+ * its stranded temps), marks, seen-set, claims and escalation directories, breaker, billing and working-state files — never
  * memory.db and its journals, never another timeline's files, never a non-timeline session.
  */
 import assert from "node:assert/strict";
@@ -28,6 +28,8 @@ const OWNED = [
   `breaker/${TL}.wakes`,
   `breaker/${TL}.tripped`,
   `billing/${TL}.blocked`,
+  `working_state/${TL}.json`,
+  `working_state/${TL}.json.4213-0a0b0c0d.tmp`,
 ];
 
 /** What must survive any purge of TL. */
@@ -45,6 +47,8 @@ const KEPT = [
   `claims/messages/${TL2}/${ITEM}.claim`,
   `breaker/${TL2}.wakes`,
   `billing/${TL2}.blocked`,
+  `working_state/${TL2}.json`,
+  `working_state/${TL}.txt`,
   `breaker/${TL}.other`,
   `billing/${TL}.blocked.bak`,
   `unrelated/${TL}.txt`,
@@ -73,7 +77,7 @@ Deno.test("purge removes exactly the timeline's artifacts and returns them", () 
       .concat([`claims/messages/${TL}`, `claims/tasks/${TL}`])
       .map((rel) => join(home, rel));
     assert.deepEqual([...removed].sort(), expectedPaths.sort());
-    assert.equal(removed.length, 13, "11 files and 2 claims directories");
+    assert.equal(removed.length, 15, "13 files and 2 claims directories");
     const left = await tree(home);
     // Folders emptied by the purge stay (they belong to the layout, not the timeline).
     assert.deepEqual(left, [...KEPT, "claims/tasks/", "marks/webhook_events/"].sort());
@@ -102,7 +106,7 @@ Deno.test("one undeletable path is reported and the rest are still removed", () 
       if (path === stuck) throw new Deno.errors.PermissionDenied("Permission denied (os error 13)");
       await Deno.remove(path, { recursive: true });
     });
-    assert.equal(removed.length, 12);
+    assert.equal(removed.length, 14);
     assert.ok(!removed.includes(stuck));
     assert.deepEqual(journal.lines, [
       `WARNING cleanup: could not remove ${stuck}: Permission denied (os error 13)`,

@@ -17,3 +17,14 @@ export const BENIGN_TOOLS: readonly string[] = [
   "webhook_endpoints",
   "webhook_events",
 ];
+
+/** The harness's own working-state tools, which every wake adds (docs/tools.md#working-state-notes-and-summarize). */
+export const WORKING_STATE_TOOLS: readonly string[] = [
+  "note_delete",
+  "note_get",
+  "note_write",
+  "summarize",
+];
+
+/** What a default wake offers the model, sorted: the benign set and the working-state tools. */
+export const WAKE_TOOLS: readonly string[] = [...BENIGN_TOOLS, ...WORKING_STATE_TOOLS].sort();

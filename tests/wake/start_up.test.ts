@@ -46,6 +46,10 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/config/host_rules.ts",
       "lib/base/host_rules.ts",
       "lib/base/ip.ts",
+      // Working state: the notes store, its tools and the cold-start filter are engaged-only.
+      "lib/home/working_state.ts",
+      "lib/tools/working_state.ts",
+      "lib/core/idle_filter.ts",
       // The image codecs: loaded only by a request that carries an image.
       "lib/core/image_prep.ts",
       "npm:fast-png@8.0.0",

@@ -15,12 +15,13 @@
  */
 
 import { namedError } from "../../base/error_text.ts";
-import { contextCompact } from "../../journal/catalogue_context.ts";
+import { contextCompact, contextHandoff } from "../../journal/catalogue_context.ts";
 import { type Journal, silentJournal } from "../../journal/journal.ts";
 import { codePointLength, tailCodePoints } from "../../base/code_points.ts";
 import {
   cutIndex,
   droppedItems,
+  isBoundary,
   preludeEnd,
   renderRegion,
   summaryNote,
@@ -40,6 +41,16 @@ import type { Provider } from "../types/provider.ts";
 import { loggedChat, realSleep, type Sleep } from "../retry.ts";
 
 /**
+ * The summarizer's word on the working-state notes: they outlive the compaction on their own, so
+ * they are reconciled, not copied (docs/context.md#the-working-state-block).
+ */
+export const NOTES_ARE_KEPT: string =
+  "Your notes (written with note_write) are kept apart from this transcript and shown to you " +
+  "again after it is compacted: do not copy them into these notes. Reconcile instead: where the " +
+  "excerpt shows a note went stale or a task status changed, say so under OPEN THREADS, so you " +
+  "update or delete that note next.";
+
+/**
  * What the summarizer is asked for: notes to its future self, the work first, because tool results
  * vanish with the excerpt and a tool action nobody writes down leaves no trace at all.
  */
@@ -54,7 +65,8 @@ export const SUMMARIZE_INSTRUCTION: string =
   "If the excerpt opens with notes from an earlier compaction, fold them in: your notes must " +
   "cover everything, the earlier notes included, because they will be deleted too. Copy " +
   "identifiers (uuids, URLs, handles, numbers) exactly. Do not guess, do not pad, and do not " +
-  "address anyone — this is not a message. Whatever you leave out is forgotten.";
+  "address anyone — this is not a message. Whatever you leave out is forgotten.\n\n" +
+  NOTES_ARE_KEPT;
 
 /** How the user half of the summarize call opens. */
 export const EXCERPT_HEADER = "The excerpt to compact (oldest first):\n\n";
@@ -157,6 +169,35 @@ export class Compactor {
       this.#journal.text("WARNING", `Context compaction failed: ${namedError(error)}`);
       return false;
     }
+  }
+
+  /**
+   * The model's own handoff (docs/context.md#handoff-the-summarize-tool): the conversation
+   * between the charter and `cut` — a real user turn, the current turn's start — is replaced by
+   * one summary turn carrying `summary`, exactly as a compaction would write it (the dropped
+   * items kept, the summary handed to memory), but without a summarization call. Returns whether
+   * anything was replaced; never when compaction is switched off, or nothing precedes `cut`.
+   */
+  async handoff(messages: Message[], cut: number, summary: string): Promise<boolean> {
+    if (!this.enabled) return false;
+    const head = preludeEnd(messages);
+    if (cut <= head || cut >= messages.length || !isBoundary(messages[cut])) return false;
+    const beforeCount = messages.length;
+    const beforeChars = transcriptChars(messages);
+    const dropped = messages.slice(head, cut);
+    const note = Message.system(summaryNote(dropped.length, summary));
+    const items = droppedItems(dropped);
+    if (items.length) note.items = items;
+    messages.splice(head, cut - head, note);
+    await this.#remember(summary);
+    contextHandoff(this.#journal, {
+      messagesBefore: beforeCount,
+      messagesAfter: messages.length,
+      charsBefore: beforeChars,
+      charsAfter: transcriptChars(messages),
+      summarized: dropped.length,
+    });
+    return true;
   }
 
   async #compact(

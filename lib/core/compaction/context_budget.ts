@@ -167,6 +167,17 @@ export class ContextBudget {
     return tokensIn > await this.threshold();
   }
 
+  /**
+   * Whether a call that read `tokensIn` tokens used more than `fraction` of the ceiling (the
+   * handoff reminder asks at 0.65). Like {@link shouldCompact}, a call under that share of the
+   * floor, with no override, never triggers the adapter lookup.
+   */
+  async crossed(tokensIn: number | undefined, fraction: number): Promise<boolean> {
+    if (!this.enabled || tokensIn === undefined || tokensIn <= 0) return false;
+    if (this.#override === undefined && tokensIn < DEFAULT_CONTEXT_LIMIT * fraction) return false;
+    return tokensIn > (await this.limit()).tokens * fraction;
+  }
+
   async #resolve(): Promise<ResolvedLimit> {
     const limit: ResolvedLimit = this.#override
       ? { tokens: this.#override, source: "env" }

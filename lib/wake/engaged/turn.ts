@@ -40,6 +40,7 @@ import { postReport } from "../post.ts";
 import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
 import { persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
+import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
 
 /** The narration substituted when the reserve summary failed: nothing is posted. */
@@ -145,14 +146,21 @@ async function driveTurn(
   const hook = nudgeHook(spec.nudge, () => wake.context.acts.length > 0);
   const compactor = compactorOf(wake, engine);
   const turnMessage = live[turnStart];
+  const working = workingStateOf(wake, engine, compactor);
+  const [block, cold] = await Promise.all([working.block(), working.coldFilter(live, turnStart)]);
+  const request = withWorkingState(view, block, cold);
   // What the first request of this turn carries, measured from the request itself.
   contextAttribution(
     wake.journal,
     attribute({
       source: sourceOf(wake.settings.timeline),
-      sent: await view(live),
-      transcript: live,
-      briefParts: [["charter", wake.brief.charter ?? ""], ...(wake.brief.parts ?? [])],
+      sent: await request(live),
+      transcript: cold ? cold.apply(live) : live,
+      briefParts: [
+        ["charter", wake.brief.charter ?? ""],
+        ...(wake.brief.parts ?? []),
+        ["working_state", block ?? ""],
+      ],
       tools: engine.registry.specs(),
     }),
   );
@@ -164,7 +172,12 @@ async function driveTurn(
         const at = live.indexOf(turnMessage);
         wake.context.moveTurn(at < 0 ? 0 : at);
       }
-      return engine.run(live, { persist: save, view, hooks: [hook] });
+      return engine.run(live, {
+        persist: save,
+        view: request,
+        hooks: [hook],
+        stepReminder: () => working.reminder(engine),
+      });
     }, { compactor, messages: live, save, journal: wake.journal });
     facts.timer.lap("model");
   } catch (error) {
@@ -172,7 +185,9 @@ async function driveTurn(
     if (error instanceof EngineError) {
       facts.kind = "stuck";
       degraded(wake.journal, { timeline: wake.settings.timeline, reason: error.message });
-      await compactor.afterTurn(live, save);
+      if (await settleWorkingState(working, live, turnMessage, engine, save)) {
+        facts.timer.lap("compact");
+      } else await compactor.afterTurn(live, save);
       await settleNarration(wake, spec, STUCK_NOTE, "stuck");
       return "done";
     }
@@ -195,8 +210,11 @@ async function driveTurn(
   }
   facts.result = result;
   facts.kind = result.kind;
-  // The turn settled: compact now, while the provider's last usage is this transcript's own.
-  await compactor.afterTurn(live, save);
+  // The turn settled: the model's own handoff, if it filed one, else compaction now, while the
+  // provider's last usage is this transcript's own.
+  if (!await settleWorkingState(working, live, turnMessage, engine, save)) {
+    await compactor.afterTurn(live, save);
+  }
   facts.timer.lap("compact");
   if (await isBillingBlocked(wake.settings.home, wake.settings.timeline)) {
     await clearBillingBlocked(wake.settings.home, wake.settings.timeline);
@@ -209,6 +227,28 @@ async function driveTurn(
   if (standing && !await standing(result)) return "done";
   await settleNarration(wake, spec, result.text, result.kind);
   return "done";
+}
+
+/**
+ * The working state's end of a turn: the response stamp, and a filed handoff applied and saved.
+ * True when the handoff replaced the conversation (automatic compaction then has nothing to do).
+ * Never throws: a failed handoff is a WARNING and the transcript stays as it was.
+ */
+async function settleWorkingState(
+  working: WakeWorkingState,
+  live: Message[],
+  turnMessage: Message,
+  engine: Engine,
+  save: () => Promise<void>,
+): Promise<boolean> {
+  try {
+    if (!await working.settle(live, turnMessage, engine)) return false;
+    await save();
+    return true;
+  } catch (error) {
+    working.warn(`summarize: the handoff failed: ${namedError(error)}`);
+    return false;
+  }
 }
 
 /**
