@@ -6,7 +6,7 @@
  * credentials. Memory (memory.db, the palace) is never touched.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { type Command, processIo, UsageError } from "./command.ts";
+import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
 import { cleanupFailed, journalFromEnv, type StreamJournal } from "../journal/mod.ts";
 import { optionsFromEnv, PlatformClient } from "../platform/mod.ts";
 import { manualPurgeLine, purgeTimeline, sweep } from "../home/cleanup.ts";
@@ -17,7 +17,7 @@ const options = {
 } as const;
 
 const env = (name: string) => Deno.env.get(name);
-const fail = (message: string) => processIo.stderr(`harness cleanup: ${message}\n`);
+const fail = (message: string) => processIo.stderr(`${commandLabel("cleanup")}: ${message}\n`);
 
 /** The platform client for a sweep; refuses a box with no credentials at all. */
 function sweepClient(): PlatformClient {

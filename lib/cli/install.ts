@@ -59,7 +59,9 @@ is written then); 2 usage error.
       const accepted = `expected one of (${PROVIDERS.join(", ")})`;
       if (fromFlag) throw new UsageError(`--provider '${provider}' is unknown; ${accepted}`);
       processIo.stderr(
-        `harness install: AI_PROVIDER='${provider}' is unknown; ${accepted}, or pass --provider.\n`,
+        `${
+          commandLabel("install")
+        }: AI_PROVIDER='${provider}' is unknown; ${accepted}, or pass --provider.\n`,
       );
       return 1;
     }
@@ -90,7 +92,7 @@ is written then); 2 usage error.
       return 0;
     } catch (error) {
       processIo.stderr(
-        `harness install: ${errorMessage(error)}\n`,
+        `${commandLabel("install")}: ${errorMessage(error)}\n`,
       );
       return 1;
     }

@@ -156,3 +156,32 @@ Deno.test("wrappers run verify, claims and log-grammar under their Python names"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a wrapper's errors and usage errors start with its script name", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wrappers-real-" });
+  try {
+    const wake = await runWrapper(
+      dir,
+      "basecradle-harness-wake",
+      ["--timeline", "0190d5a4-0000-7000-8000-000000000001"],
+      { HARNESS_HOME: "" },
+    );
+    assert.equal(wake.code, 1);
+    assert.match(wake.stderr, /^basecradle-harness-wake: /m);
+    const resolve = await runWrapper(dir, "basecradle-harness-resolve", ["--opt-in", "shel"]);
+    assert.equal(resolve.code, 1);
+    assert.match(
+      resolve.stderr,
+      /^basecradle-harness-resolve: No shipped tool plugin is named: shel\./,
+    );
+    const usage = await runWrapper(dir, "basecradle-harness-install", ["--opt-n", "x"]);
+    assert.equal(usage.code, 2);
+    assert.equal(
+      usage.stderr,
+      "basecradle-harness-install: unknown option '--opt-n'. Did you mean '--opt-in'? " +
+        "Run 'basecradle-harness-install --help' for usage.\n",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
