@@ -12,20 +12,16 @@ import { resolveConfigHome } from "../config/prompts.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 
 const env = (name: string) => Deno.env.get(name);
+/** Where the slug is read from, in order: the override, then the login variables. */
+const SLUG_VARIABLES = ["BASECRADLE_AGENT_SLUG", "LOGNAME", "USER", "LNAME", "USERNAME"];
 
 /**
  * This agent's slug: `explicit`, else `BASECRADLE_AGENT_SLUG`, else the OS user (the login
  * variables, then the account database), else `unknown`.
  */
 export function agentSlug(explicit?: string): string {
-  for (
-    const value of [
-      explicit,
-      ...["BASECRADLE_AGENT_SLUG", "LOGNAME", "USER", "LNAME", "USERNAME"].map(env),
-    ]
-  ) {
-    if (value?.trim()) return value.trim();
-  }
+  const named = [explicit, ...SLUG_VARIABLES.map(env)].find((value) => value?.trim());
+  if (named) return named.trim();
   try {
     return userInfo().username || "unknown";
   } catch {

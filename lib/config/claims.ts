@@ -17,8 +17,9 @@ import { EVIDENCE_NAME, readDeclaration, strings } from "./verify.ts";
 export const CLAIMS_CONTRACT = 1;
 /** The `component` every manifest names. */
 export const CLAIMS_COMPONENT = "basecradle-harness";
-/** The script names the probe commands run, the Python console-script names. */
+/** The script the config-home rows' probe runs (the Python console-script name). */
 export const VERIFY_SCRIPT = "basecradle-harness-verify";
+/** The script the log-grammar row's probe runs (the Python console-script name). */
 export const LOG_GRAMMAR_SCRIPT = "basecradle-harness-log-grammar";
 /** The journald identifier the log-grammar probe writes under. */
 export const LOG_GRAMMAR_IDENTIFIER = "basecradle-log-grammar";
