@@ -12,8 +12,9 @@
  * - A string option's value may not be the next flag (`--timeline --message x` is an error, so a
  *   forgotten value is never silently taken from the following flag); use `--name=-value`.
  * - Anything not starting with `-` is a positional; after `--` every word is a positional.
- * - An unknown option is an error.
+ * - An unknown option is an error, and names the closest known option when there is one.
  */
+import { didYouMean } from "../base/suggest.ts";
 
 /** One option: a string that takes a value, or a boolean that does not. */
 export interface OptionSpec {
@@ -73,14 +74,16 @@ export function parseArgv<O extends OptionSpecs>(
       inline = eq === -1 ? undefined : word.slice(eq + 1);
     } else {
       const long = word.length === 2 ? byShort.get(word[1]) : undefined;
-      if (long === undefined) throw new ArgvError(`unknown option '${word}'`);
+      if (long === undefined) {
+        throw new ArgvError(`unknown option '${word}'.${suggestOption(word, options)}`);
+      }
       name = long;
     }
     const spec = Object.hasOwn(options, name) ? options[name] : undefined;
     if (!spec) {
-      throw new ArgvError(
-        `unknown option '--${name}' (a positional argument that starts with '-' goes after '--')`,
-      );
+      const hint = suggestOption(`--${name}`, options) ||
+        " (A positional argument that starts with '-' goes after '--'.)";
+      throw new ArgvError(`unknown option '--${name}'.${hint}`);
     }
     if (spec.type === "boolean") {
       if (inline !== undefined) throw new ArgvError(`option '--${name}' takes no value`);
@@ -99,4 +102,9 @@ export function parseArgv<O extends OptionSpecs>(
     i++;
   }
   return { values: values as OptionValues<O>, positionals };
+}
+
+/** " Did you mean '--x'?" for the option nearest to `word`, or "". */
+function suggestOption(word: string, options: OptionSpecs): string {
+  return didYouMean(word, Object.keys(options).map((name) => `--${name}`));
 }

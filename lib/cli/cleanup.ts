@@ -6,20 +6,18 @@
  * credentials. Memory (memory.db, the palace) is never touched.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { type Command, processIo, UsageError } from "./command.ts";
+import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
 import { cleanupFailed, journalFromEnv, type StreamJournal } from "../journal/mod.ts";
 import { optionsFromEnv, PlatformClient } from "../platform/mod.ts";
 import { manualPurgeLine, purgeTimeline, sweep } from "../home/cleanup.ts";
-import { VERSION } from "../base/version.ts";
 
 const options = {
   sweep: { type: "boolean" },
   timeline: { type: "string" },
-  version: { type: "boolean" },
 } as const;
 
 const env = (name: string) => Deno.env.get(name);
-const fail = (message: string) => processIo.stderr(`harness cleanup: ${message}\n`);
+const fail = (message: string) => processIo.stderr(`${commandLabel("cleanup")}: ${message}\n`);
 
 /** The platform client for a sweep; refuses a box with no credentials at all. */
 function sweepClient(): PlatformClient {
@@ -59,11 +57,8 @@ Exit codes: 0 done (including nothing to do), 1 failed (named on stderr: no HARN
 refused credentials, an unreadable home), 2 usage error.
 `,
   options,
+  versionStyle: "bare",
   async run({ values }) {
-    if (values.version) {
-      processIo.stdout(`harness cleanup ${VERSION}\n`);
-      return 0;
-    }
     const timeline = values.timeline?.trim() || undefined;
     if (!values.sweep && timeline === undefined) {
       throw new UsageError("one of --sweep or --timeline <uuid> is required");

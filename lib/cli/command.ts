@@ -12,12 +12,33 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   readonly name: string;
   /** Full help, printed for `harness <name> --help` (stdout) and on usage errors (stderr). */
   readonly usage: string;
-  /** The command's flags; `--help` is added for every command. */
+  /** The command's own flags; the {@link SHARED_FLAGS} are added for every command. */
   readonly options: O;
+  /**
+   * What `--version` prints for this command: `sdk` (default) is the drift-guard line
+   * `<name> <version> · <sdk> SDK <version>`, `bare` is `<name> <version>`.
+   */
+  readonly versionStyle?: "sdk" | "bare";
   /** Whether bare words after the flags are accepted. */
   readonly allowPositionals?: boolean;
+  /** The words the first positional may be (`list`, `approve`, …), offered by completion. */
+  readonly positionalWords?: readonly string[];
   /** Runs the command and resolves to the process exit code. */
-  run(args: ParsedArgs<O>): Promise<number>;
+  run(args: ParsedArgs<O>, context?: RunContext): Promise<number>;
+}
+
+/** One registered command as the dispatcher lists it: its name, one-line summary and loader. */
+export interface CommandListing {
+  readonly name: string;
+  readonly summary: string;
+  // deno-lint-ignore no-explicit-any -- each command narrows its own option types
+  readonly load: () => Promise<Command<any>>;
+}
+
+/** What the dispatcher hands a command besides its arguments. */
+export interface RunContext {
+  /** Every registered command (what `harness completions` describes). */
+  readonly commands: readonly CommandListing[];
 }
 
 /** What the parser produced for a command's options. */
@@ -44,14 +65,25 @@ export const processIo: Io = {
 };
 
 /**
- * Parses `argv` for `command`, returning `"help"` when `--help`/`-h` was given.
+ * The flags every command takes, with one meaning everywhere (docs/operating.md#shared-flags):
+ * `--help`/`-h` prints the command's usage on stdout, `--version` its version line; both exit 0
+ * and do nothing else.
+ */
+export const SHARED_FLAGS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+} as const satisfies OptionSpecs;
+
+/**
+ * Parses `argv` for `command`, returning `"help"` when `--help`/`-h` was given and `"version"`
+ * for `--version` (help wins when both are).
  * @throws {UsageError} on an unknown flag, a missing flag value or an unexpected positional.
  */
 export function parseCommandArgs<O extends OptionSpecs>(
   command: Command<O>,
   argv: string[],
-): ParsedArgs<O> | "help" {
-  const options = { ...command.options, help: { type: "boolean", short: "h" } } as const;
+): ParsedArgs<O> | "help" | "version" {
+  const options = { ...command.options, ...SHARED_FLAGS } as const;
   let parsed;
   try {
     parsed = parseArgv(argv, options);
@@ -60,6 +92,7 @@ export function parseCommandArgs<O extends OptionSpecs>(
     throw error;
   }
   if (parsed.values.help === true) return "help";
+  if (parsed.values.version === true) return "version";
   if (!command.allowPositionals && parsed.positionals.length > 0) {
     throw new UsageError(`unexpected argument '${parsed.positionals[0]}'`);
   }
@@ -94,4 +127,19 @@ export function uuidArg(
   if (!raw) return undefined;
   if (!isUuid(raw)) throw new UsageError(`--${flag} must be a uuid, got '${raw}'`);
   return raw.toLowerCase();
+}
+
+let scriptName: string | undefined;
+
+/**
+ * Records the Python console-script name the process was started as (a `deploy/bin` wrapper),
+ * so every command's messages speak that name; the dispatcher calls it once.
+ */
+export function setScriptName(name: string | undefined): void {
+  scriptName = name;
+}
+
+/** How a command names itself in output: the wrapper's script name, else `harness <command>`. */
+export function commandLabel(command: string): string {
+  return scriptName ?? `harness ${command}`;
 }

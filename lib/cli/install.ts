@@ -6,10 +6,10 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import { PROVIDERS } from "../providers/axes.ts";
-import { type Command, processIo, UsageError } from "./command.ts";
+import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
 import { install } from "../config/installer.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { splitStems } from "../config/resolve.ts";
+import { checkStems, splitStems, UnknownStemError } from "../config/resolve.ts";
 
 const options = {
   "config-home": { type: "string" },
@@ -42,7 +42,8 @@ Options:
   --all-providers       lay down every tool default regardless of provider
   -h, --help            show this help
 
-Exit codes: 0 done, 1 failed (named on stderr), 2 usage error.
+Exit codes: 0 done; 1 failed (named on stderr), including a stem no shipped plugin has (nothing
+is written then); 2 usage error.
 `,
   options,
   async run({ values }) {
@@ -58,8 +59,21 @@ Exit codes: 0 done, 1 failed (named on stderr), 2 usage error.
       const accepted = `expected one of (${PROVIDERS.join(", ")})`;
       if (fromFlag) throw new UsageError(`--provider '${provider}' is unknown; ${accepted}`);
       processIo.stderr(
-        `harness install: AI_PROVIDER='${provider}' is unknown; ${accepted}, or pass --provider.\n`,
+        `${
+          commandLabel("install")
+        }: AI_PROVIDER='${provider}' is unknown; ${accepted}, or pass --provider.\n`,
       );
+      return 1;
+    }
+    const optIn = splitStems(values["opt-in"]);
+    const revokeOptIn = splitStems(values["revoke-opt-in"]);
+    try {
+      // A misspelt stem refuses the whole run before anything is written, as harness resolve
+      // refuses it: a grant that silently did nothing is found only when the tool is missing.
+      checkStems([...optIn, ...revokeOptIn]);
+    } catch (error) {
+      if (!(error instanceof UnknownStemError)) throw error;
+      processIo.stderr(`${commandLabel("install")}: ${error.message}\n`);
       return 1;
     }
     try {
@@ -70,15 +84,15 @@ Exit codes: 0 done, 1 failed (named on stderr), 2 usage error.
       const report = await install({
         configHome,
         provider,
-        optIn: splitStems(values["opt-in"]),
-        revokeOptIn: splitStems(values["revoke-opt-in"]),
+        optIn,
+        revokeOptIn,
       });
       for (const line of report.warnings) processIo.stderr(`${line}\n`);
       processIo.stdout(`${report.summary()}\n`);
       return 0;
     } catch (error) {
       processIo.stderr(
-        `harness install: ${errorMessage(error)}\n`,
+        `${commandLabel("install")}: ${errorMessage(error)}\n`,
       );
       return 1;
     }

@@ -1,12 +1,27 @@
 /**
  * The `harness` dispatcher: global flags, then one subcommand. Exit codes: the command's own,
- * 2 for any usage error (with usage on stderr), 0 for help.
+ * 2 for any usage error (one stderr line with a "did you mean" where one fits), 0 for help.
  */
 import { oneLineError } from "../base/error_text.ts";
+import { didYouMean } from "../base/suggest.ts";
 import { registerSecretsFrom } from "../journal/output.ts";
-import { type Io, parseCommandArgs, processIo, UsageError } from "./command.ts";
+import {
+  type Command,
+  type Io,
+  parseCommandArgs,
+  processIo,
+  setScriptName,
+  UsageError,
+} from "./command.ts";
 import { COMMANDS } from "./registry.ts";
 import { lazyImport } from "../base/lazy_import.ts";
+
+/**
+ * Set by the `deploy/bin` wrappers to the Python console-script name they stand in for, so
+ * `--version` and usage errors speak that name (docs/operating.md#install-the-binary).
+ */
+export const SCRIPT_NAME_VARIABLE = "HARNESS_SCRIPT_NAME";
+const SCRIPT_NAME = /^basecradle-harness-[a-z][a-z-]*$/;
 
 /** The top-level help, listing only implemented subcommands. */
 export function topUsage(): string {
@@ -35,45 +50,77 @@ Run 'harness <command> --help' for a command's options.
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   registerSecretsFrom((name) => Deno.env.get(name));
   try {
-    return await dispatch(argv, io);
+    return await dispatch(argv, io, takeScriptName());
   } catch (error) {
     io.stderr(`harness: ${oneLineError(error)}\n`);
     return 1;
   }
 }
 
-async function dispatch(argv: string[], io: Io): Promise<number> {
+/**
+ * The wrapper's script name, removed from the environment so the processes a wake starts (MCP
+ * servers, the shell tool) do not inherit it; undefined when not run through a wrapper.
+ */
+function takeScriptName(): string | undefined {
+  const raw = Deno.env.get(SCRIPT_NAME_VARIABLE);
+  if (raw === undefined) return undefined;
+  Deno.env.delete(SCRIPT_NAME_VARIABLE);
+  return SCRIPT_NAME.test(raw.trim()) ? raw.trim() : undefined;
+}
+
+async function versionText(name: string): Promise<string> {
+  // Loaded only here: the version module reads the lockfile, which no other command needs.
+  const { versionLine } = await lazyImport<typeof import("./version.ts")>("lib/cli/version.ts");
+  return versionLine((variable) => Deno.env.get(variable), name) + "\n";
+}
+
+async function dispatch(argv: string[], io: Io, script: string | undefined): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    if (first === "help" && rest.length > 0) return dispatch([rest[0], "--help"], io);
+    if (first === "help" && rest.length > 0) return dispatch([rest[0], "--help"], io, script);
     (first === undefined ? io.stderr : io.stdout)(topUsage());
     return first === undefined ? 2 : 0;
   }
   if (first === "--version") {
-    // Loaded only here: the version module reads the lockfile, which no other command needs.
-    const { versionLine } = await lazyImport<typeof import("./version.ts")>("lib/cli/version.ts");
-    io.stdout(versionLine((name) => Deno.env.get(name)) + "\n");
+    io.stdout(await versionText("harness"));
     return 0;
   }
   const entry = COMMANDS.find((c) => c.name === first);
   if (!entry) {
-    const what = first.startsWith("-") ? `unknown option '${first}'` : `unknown command '${first}'`;
-    io.stderr(`harness: ${what}\n\n${topUsage()}`);
+    const what = first.startsWith("-")
+      ? `unknown option '${first}'.${didYouMean(first, ["--help", "--version"])}`
+      : `unknown command '${first}'.${didYouMean(first, COMMANDS.map((c) => c.name))}`;
+    io.stderr(`harness: ${what} Run 'harness --help' for the commands.\n`);
     return 2;
   }
   const command = await entry.load();
+  const name = script ?? `harness ${command.name}`;
+  setScriptName(script);
   try {
     const parsed = parseCommandArgs(command, rest);
     if (parsed === "help") {
       io.stdout(command.usage);
       return 0;
     }
-    return await command.run(parsed);
+    if (parsed === "version") {
+      io.stdout(await commandVersion(command, script));
+      return 0;
+    }
+    return await command.run(parsed, { commands: COMMANDS });
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`harness ${command.name}: ${error.message}\n\n${command.usage}`);
+      const message = /[.?!)]$/.test(error.message) ? error.message : `${error.message}.`;
+      io.stderr(`${name}: ${message} Run '${name} --help' for usage.\n`);
       return 2;
     }
     throw error;
   }
+}
+
+async function commandVersion(command: Command, script: string | undefined): Promise<string> {
+  if (command.versionStyle === "bare") {
+    const { VERSION } = await import("../base/version.ts");
+    return `${script ?? `harness ${command.name}`} ${VERSION}\n`;
+  }
+  return await versionText(script ?? "harness");
 }

@@ -5,6 +5,7 @@
  * shows every configured server, its approval state and its tool count.
  */
 import { errorMessage } from "../base/error_text.ts";
+import { didYouMean } from "../base/suggest.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { silentJournal } from "../journal/journal.ts";
@@ -194,13 +195,16 @@ Exit codes: 0 ok; 1 a server could not be approved or an error (on stderr); 2 a 
 `,
   options,
   allowPositionals: true,
+  positionalWords: ["list", "approve", "revoke"],
   async run({ values, positionals }) {
     const [action, ...servers] = positionals;
     if (action !== "list" && action !== "approve" && action !== "revoke") {
       throw new UsageError(
         action === undefined
           ? "a subcommand is required: list, approve or revoke"
-          : `unknown subcommand '${action}' (expected list, approve or revoke)`,
+          : `unknown subcommand '${action}' (expected list, approve or revoke).${
+            didYouMean(action, ["list", "approve", "revoke"])
+          }`,
       );
     }
     if (action === "list" && servers.length) {

@@ -5,6 +5,7 @@
  * Read-only: no platform, no model, no credentials.
  */
 import { errorMessage } from "../base/error_text.ts";
+import { didYouMean } from "../base/suggest.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
 import { statsRecords, type TimelineStats, verifyRecords } from "../home/records/mod.ts";
 
@@ -120,13 +121,16 @@ Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
 `,
   options,
   allowPositionals: true,
+  positionalWords: ["verify", "stats"],
   run({ values, positionals }) {
     const [action, extra] = positionals;
     if (action !== "verify" && action !== "stats") {
       throw new UsageError(
         action === undefined
           ? "a subcommand is required: verify or stats"
-          : `unknown subcommand '${action}' (expected verify or stats)`,
+          : `unknown subcommand '${action}' (expected verify or stats).${
+            didYouMean(action, ["verify", "stats"])
+          }`,
       );
     }
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);

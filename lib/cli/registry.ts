@@ -9,15 +9,10 @@
  * bundle the binary is compiled from.
  */
 import { lazyImport } from "../base/lazy_import.ts";
-import type { Command } from "./command.ts";
+import type { CommandListing } from "./command.ts";
 
 /** One registry row: what `harness --help` shows, and how to load the command. */
-export interface CommandEntry {
-  readonly name: string;
-  readonly summary: string;
-  // deno-lint-ignore no-explicit-any -- each command narrows its own option types
-  readonly load: () => Promise<Command<any>>;
-}
+export type CommandEntry = CommandListing;
 
 /** Every implemented subcommand, in the order `harness --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
@@ -69,6 +64,32 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () =>
       (await lazyImport<typeof import("./cleanup.ts")>("lib/cli/cleanup.ts"))
         .cleanupCommand,
+  },
+  {
+    name: "verify",
+    summary: "prove the config home holds what it declares; --emit-claims for the manifest",
+    load: async () =>
+      (await lazyImport<typeof import("./verify.ts")>("lib/cli/verify.ts")).verifyCommand,
+  },
+  {
+    name: "claims",
+    summary: "print this agent's claims manifest (JSON) and exit 0, whatever the verdict",
+    load: async () =>
+      (await lazyImport<typeof import("./claims.ts")>("lib/cli/claims.ts")).claimsCommand,
+  },
+  {
+    name: "log-grammar",
+    summary: "prove the billing alarm's log lines round-trip through journald (billing_blocked)",
+    load: async () =>
+      (await lazyImport<typeof import("./log_grammar.ts")>("lib/cli/log_grammar.ts"))
+        .logGrammarCommand,
+  },
+  {
+    name: "completions",
+    summary: "print a shell completion script (bash | zsh | fish)",
+    load: async () =>
+      (await lazyImport<typeof import("./completions.ts")>("lib/cli/completions.ts"))
+        .completionsCommand,
   },
   {
     name: "records",

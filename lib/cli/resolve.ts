@@ -6,7 +6,7 @@
  * nothing on stdout: a half-answer is worse than none.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { type Command, processIo, UsageError } from "./command.ts";
+import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveTools, splitStems, type ToolResolution } from "../config/resolve.ts";
 import { loadMemoryProvider } from "../memory/loader.ts";
@@ -189,7 +189,7 @@ stdout), 2 usage error.
       return 0;
     } catch (error) {
       processIo.stderr(
-        `harness resolve: ${errorMessage(error)}\n`,
+        `${commandLabel("resolve")}: ${errorMessage(error)}\n`,
       );
       return 1;
     }

@@ -44,6 +44,8 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
   let text: string;
   try {
     const env = parseEnv(raw);
+    // A lenient fallback (a HARNESS_PROFILE typo running locked) is said here as a wake says it.
+    for (const line of env.warnings) io.stderr(`WARNING ${line}\n`);
     const runtime = await resolveRuntime(env, {
       reconcile: false,
       narrow: options.narrow ?? true,
@@ -131,9 +133,11 @@ export function resolvedConfigDocument(
 }
 
 /** `harness resolved-config`. */
-export const resolvedConfigCommand: Command<Record<string, never>> = {
+export const resolvedConfigCommand: Command<
+  { readonly "config-home": { readonly type: "string" } }
+> = {
   name: "resolved-config",
-  usage: `Usage: harness resolved-config
+  usage: `Usage: harness resolved-config [--config-home DIR]
 
 Print, as JSON (sorted keys, indent 2), what this agent will actually run: provider, SDK,
 model, profile, memory backend, the active tool set and built-ins, what was skipped and why
@@ -141,9 +145,19 @@ not, model_params.json, and the live permission sandbox. Computed by the same re
 wake uses; builds no model client, needs no API key, calls no platform, writes nothing.
 Also: harness wake --resolved-config.
 
+Options:
+  --config-home DIR  the config home (default: $BASECRADLE_CONFIG_HOME, else
+                     $HOME/.config/basecradle)
+  --version          print the version line and exit
+  -h, --help         show this help
+
 Exit codes: 0 printed; 1 a configuration error (one line on stderr, nothing on stdout);
 2 a usage error.
 `,
-  options: {},
-  run: () => runResolvedConfig(),
+  options: { "config-home": { type: "string" } },
+  run: ({ values }) => {
+    const flag = values["config-home"];
+    if (flag === undefined) return runResolvedConfig();
+    return runResolvedConfig({ env: { ...Deno.env.toObject(), BASECRADLE_CONFIG_HOME: flag } });
+  },
 };

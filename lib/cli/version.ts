@@ -31,11 +31,15 @@ export function sdkVersion(sdk: string): string | null {
   return resolved?.split("_")[0] ?? null;
 }
 
-/** The version line: `harness <version> · <sdk> SDK <version>`. */
-export function versionLine(env: (name: string) => string | undefined): string {
+/**
+ * The version line: `<name> <version> · <sdk> SDK <version>`, where `<name>` is `harness` or,
+ * run through a `deploy/bin` wrapper, the Python console-script name the wrapper stands in for
+ * (`basecradle-harness-wake`), which is the line a fleet drift-guard parses.
+ */
+export function versionLine(env: (name: string) => string | undefined, name = "harness"): string {
   const sdk = (env("AI_SDK") ?? "").trim().toLowerCase() || "openai";
   const version = sdkVersion(sdk);
-  return `harness ${VERSION} · ${sdk} SDK ${version ?? "not installed"}`;
+  return `${name} ${VERSION} · ${sdk} SDK ${version ?? "not installed"}`;
 }
 
 export const versionCommand: Command<Record<string, never>> = {

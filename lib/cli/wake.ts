@@ -3,7 +3,7 @@
  * back to the router's BASECRADLE_* variables; a missing or malformed uuid is a usage error (2).
  */
 import { lazyImport } from "../base/lazy_import.ts";
-import { type Command, UsageError, uuidArg } from "./command.ts";
+import { type Command, commandLabel, UsageError, uuidArg } from "./command.ts";
 
 const options = {
   timeline: { type: "string" },
@@ -42,7 +42,7 @@ failure (one line on stderr); 2 a usage error.
       const { runResolvedConfig } = await lazyImport<typeof import("./resolved_config.ts")>(
         "lib/cli/resolved_config.ts",
       );
-      return await runResolvedConfig({ prefix: "harness wake" });
+      return await runResolvedConfig({ prefix: commandLabel("wake") });
     }
     const timeline = uuidArg("timeline", values.timeline, "BASECRADLE_TIMELINE");
     if (!timeline) throw new UsageError("--timeline is required (or set BASECRADLE_TIMELINE)");
@@ -56,6 +56,6 @@ failure (one line on stderr); 2 a usage error.
     // parser per object schema on first use); the results are the same.
     (await import("../base/zod.ts")).config({ jitless: true });
     const { runWake } = await lazyImport<typeof import("../wake/wake.ts")>("lib/wake/wake.ts");
-    return await runWake({ timeline, triggers });
+    return await runWake({ timeline, triggers, label: commandLabel("wake") });
   },
 };

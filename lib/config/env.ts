@@ -6,6 +6,7 @@
  * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
  */
 import { DEFAULT_MAX_STEPS } from "../core/types/step_note.ts";
+import { didYouMean } from "../base/suggest.ts";
 import { isUuid } from "../base/uuid.ts";
 import * as z from "../base/zod.ts";
 import { LogLevelError, parseLogLevel } from "../journal/level.ts";
@@ -420,7 +421,7 @@ const Schema = z.object({
   if (profileRaw !== "" && profileRaw !== "locked" && profileRaw !== "unlocked") {
     warnings.push(
       `HARNESS_PROFILE=${shown(v.HARNESS_PROFILE ?? "")} is neither 'locked' nor 'unlocked'; ` +
-        "running locked (fail-closed).",
+        `running locked (fail-closed).${didYouMean(profileRaw, ["unlocked", "locked"])}`,
     );
   }
 

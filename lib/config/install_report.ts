@@ -70,7 +70,7 @@ export class InstallReport {
         `  kept (granted on this config home, carried forward): ${
           this.grandfathered.join(", ")
         }. These powerful tools are off by default for new agents; retire one with ` +
-          "--revoke-opt-in <stem> (deleting the file no longer drops it — issue #374).",
+          "--revoke-opt-in <stem> (deleting the file does not drop the grant).",
       );
     }
     const migrated = this.of("migrated");

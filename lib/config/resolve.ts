@@ -8,6 +8,7 @@
  * (a later active plugin replaces an earlier one of the same name) → memory tools → policy →
  * availability in this runtime.
  */
+import { closest } from "../base/suggest.ts";
 import { Policy, type Profile } from "../core/policy.ts";
 import { type Catalogue, RUNTIME_CATALOGUE, unavailableReason } from "./catalogue.ts";
 import { type CandidateFile, SHIPPED_STEMS, shippedPluginText, walkOverlay } from "./overlay.ts";
@@ -197,12 +198,19 @@ export function splitStems(value: string | undefined): string[] {
   return value === undefined ? [] : normalizeStems(value.split(","));
 }
 
-/** Throws {@link UnknownStemError} naming the shipped stems when one is unknown. */
-function checkStems(stems: readonly string[]): void {
+/**
+ * Throws {@link UnknownStemError} naming the shipped stems (and the nearest one to each unknown
+ * stem) when one is unknown.
+ */
+export function checkStems(stems: readonly string[]): void {
   const unknown = [...new Set(stems)].filter((stem) => !SHIPPED_STEMS.includes(stem)).sort();
   if (!unknown.length) return;
+  const nearest = unknown.map((stem) => [stem, closest(stem, SHIPPED_STEMS)] as const)
+    .filter(([, match]) => match !== undefined)
+    .map(([stem, match]) => `'${match}' for '${stem}'`);
+  const hint = nearest.length ? ` Did you mean ${nearest.join(", ")}?` : "";
   throw new UnknownStemError(
-    `No shipped tool plugin is named: ${unknown.join(", ")}. The shipped stems are: ${
+    `No shipped tool plugin is named: ${unknown.join(", ")}.${hint} The shipped stems are: ${
       SHIPPED_STEMS.join(", ")
     }. (Pass the plugin file stem, e.g. 'xai_search', not a tool name it resolves to, like ` +
       "'x_search'.)",

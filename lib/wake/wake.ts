@@ -31,12 +31,16 @@ export interface WakeRequest {
   readonly env?: Record<string, string>;
   /** Where the one-line error goes (default: stderr). */
   readonly stderr?: (line: string) => void;
+  /** The name that one line starts with (default `harness wake`; a wrapper's script name). */
+  readonly label?: string;
 }
 
 /** Runs one wake and resolves to the process exit code. */
 export async function runWake(request: WakeRequest): Promise<number> {
   const rawEnv = request.env ?? Deno.env.toObject();
-  const stderr = request.stderr ?? ((line: string) => writeStderr(line + "\n"));
+  const label = request.label ?? "harness wake";
+  const stderr = (line: string) =>
+    (request.stderr ?? ((text: string) => writeStderr(text + "\n")))(`${label}: ${line}`);
   const { timeline } = request;
   // Logging first, so even a refused configuration leaves its `wake failed` line.
   const journal = new StreamJournal({ minLevel: levelOf(rawEnv.HARNESS_LOG_LEVEL) });
@@ -131,7 +135,7 @@ function fail(
   if (error instanceof Error && error.stack && journal.enabled("DEBUG")) {
     journal.text("DEBUG", error.stack);
   }
-  stderr(`harness wake: ${message}`);
+  stderr(message);
   return 1;
 }
 

@@ -23,11 +23,15 @@ const CLEAN = {
 Deno.test("cleanup: neither --sweep nor --timeline is a usage error (exit 2)", async () => {
   const r = await runCli(["cleanup"], { env: CLEAN });
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^harness cleanup: one of --sweep or --timeline <uuid> is required\n/);
-  assert.match(r.stderr, /Usage: harness cleanup --sweep/);
+  assert.equal(
+    r.stderr,
+    "harness cleanup: one of --sweep or --timeline <uuid> is required. " +
+      "Run 'harness cleanup --help' for usage.\n",
+  );
   assert.equal(r.stdout, "");
   const unknown = await runCli(["cleanup", "--sweeep"], { env: CLEAN });
   assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown option '--sweeep'\. Did you mean '--sweep'\?/);
 });
 
 Deno.test("cleanup: --help on stdout, --version names the command", async () => {

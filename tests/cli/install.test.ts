@@ -75,16 +75,31 @@ Deno.test("acceptance: an edited prompt survives an upgrade, the new default bes
 Deno.test("the config home defaults to BASECRADLE_CONFIG_HOME; warnings go to stderr", async () => {
   await withDir(async (dir) => {
     const home = join(dir, "from-env");
-    const result = await runCli(["install", "--opt-in", "nope"], {
+    const result = await runCli(["install", "--opt-in", "assets"], {
       env: { ...ENV, BASECRADLE_CONFIG_HOME: home },
     });
     assert.equal(result.code, 0);
     assert.equal(result.stdout.split("\n")[0], `Config home: ${home}`);
-    assert.match(
-      result.stderr,
-      /^--opt-in nope did nothing: 'nope' is not a shipped tool-plugin stem/,
-    );
+    assert.match(result.stderr, /^--opt-in assets did nothing: 'assets' is a benign default/);
     assert.ok(await present(join(home, ".manifest.json")));
+  });
+});
+
+Deno.test("a misspelt opt-in or revoke stem exits 1 naming the nearest stem and writes nothing", async () => {
+  await withDir(async (dir) => {
+    const home = join(dir, "home");
+    for (const flag of ["--opt-in", "--revoke-opt-in"]) {
+      const result = await runCli(["install", "--config-home", home, flag, "web_serch"], {
+        env: ENV,
+      });
+      assert.equal(result.code, 1, flag);
+      assert.equal(result.stdout, "");
+      assert.match(
+        result.stderr,
+        /^harness install: No shipped tool plugin is named: web_serch\. Did you mean 'web_search' for 'web_serch'\?/,
+      );
+      assert.equal(await present(home), false, "nothing is written");
+    }
   });
 });
 

@@ -32,18 +32,29 @@ Deno.test("no arguments prints usage on stderr and exits 2", async () => {
   assert.equal(c.out(), "");
 });
 
-Deno.test("an unknown command exits 2 naming it, with usage on stderr", async () => {
+Deno.test("an unknown command exits 2 with one line: the nearest command and where help is", async () => {
   const c = capture();
-  assert.equal(await main(["frobnicate"], c.io), 2);
-  includes(c.err(), "unknown command 'frobnicate'");
-  includes(c.err(), "Usage: harness <command>");
+  assert.equal(await main(["wkae"], c.io), 2);
+  assert.equal(
+    c.err(),
+    "harness: unknown command 'wkae'. Did you mean 'wake'? Run 'harness --help' for the commands.\n",
+  );
   assert.equal(c.out(), "");
+  const far = capture();
+  assert.equal(await main(["frobnicate"], far.io), 2);
+  assert.equal(
+    far.err(),
+    "harness: unknown command 'frobnicate'. Run 'harness --help' for the commands.\n",
+  );
 });
 
-Deno.test("an unknown global option exits 2", async () => {
+Deno.test("an unknown global option exits 2 with one line", async () => {
   const c = capture();
-  assert.equal(await main(["--frob"], c.io), 2);
-  includes(c.err(), "unknown option '--frob'");
+  assert.equal(await main(["--vresion"], c.io), 2);
+  assert.equal(
+    c.err(),
+    "harness: unknown option '--vresion'. Did you mean '--version'? Run 'harness --help' for the commands.\n",
+  );
 });
 
 Deno.test("every command answers --help with its own usage on stdout", async () => {
@@ -57,13 +68,46 @@ Deno.test("every command answers --help with its own usage on stdout", async () 
   }
 });
 
-Deno.test("an unknown flag on a command exits 2 with that command's usage", async () => {
+Deno.test("an unknown flag on any command exits 2 with one line and no usage dump", async () => {
   for (const entry of COMMANDS) {
     const c = capture();
     assert.equal(await main([entry.name, "--no-such-flag"], c.io), 2, entry.name);
-    includes(c.err(), `harness ${entry.name}:`);
-    includes(c.err(), "--no-such-flag");
-    includes(c.err(), `Usage: harness ${entry.name}`);
+    assert.equal(c.err().split("\n").length, 2, `one line for ${entry.name}: ${c.err()}`);
+    includes(c.err(), `harness ${entry.name}: unknown option '--no-such-flag'.`);
+    includes(c.err(), `Run 'harness ${entry.name} --help' for usage.`);
+    assert.equal(c.out(), "");
+  }
+});
+
+Deno.test("a misspelt flag names the flag the command has", async () => {
+  const cases: [string[], string][] = [
+    [["install", "--opt-n", "x"], "--opt-in"],
+    [["wake", "--timline", "x"], "--timeline"],
+    [["verify", "--jsn"], "--json"],
+    [["mcp", "list", "--config-hom", "x"], "--config-home"],
+  ];
+  for (const [argv, meant] of cases) {
+    const c = capture();
+    assert.equal(await main(argv, c.io), 2, argv.join(" "));
+    includes(c.err(), `. Did you mean '${meant}'? Run 'harness ${argv[0]} --help' for usage.\n`);
+  }
+});
+
+Deno.test("--help and --version are accepted by every command", async () => {
+  for (const entry of COMMANDS) {
+    const c = capture();
+    assert.equal(await main([entry.name, "--version"], c.io), 0, entry.name);
+    assert.match(c.out(), new RegExp(`^harness (cleanup )?${VERSION.replaceAll(".", "\\.")}`));
+    assert.equal(c.out().split("\n").length, 2, entry.name);
+  }
+});
+
+Deno.test("a misspelt subcommand word names the nearest", async () => {
+  const cases: [string[], string][] = [[["records", "stat"], "stats"], [["mcp", "lst"], "list"]];
+  for (const [argv, meant] of cases) {
+    const c = capture();
+    assert.equal(await main(argv, c.io), 2);
+    includes(c.err(), `Did you mean '${meant}'?`);
   }
 });
 

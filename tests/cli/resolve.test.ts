@@ -103,7 +103,7 @@ Deno.test("a bad question is one stderr line and exit 1, nothing on stdout", asy
   const cases: [string[], RegExp][] = [
     [
       ["--opt-in", "x_search"],
-      /^harness resolve: No shipped tool plugin is named: x_search\. The shipped stems are: assets, /,
+      /^harness resolve: No shipped tool plugin is named: x_search\. Did you mean 'xai_search' for 'x_search'\? The shipped stems are: assets, /,
     ],
     [["--provider", "google"], /^harness resolve: Unknown AI_PROVIDER 'google'/],
     [["--sdk", "xai-sdk"], /^harness resolve: AI_SDK=xai-sdk is the Python harness's/],

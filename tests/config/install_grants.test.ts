@@ -100,7 +100,7 @@ Deno.test("opt-in: granted at install, then carried forward loudly on later runs
       later.summary().split("\n").includes(
         "  kept (granted on this config home, carried forward): tools/system_prompt.json. These " +
           "powerful tools are off by default for new agents; retire one with --revoke-opt-in " +
-          "<stem> (deleting the file no longer drops it — issue #374).",
+          "<stem> (deleting the file does not drop the grant).",
       ),
     );
     assert.match(later.warnings.join("\n"), /Carried forward powerful opt-in tool\(s\)/);

@@ -1,0 +1,86 @@
+/**
+ * `harness verify`: proves the config home's declared capability set is present and current, and
+ * writes `.verified.json` when it is (docs/operating.md#harness-verify). Exit 0 only when nothing
+ * is missing; 1 on any finding, including a state in which nothing can be proven. A converge
+ * runs it so a stripped overlay fails the deploy instead of surviving it silently.
+ * `--emit-claims` prints the claims manifest instead (the bytes `harness claims` prints).
+ */
+import { errorMessage } from "../base/error_text.ts";
+import { pythonJsonFile } from "../config/manifest.ts";
+import { resolveConfigHome } from "../config/prompts.ts";
+import { reportDocument, reportSummary, verify } from "../config/verify.ts";
+import { manifestText } from "./claims.ts";
+import { type Command, commandLabel, processIo } from "./command.ts";
+
+const options = {
+  "config-home": { type: "string" },
+  provider: { type: "string" },
+  "expect-version": { type: "string" },
+  json: { type: "boolean" },
+  "no-evidence": { type: "boolean" },
+  "emit-claims": { type: "boolean" },
+  subject: { type: "string" },
+} as const;
+
+const env = (name: string) => Deno.env.get(name);
+
+/** `harness verify`: the declared-capability prover. */
+export const verifyCommand: Command<typeof options> = {
+  name: "verify",
+  usage: `Usage: harness verify [--config-home DIR] [--provider NAME] [--expect-version V]
+                      [--json] [--no-evidence]
+       harness verify --emit-claims [--config-home DIR] [--subject SLUG]
+
+Prove this agent's declared capability set is present and current: every shipped default it
+should have, every powerful tool it was granted, the overlay's currency with this binary.
+Operator edits and deletions the last install ratified are never findings. On success it
+records <config home>/.verified.json.
+
+Options:
+  --config-home DIR   the config home (default: $BASECRADLE_CONFIG_HOME, else
+                      $HOME/.config/basecradle)
+  --provider NAME     the provider this agent runs (default: $AI_PROVIDER, else the last
+                      AI_PROVIDER= line of <config home>/agent.env, else openai)
+  --expect-version V  the version this box was pinned to; the running binary must be it
+  --json              print the full report as JSON (stdout); the exit code is unchanged
+  --no-evidence       do not write .verified.json (a read-only check)
+  --emit-claims       print the claims manifest (as harness claims) and exit 0 instead
+  --subject SLUG      the agent slug for --emit-claims (default: $BASECRADLE_AGENT_SLUG, else
+                      the OS user)
+  --version           print the version line and exit
+  -h, --help          show this help
+
+Output: OK on stdout; FAILED and one [check] subject: detail / → remedy stanza per finding on
+stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not be read);
+2 a usage error.
+`,
+  options,
+  async run({ values }) {
+    const label = commandLabel("verify");
+    try {
+      if (values["emit-claims"]) {
+        processIo.stdout(`${await manifestText(values["config-home"], values.subject)}\n`);
+        return 0;
+      }
+      const configHome = resolveConfigHome(
+        { configHome: env("BASECRADLE_CONFIG_HOME"), home: env("HOME") },
+        values["config-home"],
+      );
+      const report = await verify({
+        configHome,
+        provider: values.provider,
+        expectVersion: values["expect-version"],
+        record: !values["no-evidence"],
+        env,
+      });
+      for (const line of report.warnings) processIo.stderr(`WARNING ${line}\n`);
+      if (values.json) processIo.stdout(pythonJsonFile(reportDocument(report)));
+      else if (report.findings.length) processIo.stderr(`${reportSummary(report, label)}\n`);
+      else processIo.stdout(`${reportSummary(report, label)}\n`);
+      return report.findings.length ? 1 : 0;
+    } catch (error) {
+      processIo.stderr(`${label}: ${errorMessage(error)}\n`);
+      return 1;
+    }
+  },
+};
