@@ -6,6 +6,7 @@
  * the reconcile's scratch copy, removed again. The one thing they can leave behind is on the platform: a box configured with an email and password
  * rather than a token proves that credential the way a wake does, by minting a session.
  */
+import { closest } from "../base/suggest.ts";
 import { access, constants } from "node:fs/promises";
 import { errorMessage } from "../base/error_text.ts";
 import { dirname } from "../base/paths.ts";
@@ -47,31 +48,6 @@ export interface EnvironmentCheck {
   /** The environment with every refused variable left unset, so later checks can go on. */
   readonly env: HarnessEnv | undefined;
   readonly rows: CheckResult[];
-}
-
-/** Edit distance (insertions, deletions, substitutions), for the did-you-mean. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
-    }
-    previous = row;
-  }
-  return previous[b.length];
-}
-
-/** The known name closest to `name`, when it is close enough to be a typo of it. */
-function didYouMean(name: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const known of ENV_VARIABLES) {
-    const d = distance(name, known);
-    if (d < bestDistance) [best, bestDistance] = [known, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(name.length / 5)) ? best : undefined;
 }
 
 /**
@@ -116,7 +92,7 @@ export function checkEnvironment(envMap: EnvMap): EnvironmentCheck {
   for (const name of Object.keys(envMap).sort()) {
     if (!OWN_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     if (known.has(name) || OTHER_READERS.has(name)) continue;
-    const guess = didYouMean(name);
+    const guess = closest(name, ENV_VARIABLES);
     rows.push(
       warn(
         "environment",
