@@ -5,11 +5,9 @@
  * Anything invalid — including escalation switched on without `NTFY_DM_TOKEN` — refuses to load
  * with a sentence naming the file, the key and the fix.
  */
-import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
-import { readBytes } from "../base/read_files.ts";
+import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
 import * as z from "../base/zod.ts";
-import { ConfigError } from "./errors.ts";
 
 /** `escalation.json`, relative to the config home. */
 export const ESCALATION_FILE = "escalation.json";
@@ -52,27 +50,8 @@ export async function loadEscalation(
   token: string | undefined,
 ): Promise<EscalationConfig> {
   const path = join(configHome, ESCALATION_FILE);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ESCALATION_OFF;
-    throw refuse(
-      path,
-      `${path} could not be read: ${errorMessage(error)}. Fix: make it a readable UTF-8 file, ` +
-        "or delete it to switch escalation off.",
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw refuse(
-      path,
-      `${path} is not valid JSON: ${errorMessage(error)}. Fix: correct the syntax, or delete ` +
-        "the file to switch escalation off.",
-    );
-  }
+  const value = await readOptionalJson(path, { deleteTo: "switch escalation off" });
+  if (value === ABSENT) return ESCALATION_OFF;
   return resolveEscalation(value, token, path);
 }
 
@@ -91,7 +70,7 @@ export function resolveEscalation(
     const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
     const key = path.map(String).join(".");
     const top = String(path[0] ?? "");
-    throw refuse(
+    throw refuseFile(
       file,
       path.length === 0
         ? `${file} must be a JSON object such as {"enabled": true}. Fix: write that, or delete ` +
@@ -109,7 +88,7 @@ export function resolveEscalation(
   const { enabled, on } = parsed.data;
   if (!enabled) return ESCALATION_OFF;
   if (!token?.trim()) {
-    throw refuse(
+    throw refuseFile(
       file,
       `${file} key 'enabled' is true but NTFY_DM_TOKEN is not set, so no notice could be sent. ` +
         `Fix: set NTFY_DM_TOKEN (and NTFY_DM_URL for your own topic), or set 'enabled' to false.`,
@@ -120,8 +99,4 @@ export function resolveEscalation(
     enabled: true,
     on: Object.freeze(ESCALATION_REASONS.filter((reason) => chosen.has(reason)).sort()),
   });
-}
-
-function refuse(path: string, message: string): ConfigError {
-  return new ConfigError({ variable: path, message });
 }

@@ -4,7 +4,6 @@
  * Absent is unrestricted; `{"allow": []}` denies every host; anything invalid refuses to load
  * with a sentence naming the file, the entry and the fix.
  */
-import { errorMessage } from "../base/error_text.ts";
 import {
   compileHostRules,
   compileRule,
@@ -12,9 +11,8 @@ import {
   type HostRules,
 } from "../base/host_rules.ts";
 import { join } from "../base/paths.ts";
-import { readBytes } from "../base/read_files.ts";
+import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
 import * as z from "../base/zod.ts";
-import { ConfigError } from "./errors.ts";
 
 export { hostFence } from "../base/host_rules.ts";
 
@@ -34,23 +32,11 @@ const SHAPE = 'Fix: write {"allow": ["api.openai.com", "basecradle.com"]} (every
  */
 export async function loadHostRules(configHome: string): Promise<HostRules | null> {
   const path = join(configHome, HOST_RULES_FILE);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw refuse(
-      path,
-      `${path} could not be read: ${errorMessage(error)}. Fix: make it a readable UTF-8 file, ` +
-        "or delete it to lift the host restriction.",
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw refuse(path, `${path} is not valid JSON: ${errorMessage(error)}. ${SHAPE}`);
-  }
+  const value = await readOptionalJson(path, {
+    deleteTo: "lift the host restriction",
+    notJsonFix: SHAPE,
+  });
+  if (value === ABSENT) return null;
   return parseHostRules(value, path);
 }
 
@@ -66,7 +52,7 @@ export function parseHostRules(value: unknown, file: string = HOST_RULES_FILE): 
       ? issue.keys[0]
       : issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join("");
     const where = key ? ` key '${key}'` : "";
-    throw refuse(file, `${file}${where} is invalid (${issue.message}). ${SHAPE}`);
+    throw refuseFile(file, `${file}${where} is invalid (${issue.message}). ${SHAPE}`);
   }
   const entries = parsed.data.allow;
   // Each entry alone first, so the refusal can name its index.
@@ -75,12 +61,8 @@ export function parseHostRules(value: unknown, file: string = HOST_RULES_FILE): 
       compileRule(entry);
     } catch (error) {
       if (!(error instanceof HostRuleError)) throw error;
-      throw refuse(file, `${file} entry allow[${index}] ${error.message}`);
+      throw refuseFile(file, `${file} entry allow[${index}] ${error.message}`);
     }
   }
   return compileHostRules(entries, file);
-}
-
-function refuse(path: string, message: string): ConfigError {
-  return new ConfigError({ variable: path, message });
 }

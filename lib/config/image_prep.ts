@@ -4,12 +4,10 @@
  * defaults; a model (or `"*"`) set to `null` sends its images untouched; anything invalid refuses
  * to load with a sentence naming the file, the key and the fix.
  */
-import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
-import { readBytes } from "../base/read_files.ts";
+import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
 import * as z from "../base/zod.ts";
 import { DEFAULT_IMAGE_PREP, type ImagePrepPolicy } from "../core/types/image_policy.ts";
-import { ConfigError } from "./errors.ts";
 
 /** `image_prep.json`, relative to the config home. */
 export const IMAGE_PREP_FILE = "image_prep.json";
@@ -53,27 +51,8 @@ export async function loadImagePrep(
   model: string | undefined,
 ): Promise<ImagePrepPolicy | null> {
   const path = join(configHome, IMAGE_PREP_FILE);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return DEFAULT_IMAGE_PREP;
-    throw refuse(
-      path,
-      `${path} could not be read: ${errorMessage(error)}. Fix: make it a readable UTF-8 file, ` +
-        "or delete it to use the default image preparation.",
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw refuse(
-      path,
-      `${path} is not valid JSON: ${errorMessage(error)}. Fix: correct the syntax, or delete ` +
-        "the file to use the default image preparation.",
-    );
-  }
+  const value = await readOptionalJson(path, { deleteTo: "use the default image preparation" });
+  if (value === ABSENT) return DEFAULT_IMAGE_PREP;
   return resolveImagePrep(value, model, path);
 }
 
@@ -94,14 +73,14 @@ export function resolveImagePrep(
     const key = path.map(String).join(".");
     const field = String(path.at(-1) ?? "");
     if (path.length === 0) {
-      throw refuse(
+      throw refuseFile(
         file,
         `${file} must be a JSON object mapping a model id (or "*") to a policy object or null. ` +
           'Fix: write e.g. {"*": {"max_images": 10}}, or delete the file to use the defaults.',
       );
     }
     const accepts = ACCEPTS[field];
-    throw refuse(
+    throw refuseFile(
       file,
       accepts
         ? `${file} key '${key}' must be ${accepts} (${issue.message}). Fix: set it to ${accepts}, ` +
@@ -123,7 +102,7 @@ export function resolveImagePrep(
     const where = own?.segment_overlap !== undefined || own?.segment_height !== undefined
       ? model
       : ANY_MODEL;
-    throw refuse(
+    throw refuseFile(
       file,
       `${file} key '${where}.segment_overlap' (${policy.segmentOverlap}) must be smaller than ` +
         `segment_height (${policy.segmentHeight}). Fix: lower segment_overlap or raise ` +
@@ -141,8 +120,4 @@ function overlay(base: ImagePrepPolicy, partial: PartialPolicy): ImagePrepPolicy
     maxLongEdge: partial.max_long_edge ?? base.maxLongEdge,
     maxImages: partial.max_images ?? base.maxImages,
   });
-}
-
-function refuse(path: string, message: string): ConfigError {
-  return new ConfigError({ variable: path, message });
 }
