@@ -9,6 +9,7 @@
  *
  * Both need journald, so a box without its socket is "could not ask", never "asked and failed".
  */
+import { concatBytes } from "../base/bytes.ts";
 import { sleep } from "../base/sleep.ts";
 
 /** journald's native datagram socket. */
@@ -45,13 +46,7 @@ export function journalDatagram(message: string, identifier: string, priority = 
     journalField("PRIORITY", String(priority)),
     journalField("SYSLOG_IDENTIFIER", identifier),
   ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** Where and how {@link sendToJournal} writes. */

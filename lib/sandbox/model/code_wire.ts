@@ -5,11 +5,8 @@
  * long as the sandbox. Nothing is ever executed: a demo "run" writes one file, `output.txt`,
  * that says so and quotes the source.
  */
-import { digest, jsonResponse, ModelRequestError } from "./wire_common.ts";
+import { digest, jsonResponse, ModelRequestError, readModelBody } from "./wire_common.ts";
 import { requireBearer } from "./media_wire.ts";
-import { readBody } from "../shared/http.ts";
-import { Problem } from "../shared/problem.ts";
-import { MODEL_BODY_BYTES } from "./wire_common.ts";
 
 /** One file in a demo container. */
 interface DemoFile {
@@ -47,7 +44,7 @@ export class DemoContainers {
   /** `POST …/containers`. */
   async handleCreate(req: Request): Promise<Response> {
     requireBearer(req);
-    await bounded(req);
+    await readModelBody(req);
     const id = this.create();
     return jsonResponse(200, { id, object: "container", name: "demo", status: "running" });
   }
@@ -77,7 +74,7 @@ export class DemoContainers {
     requireBearer(req);
     const files = this.#files(container);
     const type = req.headers.get("content-type") ?? "";
-    const body = await bounded(req);
+    const body = await readModelBody(req);
     if (!type.startsWith("multipart/form-data")) {
       throw new ModelRequestError(400, "Upload a file as multipart/form-data.", "file");
     }
@@ -124,14 +121,5 @@ export class DemoContainers {
       path: file.path,
       source: file.source,
     };
-  }
-}
-
-async function bounded(req: Request): Promise<Uint8Array<ArrayBuffer>> {
-  try {
-    return await readBody(req, MODEL_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof Problem) throw new ModelRequestError(error.status, error.detail);
-    throw error;
   }
 }

@@ -7,15 +7,7 @@
  * clip's size, and a video is `done` on its first poll with a URL this sandbox serves.
  */
 import { concatBytes } from "../../base/bytes.ts";
-import {
-  digest,
-  isRecord,
-  jsonResponse,
-  MODEL_BODY_BYTES,
-  ModelRequestError,
-} from "./wire_common.ts";
-import { readBody } from "../shared/http.ts";
-import { Problem } from "../shared/problem.ts";
+import { digest, isRecord, jsonResponse, ModelRequestError, readModelBody } from "./wire_common.ts";
 
 /** An image's side, in pixels: small, so a generated asset stays cheap to keep and move. */
 const SIDE = 16;
@@ -102,15 +94,6 @@ export function requireBearer(req: Request): void {
   }
 }
 
-async function bounded(req: Request): Promise<Uint8Array<ArrayBuffer>> {
-  try {
-    return await readBody(req, MODEL_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof Problem) throw new ModelRequestError(error.status, error.detail);
-    throw error;
-  }
-}
-
 /** A media request's fields: JSON, or multipart (text fields as text, files as their size). */
 interface MediaRequest {
   readonly fields: Readonly<Record<string, unknown>>;
@@ -121,7 +104,7 @@ interface MediaRequest {
 async function readMedia(req: Request): Promise<MediaRequest> {
   requireBearer(req);
   const type = req.headers.get("content-type") ?? "";
-  const bytes = await bounded(req);
+  const bytes = await readModelBody(req);
   if (type.startsWith("multipart/form-data")) {
     const form = await new Response(bytes, { headers: { "content-type": type } }).formData();
     const fields: Record<string, unknown> = {};

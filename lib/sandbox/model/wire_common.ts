@@ -60,6 +60,16 @@ export function jsonResponse(status: number, body: unknown): Response {
   });
 }
 
+/** The request body, at most {@link MODEL_BODY_BYTES}; a refusal is the vendor-shaped error. */
+export async function readModelBody(req: Request): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return await readBody(req, MODEL_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof Problem) throw new ModelRequestError(error.status, error.detail);
+    throw error;
+  }
+}
+
 /**
  * Requires a bearer token (any value: the sandbox has no vendor accounts) and reads the body
  * as a JSON object.
@@ -75,13 +85,7 @@ export async function readRequest(req: Request): Promise<Record<string, unknown>
       "invalid_request_error",
     );
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBody(req, MODEL_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof Problem) throw new ModelRequestError(error.status, error.detail);
-    throw error;
-  }
+  const bytes = await readModelBody(req);
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(bytes));
