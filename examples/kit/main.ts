@@ -9,7 +9,13 @@
  *   cd examples/kit && deno install
  *   AI_API_KEY=sk-... deno run --allow-net --allow-env --allow-read --allow-write main.ts
  */
-import { Harness, type JsonSchema, OpenAIProvider, type OpenAISurface, Tool } from "@basecradle/harness";
+import {
+  Harness,
+  type JsonSchema,
+  OpenAIProvider,
+  type OpenAISurface,
+  Tool,
+} from "@basecradle/harness";
 import { MemoryJournal } from "@basecradle/harness/journal";
 import { MemoryTool } from "@basecradle/harness/memory";
 
