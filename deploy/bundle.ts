@@ -1,6 +1,7 @@
 /**
  * Builds the bundle the binary is compiled from: `dist/bundle/` (or `--outdir`), a directory that
- * runs on its own with `deno run -P=harness --config <dir>/deno.json <dir>/main.js`.
+ * runs on its own: `<dir>/harness <command> …` (a launcher that runs
+ * `deno run <the harness permission flags> --config <dir>/deno.json <dir>/main.js`).
  *
  *   deno run -A deploy/bundle.ts [--outdir dist/bundle] [--minify]
  *
@@ -11,14 +12,17 @@
  * is an entry point of its own, and code shared between them is split into chunks, so each source
  * module is still evaluated once, and only when its entry point is first imported.
  *
- * The directory holds main.js, one `<path>.js` per lazy module, the shared `chunk-*.js` files, and
- * a deno.json carrying only the production permission set (`harness`) of the repository's. npm
- * packages are inlined; only Deno's built-in `node:` modules stay imports.
+ * The directory holds main.js, one `<path>.js` per lazy module, the shared `chunk-*.js` files, a
+ * deno.json carrying only the production permission set (`harness`) of the repository's, and the
+ * `harness` launcher, which passes that set as explicit flags (deploy/permissions.ts) so Deno
+ * prints no "experimental" notice into a wake's journal. npm packages are inlined; only Deno's
+ * built-in `node:` modules stay imports.
  */
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { join, relative, resolve } from "node:path";
 import { LAZY_MODULES } from "../lib/base/lazy_modules.ts";
+import { permissionFlags, type PermissionSet, shellQuote } from "./permissions.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -32,7 +36,7 @@ const { values } = parseArgs({
 const outdir = resolve(values.outdir);
 
 const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))) as {
-  permissions?: Record<string, unknown>;
+  permissions?: Record<string, PermissionSet>;
 };
 if (!config.permissions?.harness) {
   console.error("bundle: deno.json has no `harness` permission set to carry into the bundle.");
@@ -110,6 +114,10 @@ await Deno.writeTextFile(
   join(outdir, "deno.json"),
   JSON.stringify({ permissions: { harness: config.permissions.harness } }, null, 2) + "\n",
 );
+await Deno.writeTextFile(join(outdir, "harness"), launcher(config.permissions.harness), {
+  mode: 0o755,
+});
+await Deno.chmod(join(outdir, "harness"), 0o755);
 
 let files = 0;
 let bytes = 0;
@@ -122,6 +130,25 @@ console.log(
     (bytes / 1024 / 1024).toFixed(1)
   } MB)`,
 );
+
+/**
+ * The bundle's `harness` launcher: a POSIX sh script that runs main.js beside it (through a
+ * symlink too) under `set`, as explicit flags. `HARNESS_DENO` names the deno to run (default:
+ * `deno` on PATH). `set -f`: an IPv6 deny entry such as `[::1]` is a glob pattern to sh.
+ */
+function launcher(set: PermissionSet): string {
+  const flags = permissionFlags(set).map(shellQuote).join(" \\\n  ");
+  return `#!/bin/sh
+# Runs the harness from this bundle under its production permission set (deno.json
+# permissions.harness, written out as flags by deploy/bundle.ts). HARNESS_DENO overrides
+# the deno on PATH.
+set -f
+dir=$(dirname "$(readlink -f "$0")")
+exec "\${HARNESS_DENO:-deno}" run \\
+  ${flags} \\
+  --config "$dir/deno.json" "$dir/main.js" "$@"
+`;
+}
 
 /** Why `dir` must not be deleted and rewritten, or null when it may. */
 function replaceRefusal(dir: string): string | null {
@@ -137,7 +164,9 @@ function replaceRefusal(dir: string): string | null {
   }
   if (names.length === 0) return null;
   const bundle = names.includes("main.js") && names.includes("deno.json") &&
-    names.every((name) => name === "lib" || name.endsWith(".js") || name === "deno.json");
+    names.every((name) =>
+      name === "lib" || name.endsWith(".js") || name === "deno.json" || name === "harness"
+    );
   return bundle ? null : "it is not empty and does not hold a bundle";
 }
 

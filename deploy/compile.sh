@@ -1,7 +1,9 @@
 #!/bin/sh
 # Builds the single binary dist/harness: the CLI with its defaults embedded and the production
-# permission set ("harness" in deno.json) baked in. Deno needs its small `denort` runtime to do
-# this: it downloads it once on a machine with internet access, or uses DENORT_BIN when set.
+# permission set ("harness" in deno.json) baked in, passed as explicit --allow-*/--deny-* flags
+# (deploy/permissions.ts), not -P, which Deno 2.9 still calls experimental. Deno needs its small
+# `denort` runtime to do this: it downloads it once on a machine with internet access, or uses
+# DENORT_BIN when set.
 # Extra arguments go to `deno compile` (e.g. --target aarch64-unknown-linux-gnu).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -20,10 +22,15 @@ deno run -A deploy/bundle.ts --outdir dist/bundle || exit 1
 includes=""
 for module in $(cd dist && find bundle -name '*.js' | sort); do includes="$includes --include dist/$module"; done
 
+# One flag per line; `set -f` because an IPv6 deny entry such as [::1] is a glob pattern to sh.
+permissions=$(deno run -A deploy/permissions.ts --print | tr '\n' ' ') || exit 1
+[ -n "$permissions" ] || { echo "compile: deno.json has no harness permission set." >&2; exit 1; }
+set -f
+
 mkdir -p dist
 log=$(mktemp)
-# shellcheck disable=SC2086 # $includes is a list of flags
-if deno compile -P=harness --config dist/bundle/deno.json $includes -o dist/harness "$@" \
+# shellcheck disable=SC2086 # $permissions and $includes are lists of flags
+if deno compile $permissions --config dist/bundle/deno.json $includes -o dist/harness "$@" \
   dist/bundle/main.js 2>"$log"; then
   rm -f "$log"
   echo "compile: wrote dist/harness"

@@ -38,6 +38,7 @@ export const LAZY_MODULES = [
   "lib/poll/mod.ts",
   "lib/mcp/client.ts",
   "lib/core/image_prep.ts",
+  "lib/journal/otel.ts",
 ] as const;
 
 /** A module path `lazyImport` accepts. */

@@ -9,7 +9,13 @@ import { DEFAULT_MAX_STEPS } from "../core/types/step_note.ts";
 import { didYouMean } from "../base/suggest.ts";
 import { isUuid } from "../base/uuid.ts";
 import * as z from "../base/zod.ts";
-import { LogLevelError, parseLogLevel } from "../journal/level.ts";
+import {
+  type LogFormat,
+  LogFormatError,
+  LogLevelError,
+  parseLogFormat,
+  parseLogLevel,
+} from "../journal/level.ts";
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
 import { optionsFromEnv, type PlatformClientOptions } from "../platform/config.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
@@ -97,6 +103,8 @@ export interface HarnessEnv {
   readonly coldStartIdleSeconds: number;
   /** `HARNESS_LOG_LEVEL` as a Python logging number (default 20, INFO). */
   readonly logLevel: number;
+  /** `HARNESS_LOG_FORMAT`: `text` (default) or `json`, one object per line. */
+  readonly logFormat: LogFormat;
   /** `HARNESS_SYSTEM_PROMPT`: legacy charter, used only by a never-installed config home. */
   readonly systemPrompt?: string;
 
@@ -147,6 +155,10 @@ export interface HarnessEnv {
   readonly home?: string;
   /** `NO_COLOR` non-empty at parse time (the journal still reads it per line). */
   readonly noColor: boolean;
+  /** `FORCE_COLOR` as set (the journal reads it per line: colour even off a terminal). */
+  readonly forceColor?: string;
+  /** `OTEL_DENO` is `true` or `1`: Deno exports traces, and the harness adds its spans. */
+  readonly tracing: boolean;
 
   /**
    * Lenient fallbacks that happened (a profile typo running locked, an unusable MCP timeout),
@@ -360,6 +372,14 @@ const Schema = z.object({
       throw error;
     }
   }),
+  HARNESS_LOG_FORMAT: field((raw) => {
+    try {
+      return parseLogFormat(raw);
+    } catch (error) {
+      if (error instanceof LogFormatError) throw new Refusal(error.message);
+      throw error;
+    }
+  }),
   HARNESS_SYSTEM_PROMPT: text(),
 
   // Checked by the platform client's own reader (optionsFromEnv) in the object step below.
@@ -395,6 +415,9 @@ const Schema = z.object({
   NTFY_DM_URL: httpUrl("NTFY_DM_URL", "https://ntfy.sh/my-topic"),
   HOME: text(),
   NO_COLOR: field((raw) => raw !== undefined && raw !== ""),
+  FORCE_COLOR: text(),
+  // Read by Deno itself (with OTEL_EXPORTER_OTLP_* and OTEL_SERVICE_NAME), and by the journal.
+  OTEL_DENO: field((raw) => ["true", "1"].includes((raw ?? "").trim().toLowerCase())),
   // The OS user, the agent slug's fallback (the reference asks getpass, which reads these).
   LOGNAME: text(),
   USER: text(),
@@ -466,6 +489,7 @@ const Schema = z.object({
     paceMaxBuilds: Math.max(1, v.HARNESS_PACE_MAX_BUILDS),
     coldStartIdleSeconds: v.HARNESS_COLD_START_IDLE_SECONDS,
     logLevel: v.HARNESS_LOG_LEVEL,
+    logFormat: v.HARNESS_LOG_FORMAT,
     systemPrompt: v.HARNESS_SYSTEM_PROMPT,
     platform,
     baseUrl: platform.baseUrl instanceof URL ? platform.baseUrl : undefined,
@@ -489,6 +513,8 @@ const Schema = z.object({
     ntfyDmUrl: v.NTFY_DM_URL,
     home: v.HOME,
     noColor: v.NO_COLOR,
+    forceColor: v.FORCE_COLOR,
+    tracing: v.OTEL_DENO,
     warnings,
   };
 });

@@ -7,7 +7,7 @@
  * error, never a crashed turn (docs/invariants.md#8-fail-loud-lose-nothing).
  */
 import { errorMessage } from "../base/error_text.ts";
-import type { Journal } from "../journal/journal.ts";
+import { type Journal, withSpan } from "../journal/journal.ts";
 import { toolRun } from "../journal/catalogue_engine.ts";
 import type { ImageContent, ToolCall } from "./types/message.ts";
 import type { ToolRegistry } from "./registry.ts";
@@ -69,8 +69,24 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Runs `call` against the registry; never throws for anything the tool or model did. */
-export async function runToolCall(call: ToolCall, options: DispatchOptions): Promise<ToolRun> {
+/**
+ * Runs `call` against the registry; never throws for anything the tool or model did. The call is
+ * an `execute_tool <name>` trace span carrying its outcome (docs/journal.md#traces).
+ */
+export function runToolCall(call: ToolCall, options: DispatchOptions): Promise<ToolRun> {
+  const attributes = {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": call.name,
+    "gen_ai.tool.call.id": call.id,
+  };
+  return withSpan(options.journal, `execute_tool ${call.name}`, attributes, async (span) => {
+    const run = await dispatch(call, options);
+    span.setAttributes({ "harness.outcome": run.outcome, "error.type": run.error && "tool_error" });
+    return run;
+  });
+}
+
+async function dispatch(call: ToolCall, options: DispatchOptions): Promise<ToolRun> {
   const started = options.now().getTime();
   const finish = (
     text: string,

@@ -5,7 +5,7 @@
  * only repeats it.
  */
 import { llmCall } from "../journal/catalogue_engine.ts";
-import type { Journal } from "../journal/journal.ts";
+import { type Journal, withSpan } from "../journal/journal.ts";
 import { isTransient, ProviderServerError } from "./types/faults.ts";
 import type { Message } from "./types/message.ts";
 import type { Provider } from "./types/provider.ts";
@@ -74,27 +74,50 @@ function faultName(error: Error): string {
 
 /**
  * One model call as the harness makes every one, the turn's and the compaction summary's alike:
- * through the retry rule, then its `llm` line (tokens, cache, cost, endpoint where reported).
+ * through the retry rule, then its `llm` line (tokens, cache, cost, endpoint where reported),
+ * inside a `chat <model>` trace span carrying the GenAI attributes (docs/journal.md#traces).
  */
-export async function loggedChat(
+export function loggedChat(
   provider: Provider,
   messages: readonly Message[],
   tools: readonly ToolSpec[] | undefined,
   options: RetryOptions & { readonly now: () => Date },
 ): Promise<Message> {
-  const started = options.now();
-  const reply = await chatWithRetries(provider, messages, tools, options);
-  const usage = reply.usage;
-  llmCall(options.journal, {
-    provider: provider.provider ?? "unknown",
-    endpoint: usage?.endpoint,
-    model: provider.model ?? "unknown",
-    seconds: Math.max(0, (options.now().getTime() - started.getTime()) / 1000),
-    tokensIn: usage?.tokensIn,
-    tokensOut: usage?.tokensOut,
-    tokensTotal: usage?.tokensTotal,
-    cachedTokens: usage?.cachedTokens,
-    cost: usage?.cost,
+  const model = provider.model ?? "unknown";
+  const attributes = {
+    "gen_ai.operation.name": "chat",
+    "gen_ai.provider.name": provider.provider ?? "unknown",
+    "gen_ai.request.model": model,
+  };
+  return withSpan(options.journal, `chat ${model}`, attributes, async (span) => {
+    const started = options.now();
+    let reply: Message;
+    try {
+      reply = await chatWithRetries(provider, messages, tools, options);
+    } catch (error) {
+      span.setAttributes({ "harness.outcome": "error" });
+      throw error;
+    }
+    const usage = reply.usage;
+    span.setAttributes({
+      "harness.outcome": "ok",
+      "gen_ai.usage.input_tokens": usage?.tokensIn,
+      "gen_ai.usage.output_tokens": usage?.tokensOut,
+      "gen_ai.usage.cache_read.input_tokens": usage?.cachedTokens,
+      "harness.cost": usage?.cost,
+      "harness.endpoint": usage?.endpoint,
+    });
+    llmCall(options.journal, {
+      provider: provider.provider ?? "unknown",
+      endpoint: usage?.endpoint,
+      model,
+      seconds: Math.max(0, (options.now().getTime() - started.getTime()) / 1000),
+      tokensIn: usage?.tokensIn,
+      tokensOut: usage?.tokensOut,
+      tokensTotal: usage?.tokensTotal,
+      cachedTokens: usage?.cachedTokens,
+      cost: usage?.cost,
+    });
+    return reply;
   });
-  return reply;
 }

@@ -25,6 +25,18 @@ export interface EventOptions {
   readonly verbatim?: readonly string[];
 }
 
+/** A trace span's attributes (OpenTelemetry values; `undefined` leaves the attribute out). */
+export type SpanAttributes = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** A trace span in progress, as the work inside it sees it. */
+export interface Span {
+  /** Adds attributes learned during the work (token usage, the outcome). */
+  setAttributes(attributes: SpanAttributes): void;
+}
+
+/** The span of a journal that does not trace: it records nothing. */
+export const NO_SPAN: Span = { setAttributes() {} };
+
 /** Where lines go. Implementations must never throw into the caller. */
 export interface Journal {
   /** A fact line: `<LEVEL> <head> k=v …`. */
@@ -33,6 +45,22 @@ export interface Journal {
   text(level: Level, message: string): void;
   /** Whether a line of this level would be written (lets callers skip costly formatting). */
   enabled(level: Level): boolean;
+  /**
+   * Runs `work` inside a trace span named `name` (docs/journal.md#traces). Optional: a journal
+   * without it does not trace, and {@link withSpan} just runs the work. A throw from `work` ends
+   * the span as failed and is rethrown unchanged; tracing itself never throws into the work.
+   */
+  span?<T>(name: string, attributes: SpanAttributes, work: (span: Span) => Promise<T>): Promise<T>;
+}
+
+/** Runs `work` inside `journal`'s span named `name` when it traces, else just runs it. */
+export function withSpan<T>(
+  journal: Journal,
+  name: string,
+  attributes: SpanAttributes,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  return journal.span ? journal.span(name, attributes, work) : work(NO_SPAN);
 }
 
 /** A journal that drops everything: the library default. */

@@ -1,5 +1,5 @@
 /**
- * `HARNESS_LOG_LEVEL`: which lines a wake writes. Levels are numbers, as in Python's logging
+ * `HARNESS_LOG_LEVEL` and `HARNESS_LOG_FORMAT`: which lines a wake writes, and in which form. Levels are numbers, as in Python's logging
  * (DEBUG 10, INFO 20, WARNING 30, ERROR 40, CRITICAL 50), so a box configured for the Python
  * harness (`WARN`, `CRITICAL`, `15`) means the same thing here.
  */
@@ -53,4 +53,29 @@ export function parseLogLevel(raw: string | undefined): number {
 export function passes(level: Level, min: Level | number): boolean {
   const threshold = typeof min === "number" ? min : LEVEL_NUMBERS[min];
   return LEVEL_NUMBERS[level] >= threshold;
+}
+
+/** The variable that selects the line format. */
+export const LOG_FORMAT_ENV = "HARNESS_LOG_FORMAT";
+
+/** How lines are written: the fleet's `key=value` text, or one JSON object per line. */
+export type LogFormat = "text" | "json";
+
+/** A `HARNESS_LOG_FORMAT` value that names no format. */
+export class LogFormatError extends Error {
+  override name = "LogFormatError";
+}
+
+/**
+ * Parses a `HARNESS_LOG_FORMAT` value: unset or blank means `text`; `text` or `json`,
+ * case-insensitive (docs/journal.md#json-lines).
+ * @throws {LogFormatError} naming the variable and the accepted values, for anything else.
+ */
+export function parseLogFormat(raw: string | undefined): LogFormat {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "" || value === "text") return "text";
+  if (value === "json") return "json";
+  throw new LogFormatError(
+    `${LOG_FORMAT_ENV} must be 'text' or 'json' (case-insensitive); got '${(raw ?? "").trim()}'.`,
+  );
 }

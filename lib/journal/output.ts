@@ -27,6 +27,24 @@ export function writeStderr(text: string): void {
   writeAll(Deno.stderr, encoder.encode(scrubSecrets(text)));
 }
 
+// Asked once per stream: a process's stdout or stderr does not stop being a terminal halfway.
+const terminals: { stdout?: boolean; stderr?: boolean } = {};
+
+/**
+ * Whether the process's `stream` is a terminal, which is what turns the journal's colour on
+ * (docs/journal.md#colour). A stream that cannot say counts as none.
+ */
+export function isTerminal(stream: "stdout" | "stderr"): boolean {
+  if (terminals[stream] === undefined) {
+    try {
+      terminals[stream] = (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal();
+    } catch {
+      terminals[stream] = false;
+    }
+  }
+  return terminals[stream];
+}
+
 /**
  * Registers the value of every secret-bearing variable `read` knows (the process environment,
  * for the CLI) with the scrubber, before a command runs: whatever path an error then takes to

@@ -42,15 +42,26 @@ const OUTCOME_COLORS: Readonly<Record<string, string>> = {
   declined: COLORS.yellow,
 };
 
-/** Whether colour is on: off iff `NO_COLOR` is non-empty (read per line, so a test can flip it). */
-export function colorEnabled(env: EnvGetter = processEnv): boolean {
-  let value: string | undefined;
+/**
+ * Whether colour is on (docs/journal.md#colour): `NO_COLOR` non-empty turns it off; else a
+ * non-empty `FORCE_COLOR` turns it on (`0` or `false` turn it off); else colour follows whether
+ * the stream is a terminal, so journald and a pipe never receive escape bytes. The variables are
+ * read per line, so a test (or a long-lived process) can flip them.
+ */
+export function colorEnabled(env: EnvGetter = processEnv, terminal: boolean = true): boolean {
+  if (read(env, "NO_COLOR")) return false;
+  const force = read(env, "FORCE_COLOR")?.trim().toLowerCase();
+  if (force) return force !== "0" && force !== "false";
+  return terminal;
+}
+
+/** One variable, treating a getter that throws (env permission denied) as unset. */
+function read(env: EnvGetter, name: string): string | undefined {
   try {
-    value = env("NO_COLOR");
+    return env(name);
   } catch {
-    value = undefined;
+    return undefined;
   }
-  return !value;
 }
 
 // Exactly the characters Python's str.split() treats as whitespace, so a value collapses to the
@@ -151,15 +162,17 @@ export function renderHead(head: string, color: HeadColor | undefined, colored: 
 
 /**
  * A fact line without its level: `<head> k=v …` (just the head when no pair survives).
- * Colour is decided once per line from `env`, so a line is never half coloured.
+ * Colour is decided once per line from `env` and `terminal` ({@link colorEnabled}), so a line is
+ * never half coloured.
  */
 export function renderEvent(
   head: string,
   fields: Fields = {},
   options: EventOptions = {},
   env: EnvGetter = processEnv,
+  terminal: boolean = true,
 ): string {
-  const colored = colorEnabled(env);
+  const colored = colorEnabled(env, terminal);
   const pairs = renderFields(fields, { colored, verbatim: options.verbatim });
   const rendered = renderHead(head, options.color, colored);
   return pairs ? `${rendered} ${pairs}` : rendered;
@@ -172,8 +185,9 @@ export function renderLine(
   fields: Fields = {},
   options: EventOptions = {},
   env: EnvGetter = processEnv,
+  terminal: boolean = true,
 ): string {
-  return `${level} ${renderEvent(head, fields, options, env)}`;
+  return `${level} ${renderEvent(head, fields, options, env, terminal)}`;
 }
 
 /**
@@ -222,3 +236,77 @@ export function formatCost(cost: unknown): string | undefined {
 
 /** The number of code points in `text` (Python's `len`), for `chars=` fields. */
 export const codePoints: (text: string) => number = codePointLength;
+
+/** A journal line as one JSON object (`HARNESS_LOG_FORMAT=json`, docs/journal.md#json-lines). */
+export interface JsonLine {
+  /** When the line was written, ISO 8601 in UTC with milliseconds. */
+  readonly time: string;
+  /** The line's level. */
+  readonly level: Level;
+  /** A fact line's head (`wake start`, `llm`, …); absent on a free-text line. */
+  readonly head?: string;
+  /** The text line without its level and without colour: what `grep` would match. */
+  readonly message: string;
+  /** A fact line's pairs, each value exactly as the text line shows it, unquoted. */
+  readonly fields?: Readonly<Record<string, string | number | boolean>>;
+}
+
+// A rendered value is quoted only with a `"` at each end and none inside (each inner `"` became
+// `'`), so dropping the two ends gives back exactly the text between them.
+function unquoted(rendered: string): string {
+  return rendered.length >= 2 && rendered.startsWith('"') && rendered.endsWith('"')
+    ? rendered.slice(1, -1)
+    : rendered;
+}
+
+/**
+ * The pairs of a fact line as an object, in insertion order, with the text line's values: every
+ * value flattened, scrubbed, bounded and stripped of its quotes; a number or boolean stays a
+ * JSON number or boolean when its text is the plain `String(value)` (so `posted=0` is `0`).
+ */
+export function jsonFields(
+  fields: Fields,
+  verbatim?: readonly string[],
+): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const rendered = verbatim?.includes(key) ? renderVerbatim(value) : renderValue(value);
+    if (rendered === undefined) continue;
+    const text = unquoted(rendered);
+    const typed = (typeof value === "number" && Number.isFinite(value)) ||
+      typeof value === "boolean";
+    out[key] = typed && text === String(value) ? value as number | boolean : text;
+  }
+  return out;
+}
+
+// The JSON form never carries colour: its reader is a machine.
+const NO_COLOR: EnvGetter = (name) => (name === "NO_COLOR" ? "1" : undefined);
+
+/** A fact line as one JSON object ({@link JsonLine}), without a trailing newline. */
+export function renderJsonEvent(
+  level: Level,
+  head: string,
+  fields: Fields = {},
+  options: EventOptions = {},
+  time: Date = new Date(),
+): string {
+  const line: JsonLine = {
+    time: time.toISOString(),
+    level,
+    head: flatten(head),
+    message: renderEvent(head, fields, options, NO_COLOR, false),
+    fields: jsonFields(fields, options.verbatim),
+  };
+  return JSON.stringify(line);
+}
+
+/** A free-text line as one JSON object (`message` scrubbed as {@link renderText} does). */
+export function renderJsonText(level: Level, message: string, time: Date = new Date()): string {
+  const line: JsonLine = {
+    time: time.toISOString(),
+    level,
+    message: renderText(level, message).slice(level.length + 1),
+  };
+  return JSON.stringify(line);
+}

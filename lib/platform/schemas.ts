@@ -7,16 +7,27 @@
  */
 import * as z from "../base/zod.ts";
 
+// The schemas carry explicit types, spelled with these shorthands, so the published package's
+// API has no inferred types (the slow-type check of `deno publish`). The checker proves each
+// annotation equals what the schema builds.
+type Str = z.ZodString;
+type Opt<T extends z.ZodType> = z.ZodOptional<T>;
+type Nul<T extends z.ZodType> = z.ZodNullable<T>;
+type OptNul<T extends z.ZodType> = z.ZodOptional<z.ZodNullable<T>>;
+type Obj<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$strip>;
+type Loose<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$loose>;
+type ItemBase = { created_at: Str; updated_at: Opt<Str>; timeline: typeof ReferenceSchema };
+
 /** A timestamp string as sent by the platform (ISO-8601; offsets vary, so not parsed here). */
-const Timestamp = z.string();
+const Timestamp: Str = z.string();
 
 /** The `{uuid}` pointer an item uses for its timeline. */
-export const ReferenceSchema = z.object({ uuid: z.string() });
+export const ReferenceSchema: Obj<{ uuid: Str }> = z.object({ uuid: z.string() });
 /** A `{uuid}` pointer to another record. */
 export type Reference = z.infer<typeof ReferenceSchema>;
 
 /** The nested-actor user form used for authors and timeline owners. */
-export const ActorSchema = z.object({
+export const ActorSchema: Obj<{ uuid: Str; handle: Str; name: Str; kind: Str }> = z.object({
   uuid: z.string(),
   handle: z.string(),
   name: z.string(),
@@ -26,7 +37,12 @@ export const ActorSchema = z.object({
 export type Actor = z.infer<typeof ActorSchema>;
 
 /** Participant rows may carry nulls for a hidden or deleted user; only the uuid is sure. */
-export const ParticipantSchema = z.object({
+export const ParticipantSchema: Obj<{
+  uuid: Str;
+  handle: Nul<Str>;
+  name: Nul<Str>;
+  kind: Nul<Str>;
+}> = z.object({
   uuid: z.string(),
   handle: z.string().nullable(),
   name: z.string().nullable(),
@@ -36,7 +52,11 @@ export const ParticipantSchema = z.object({
 export type Participant = z.infer<typeof ParticipantSchema>;
 
 /** The directional trust flags between you and another user. */
-export const TrustSchema = z.object({
+export const TrustSchema: Obj<{
+  you_trust: z.ZodBoolean;
+  trusts_you: z.ZodBoolean;
+  mutual: z.ZodBoolean;
+}> = z.object({
   you_trust: z.boolean(),
   trusts_you: z.boolean(),
   mutual: z.boolean(),
@@ -49,7 +69,27 @@ export type Trust = z.infer<typeof TrustSchema>;
  * but the base identity are optional; `trust` is optional because older participation
  * responses return the bare actor.
  */
-export const UserSchema = ActorSchema.extend({
+export const UserSchema: Obj<{
+  uuid: Str;
+  handle: Str;
+  name: Str;
+  kind: Str;
+  trust: Opt<typeof TrustSchema>;
+  suspended: Opt<z.ZodBoolean>;
+  max_timelines: Opt<z.ZodNumber>;
+  max_participants: Opt<z.ZodNumber>;
+  max_pending_tasks: Opt<z.ZodNumber>;
+  about: OptNul<Str>;
+  time_zone: Opt<Str>;
+  roles: Opt<z.ZodArray<Str>>;
+  integration_url: OptNul<Str>;
+  integration_enabled: Opt<z.ZodBoolean>;
+  integration_failure_count: Opt<z.ZodNumber>;
+  visible: Opt<z.ZodBoolean>;
+  created_at: Opt<Str>;
+  updated_at: Opt<Str>;
+  creator: Opt<z.ZodUnknown>;
+}> = ActorSchema.extend({
   trust: TrustSchema.optional(),
   suspended: z.boolean().optional(),
   max_timelines: z.number().optional(),
@@ -70,10 +110,26 @@ export const UserSchema = ActorSchema.extend({
 export type User = z.infer<typeof UserSchema>;
 
 /** Free-form dashboard sections: known string fields typed, everything else kept. */
-const Section = z.looseObject({});
+const Section: Loose<Record<never, never>> = z.looseObject({});
 
 /** `GET /users/dashboard`: only `identity` is required; older dashboards omit the rest. */
-export const DashboardSchema = z.object({
+export const DashboardSchema: Obj<{
+  identity: typeof UserSchema;
+  environment: Opt<
+    Loose<{ name: Opt<Str>; summary: Opt<Str>; you_are: Opt<Str>; concepts_url: Opt<Str> }>
+  >;
+  interaction: Opt<typeof Section>;
+  account: Opt<typeof Section>;
+  documentation: Opt<
+    Loose<{
+      user_guide: Opt<Str>;
+      api: Opt<Str>;
+      reference: Opt<Str>;
+      openapi: Opt<Str>;
+      changelog: Opt<Str>;
+    }>
+  >;
+}> = z.object({
   identity: UserSchema,
   environment: z.looseObject({
     name: z.string().optional(),
@@ -95,7 +151,16 @@ export const DashboardSchema = z.object({
 export type Dashboard = z.infer<typeof DashboardSchema>;
 
 /** A credential row (`api` bearer token or `web` browser cookie). */
-export const SessionSchema = z.object({
+export const SessionSchema: Obj<{
+  uuid: Str;
+  name: Nul<Str>;
+  ip_address: OptNul<Str>;
+  user_agent: OptNul<Str>;
+  created_at: Str;
+  last_used_at: OptNul<Str>;
+  kind: Str;
+  current: z.ZodBoolean;
+}> = z.object({
   uuid: z.string(),
   name: z.string().nullable(),
   ip_address: z.string().nullable().optional(),
@@ -109,7 +174,19 @@ export const SessionSchema = z.object({
 export type Session = z.infer<typeof SessionSchema>;
 
 /** `POST /session` 201. Older platforms returned only `{name, created_at}` as the session. */
-export const MintedSessionSchema = z.object({
+export const MintedSessionSchema: Obj<{
+  token: Str;
+  session: Opt<
+    Obj<{
+      uuid: Opt<Str>;
+      name: OptNul<Str>;
+      created_at: Opt<Str>;
+      kind: Opt<Str>;
+      current: Opt<z.ZodBoolean>;
+    }>
+  >;
+  start_here: Opt<Str>;
+}> = z.object({
   token: z.string().min(1),
   session: z.object({
     uuid: z.string().optional(),
@@ -124,7 +201,15 @@ export const MintedSessionSchema = z.object({
 export type MintedSession = z.infer<typeof MintedSessionSchema>;
 
 /** The timeline record (list rows and subject form share it; only subjects carry items). */
-export const TimelineSchema = z.object({
+export const TimelineSchema: Obj<{
+  uuid: Str;
+  name: Str;
+  locked: z.ZodBoolean;
+  created_at: Str;
+  updated_at: Opt<Str>;
+  owner: typeof ActorSchema;
+  participants: z.ZodArray<typeof ParticipantSchema>;
+}> = z.object({
   uuid: z.string(),
   name: z.string(),
   locked: z.boolean(),
@@ -137,14 +222,20 @@ export const TimelineSchema = z.object({
 export type Timeline = z.infer<typeof TimelineSchema>;
 
 /** Fields every item shares; `updated_at` is a newer addition. */
-const itemBase = {
+const itemBase: ItemBase = {
   created_at: Timestamp,
   updated_at: Timestamp.optional(),
   timeline: ReferenceSchema,
 };
 
 /** A message item. Its identity is `content.uuid`. */
-export const MessageSchema = z.object({
+export const MessageSchema: Obj<
+  ItemBase & {
+    type: z.ZodLiteral<"message">;
+    user: typeof ActorSchema;
+    content: Obj<{ uuid: Str; body: Str }>;
+  }
+> = z.object({
   type: z.literal("message"),
   ...itemBase,
   user: ActorSchema,
@@ -154,7 +245,13 @@ export const MessageSchema = z.object({
 export type Message = z.infer<typeof MessageSchema>;
 
 /** An uploaded file's metadata and its dereferenceable (signed) URL. */
-export const AssetFileSchema = z.object({
+export const AssetFileSchema: Obj<{
+  filename: Str;
+  byte_size: z.ZodNumber;
+  content_type: Str;
+  checksum: OptNul<Str>;
+  url: Str;
+}> = z.object({
   filename: z.string(),
   byte_size: z.number(),
   content_type: z.string(),
@@ -165,7 +262,13 @@ export const AssetFileSchema = z.object({
 export type AssetFile = z.infer<typeof AssetFileSchema>;
 
 /** An asset item; `file` may be null when the upload was never attached. */
-export const AssetSchema = z.object({
+export const AssetSchema: Obj<
+  ItemBase & {
+    type: z.ZodLiteral<"asset">;
+    user: typeof ActorSchema;
+    content: Obj<{ uuid: Str; description: OptNul<Str>; file: Nul<typeof AssetFileSchema> }>;
+  }
+> = z.object({
   type: z.literal("asset"),
   ...itemBase,
   user: ActorSchema,
@@ -179,7 +282,13 @@ export const AssetSchema = z.object({
 export type Asset = z.infer<typeof AssetSchema>;
 
 /** A task item; `status` is pending | activated | blocked_timeline_locked | cancelled. */
-export const TaskSchema = z.object({
+export const TaskSchema: Obj<
+  ItemBase & {
+    type: z.ZodLiteral<"task">;
+    user: typeof ActorSchema;
+    content: Obj<{ uuid: Str; instructions: Str; activate_at: Str; status: Str }>;
+  }
+> = z.object({
   type: z.literal("task"),
   ...itemBase,
   user: ActorSchema,
@@ -194,7 +303,21 @@ export const TaskSchema = z.object({
 export type Task = z.infer<typeof TaskSchema>;
 
 /** A webhook endpoint item; `user` (its author) is absent on older platforms. */
-export const WebhookEndpointSchema = z.object({
+export const WebhookEndpointSchema: Obj<
+  ItemBase & {
+    type: z.ZodLiteral<"webhook_endpoint">;
+    user: Opt<typeof ActorSchema>;
+    content: Obj<{
+      uuid: Str;
+      description: Nul<Str>;
+      enabled: z.ZodBoolean;
+      ingest_url: Str;
+      verification: Opt<
+        Obj<{ enabled: z.ZodBoolean; signature_header: OptNul<Str>; verifier: OptNul<Str> }>
+      >;
+    }>;
+  }
+> = z.object({
   type: z.literal("webhook_endpoint"),
   ...itemBase,
   user: ActorSchema.optional(),
@@ -217,15 +340,38 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
  * An event's endpoint pointer: a `{uuid}` reference on older platforms, the full endpoint
  * object on newer ones (uuid at `content.uuid`); compatibility servers send both.
  */
-const EventEndpointSchema = z.looseObject({
-  uuid: z.string().optional(),
-  content: z.looseObject({ uuid: z.string() }).optional(),
-}).refine((e) => e.content?.uuid !== undefined || e.uuid !== undefined, {
-  message: "neither uuid nor content.uuid is present",
-});
+const EventEndpointSchema: Loose<{ uuid: Opt<Str>; content: Opt<Loose<{ uuid: Str }>> }> = z
+  .looseObject({
+    uuid: z.string().optional(),
+    content: z.looseObject({ uuid: z.string() }).optional(),
+  }).refine((e) => e.content?.uuid !== undefined || e.uuid !== undefined, {
+    message: "neither uuid nor content.uuid is present",
+  });
+
+/** A webhook event item as sent, before `endpoint_uuid` is resolved. */
+type WebhookEventWire = Obj<
+  ItemBase & {
+    type: z.ZodLiteral<"webhook_event">;
+    webhook_endpoint: typeof EventEndpointSchema;
+    content: Obj<{
+      uuid: Str;
+      content_type: OptNul<Str>;
+      headers: Opt<z.ZodRecord<Str, Nul<Str>>>;
+      payload: Nul<Str>;
+      ingest_token_at_receipt: OptNul<Str>;
+      verified_at_receipt: OptNul<z.ZodBoolean>;
+    }>;
+  }
+>;
 
 /** A webhook event item (one accepted delivery); events have no `user`. */
-export const WebhookEventSchema = z.object({
+export const WebhookEventSchema: z.ZodPipe<
+  WebhookEventWire,
+  z.ZodTransform<
+    z.output<WebhookEventWire> & { endpoint_uuid: string },
+    z.output<WebhookEventWire>
+  >
+> = z.object({
   type: z.literal("webhook_event"),
   ...itemBase,
   webhook_endpoint: EventEndpointSchema,
@@ -251,18 +397,33 @@ const KNOWN_ITEM_TYPES = ["message", "asset", "task", "webhook_event", "webhook_
  * An item of a type this client does not know yet; kept so new kinds never break a read.
  * Known types never fall back to it, so a broken message is still reported as broken.
  */
-export const UnknownItemSchema = z.looseObject({
-  type: z.string().refine((t) => !KNOWN_ITEM_TYPES.includes(t), {
-    message: "is a known item type whose fields do not match",
-    abort: true,
-  }),
-  content: z.looseObject({ uuid: z.string() }),
-});
+export const UnknownItemSchema: Loose<{ type: Str; content: Loose<{ uuid: Str }> }> = z
+  .looseObject({
+    type: z.string().refine((t) => !KNOWN_ITEM_TYPES.includes(t), {
+      message: "is a known item type whose fields do not match",
+      abort: true,
+    }),
+    content: z.looseObject({ uuid: z.string() }),
+  });
 /** A timeline item of an unrecognised type. */
 export type UnknownItem = z.infer<typeof UnknownItemSchema>;
 
 /** Anything that can appear in a timeline's `items`. */
-export const TimelineItemSchema = z.union([
+export const TimelineItemSchema: z.ZodUnion<
+  readonly [
+    z.ZodDiscriminatedUnion<
+      [
+        typeof MessageSchema,
+        typeof AssetSchema,
+        typeof TaskSchema,
+        typeof WebhookEventSchema,
+        typeof WebhookEndpointSchema,
+      ],
+      "type"
+    >,
+    typeof UnknownItemSchema,
+  ]
+> = z.union([
   z.discriminatedUnion("type", [
     MessageSchema,
     AssetSchema,
@@ -279,7 +440,10 @@ export type TimelineItem = z.output<typeof TimelineItemSchema>;
 export type Item = Message | Asset | Task | WebhookEndpoint | WebhookEvent;
 
 /** `GET/POST /timelines[/{uuid}]`: the two-key envelope. */
-export const TimelineWithItemsSchema = z.object({
+export const TimelineWithItemsSchema: Obj<{
+  timeline: typeof TimelineSchema;
+  items: z.ZodArray<typeof TimelineItemSchema>;
+}> = z.object({
   timeline: TimelineSchema,
   items: z.array(TimelineItemSchema),
 });
@@ -287,7 +451,14 @@ export const TimelineWithItemsSchema = z.object({
 export type TimelineWithItems = z.output<typeof TimelineWithItemsSchema>;
 
 /** A note on a contact message (immutable). */
-export const NoteSchema = z.object({
+export const NoteSchema: Obj<{
+  uuid: Str;
+  body: Str;
+  user: OptNul<typeof ActorSchema>;
+  notable: Opt<Obj<{ type: Str; uuid: Str }>>;
+  created_at: Str;
+  updated_at: Opt<Str>;
+}> = z.object({
   uuid: z.string(),
   body: z.string(),
   user: ActorSchema.nullable().optional(),
@@ -299,7 +470,23 @@ export const NoteSchema = z.object({
 export type Note = z.infer<typeof NoteSchema>;
 
 /** A contact-form submission (admin only). Flat record, no `type`/`content`. */
-export const ContactMessageSchema = z.object({
+export const ContactMessageSchema: Obj<{
+  uuid: Str;
+  name: OptNul<Str>;
+  email_address: OptNul<Str>;
+  body: Str;
+  status: Str;
+  user: OptNul<typeof ActorSchema>;
+  ip_address: OptNul<Str>;
+  user_agent: OptNul<Str>;
+  headers: Opt<z.ZodRecord<Str, Nul<Str>>>;
+  honeypot_filled: Opt<z.ZodBoolean>;
+  fill_seconds: OptNul<z.ZodNumber>;
+  data: Opt<z.ZodUnknown>;
+  notes: Opt<z.ZodArray<typeof NoteSchema>>;
+  created_at: Str;
+  updated_at: Opt<Str>;
+}> = z.object({
   uuid: z.string(),
   name: z.string().nullable().optional(),
   email_address: z.string().nullable().optional(),

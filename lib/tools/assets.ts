@@ -15,7 +15,7 @@ import { imageWithheld } from "../journal/catalogue_engine.ts";
 import type { Asset } from "../platform/mod.ts";
 import { mediaType } from "./net/content_type.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, textArgs } from "./shared/args.ts";
+import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
 import {
   captureFilename,
   describeAsset,
@@ -34,7 +34,9 @@ import { pyRepr } from "../pycompat/repr.ts";
 
 const ACTIONS = ["list", "read", "view", "create", "post_image"] as const;
 
-const Args = textArgs({
+const Args: TextArgs<
+  "action" | "uuid" | "image" | "content" | "filename" | "description" | "timeline"
+> = textArgs({
   action: optionalText,
   uuid: optionalText,
   image: optionalText,

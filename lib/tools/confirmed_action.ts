@@ -14,12 +14,15 @@ import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { PlatformError } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, textArgs } from "./shared/args.ts";
+import { optionalText, type TextArgs, textArgs } from "./shared/args.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { explain, relay } from "./shared/relay.ts";
 import { pyRepr } from "../pycompat/repr.ts";
 
-const Args = textArgs({ confirm: optionalText, timeline: optionalText });
+const Args: TextArgs<"confirm" | "timeline"> = textArgs({
+  confirm: optionalText,
+  timeline: optionalText,
+});
 type ConfirmArgs = typeof Args._output;
 
 const PARAMETERS: JsonSchema = {

@@ -12,7 +12,7 @@ import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { Task } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
 import { type Clock, normalizeActivateAt } from "./shared/activate_at.ts";
-import { optionalText, present, textArgs } from "./shared/args.ts";
+import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -22,7 +22,7 @@ const ACTIONS = ["create", "list", "read"] as const;
 /** How much of a task's instructions a `list` line shows; `read` shows them all. */
 const PREVIEW = 120;
 
-const Args = textArgs({
+const Args: TextArgs<"action" | "uuid" | "instructions" | "activate_at" | "timeline"> = textArgs({
   action: optionalText,
   uuid: optionalText,
   instructions: optionalText,

@@ -9,7 +9,7 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { Participant, Timeline } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, textArgs } from "./shared/args.ts";
+import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -28,7 +28,7 @@ const PHRASE: Readonly<Record<(typeof ACTIONS)[number], string>> = {
   remove_participant: "remove the participant",
 };
 
-const Args = textArgs({
+const Args: TextArgs<"action" | "name" | "user" | "timeline"> = textArgs({
   action: optionalText,
   name: optionalText,
   user: optionalText,

@@ -7,14 +7,14 @@
 import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, textArgs } from "./shared/args.ts";
+import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
 import { PlatformTool } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
 import { resolveUser } from "./shared/users.ts";
 
 const ACTIONS = ["grant", "revoke"] as const;
 
-const Args = textArgs({ action: optionalText, user: optionalText });
+const Args: TextArgs<"action" | "user"> = textArgs({ action: optionalText, user: optionalText });
 type TrustArgs = typeof Args._output;
 
 const PARAMETERS: JsonSchema = {

@@ -7,7 +7,7 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { Dashboard } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, textArgs } from "./shared/args.ts";
+import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
 import { FIRST_NOTE, renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -15,7 +15,7 @@ import { resolveUser, trustPhrase, userLine } from "./shared/users.ts";
 
 const ACTIONS = ["list", "read", "me"] as const;
 
-const Args = textArgs({ action: optionalText, user: optionalText });
+const Args: TextArgs<"action" | "user"> = textArgs({ action: optionalText, user: optionalText });
 type UsersArgs = typeof Args._output;
 
 const PARAMETERS: JsonSchema = {

@@ -9,14 +9,14 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { WebhookEndpoint } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, textArgs } from "./shared/args.ts";
+import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
 
 const ACTIONS = ["create", "list", "enable", "disable", "rotate"] as const;
 
-const Args = textArgs({
+const Args: TextArgs<"action" | "description" | "uuid" | "timeline"> = textArgs({
   action: optionalText,
   description: optionalText,
   uuid: optionalText,

@@ -7,7 +7,7 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { WebhookEvent } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, textArgs } from "./shared/args.ts";
+import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -17,7 +17,7 @@ const ACTIONS = ["list", "read"] as const;
 /** How much payload a `list` line shows; `read` shows it all. */
 const PREVIEW = 120;
 
-const Args = textArgs({
+const Args: TextArgs<"action" | "uuid" | "endpoint" | "timeline"> = textArgs({
   action: optionalText,
   uuid: optionalText,
   endpoint: optionalText,

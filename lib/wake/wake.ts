@@ -12,8 +12,8 @@ import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
 import { recordAndCheck } from "../home/breaker.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
-import type { Journal } from "../journal/journal.ts";
-import { LEVEL_NUMBERS, parseLogLevel } from "../journal/level.ts";
+import { type Journal, withSpan } from "../journal/journal.ts";
+import { LEVEL_NUMBERS, type LogFormat, parseLogFormat, parseLogLevel } from "../journal/level.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { assemble } from "./assemble.ts";
@@ -43,7 +43,10 @@ export async function runWake(request: WakeRequest): Promise<number> {
     (request.stderr ?? ((text: string) => writeStderr(text + "\n")))(`${label}: ${line}`);
   const { timeline } = request;
   // Logging first, so even a refused configuration leaves its `wake failed` line.
-  const journal = new StreamJournal({ minLevel: levelOf(rawEnv.HARNESS_LOG_LEVEL) });
+  const journal = new StreamJournal({
+    minLevel: levelOf(rawEnv.HARNESS_LOG_LEVEL),
+    format: formatOf(rawEnv.HARNESS_LOG_FORMAT),
+  });
   const delivery = rawEnv.BASECRADLE_DELIVERY_ID?.trim() || undefined;
   let wake: Wake;
   try {
@@ -67,8 +70,31 @@ export async function runWake(request: WakeRequest): Promise<number> {
   }
 }
 
-/** The wake proper: bookends, breaker, remember, the four reconciles, evidence release, in order. */
-async function run(wake: Wake): Promise<void> {
+/**
+ * The wake proper, inside its trace span (docs/journal.md#traces): bookends, breaker, remember,
+ * the four reconciles, evidence release, in order.
+ */
+function run(wake: Wake): Promise<void> {
+  const { timeline, model } = wake.settings;
+  const attributes = {
+    "harness.timeline": timeline,
+    "harness.delivery": wake.env.deliveryId,
+    "gen_ai.provider.name": wake.env.aiProvider,
+    "gen_ai.request.model": model,
+  };
+  return withSpan(wake.journal, "wake", attributes, async (span) => {
+    const outcome = await steps(wake);
+    span.setAttributes({
+      "harness.outcome": outcome,
+      "harness.turns": wake.engine.turns,
+      "harness.steps": wake.engine.steps,
+      "harness.posted": wake.posts + wake.context.spoken,
+    });
+  });
+}
+
+/** The steps of {@link run}; resolves to the `wake end` outcome (`ok` or `declined`). */
+async function steps(wake: Wake): Promise<"ok" | "declined"> {
   const { timeline, home, model } = wake.settings;
   const { env } = wake;
   const delivery = env.deliveryId;
@@ -90,7 +116,7 @@ async function run(wake: Wake): Promise<void> {
     });
     if (verdict === "declined") {
       outcome = "declined";
-      return;
+      return outcome;
     }
     // remember, while the four first reads start (both awaited together, so either's failure
     // is this wake's error, reported like any other)
@@ -108,6 +134,7 @@ async function run(wake: Wake): Promise<void> {
     // last: it reads the claims the four reconciles have just settled
     await releaseSettledEvidence(wake);
     outcome = "ok";
+    return outcome;
   } finally {
     wakeEnd(wake.journal, {
       timeline,
@@ -137,6 +164,15 @@ function fail(
   }
   stderr(message);
   return 1;
+}
+
+/** `HARNESS_LOG_FORMAT` before the env is validated; an invalid value writes text until refused. */
+function formatOf(raw: string | undefined): LogFormat {
+  try {
+    return parseLogFormat(raw);
+  } catch {
+    return "text";
+  }
 }
 
 /**

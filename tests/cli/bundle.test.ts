@@ -12,6 +12,8 @@ import { chatCompletion } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
 import { writeServer } from "../mcp/support.ts";
 import { agentPosts, chatMessages, say, scriptReply, world } from "../e2e/wake_support.ts";
+import { attrs, otlpReceiver } from "../support/otlp_receiver.ts";
+import { permissionFlags } from "../../deploy/permissions.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
 const MINI = new URL("../mcp/fixtures/mini_server.mjs", import.meta.url).pathname;
@@ -280,4 +282,95 @@ Deno.test("bundle refuses to replace a directory that is not a bundle, and leave
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** Runs the bundle's own `harness` launcher (through a symlink, as /usr/local/bin would hold it). */
+async function viaLauncher(
+  dir: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const link = `${cwd}/harness-link`;
+  await Deno.symlink(`${dir}/harness`, link).catch(() => {});
+  // A router runs the command through sh, with the agent's environment and nothing else.
+  const output = await new Deno.Command("/bin/sh", {
+    args: ["-c", `${link} "$@"`, "sh", ...args],
+    cwd,
+    clearEnv: true,
+    env: { PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:/usr/bin:/bin`, DENO_DIR, ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: text(output.stdout), stderr: text(output.stderr) };
+}
+
+Deno.test({
+  name:
+    "the bundle's launcher passes exactly deno.json's permission set as flags, and Deno says nothing",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    const launcher = await Deno.readTextFile(`${dir}/harness`);
+    assert.ok(((await Deno.stat(`${dir}/harness`)).mode ?? 0) & 0o100, "executable");
+    assert.doesNotMatch(launcher, /-P\b|--permission-set/);
+    const own = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}deno.json`));
+    const flags = [...launcher.matchAll(/^\s+'?(--(?:allow|deny)-[^' ]+)'?\s*\\$/gm)].map((m) =>
+      m[1]
+    );
+    assert.deepEqual(flags, permissionFlags(own.permissions.harness));
+    await using away = await elsewhere();
+    const version = await viaLauncher(dir, ["version"], {}, away.path);
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^harness \d+\.\d+\.\d+ /);
+    assert.equal(version.stderr, "", "Deno printed something of its own");
+    // The compatibility wrappers reach it through HARNESS_BIN, just as quietly.
+    const wrapped = await new Deno.Command(`${REPO_ROOT}deploy/bin/basecradle-harness-resolve`, {
+      args: ["--help"],
+      env: { HARNESS_BIN: `${dir}/harness`, DENO_DIR },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(wrapped.code, 0);
+    assert.equal(new TextDecoder().decode(wrapped.stderr), "");
+  },
+});
+
+Deno.test({
+  name:
+    "a wake through the bundle's launcher writes only its journal, and exports spans with OTEL_DENO",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    await using w = await world();
+    await say(w, "@ada what is new?");
+    scriptReply(w.model, "Nothing much.");
+    const receiver = otlpReceiver();
+    try {
+      await using away = await elsewhere();
+      const result = await viaLauncher(dir, ["wake", "--timeline", w.timeline], {
+        ...w.env,
+        OTEL_DENO: "true",
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      }, away.path);
+      assert.equal(result.code, 0, result.stderr);
+      assert.doesNotMatch(result.stderr, /experimental|Warning/i);
+      // Every stderr line is a journal line; none is coloured (stderr is a pipe).
+      for (const line of result.stderr.trimEnd().split("\n")) {
+        assert.match(line, /^(DEBUG|INFO|WARNING|ERROR) /, line);
+      }
+      assert.ok(!result.stderr.includes("\x1b"));
+      // The bundled OpenTelemetry API registers with Deno's exporter as the source one does.
+      const names = receiver.spans.map((span) => span.name);
+      for (const name of ["wake", "chat scripted", "execute_tool messages"]) {
+        assert.ok(names.includes(name), `${name} not in ${names.join(", ")}`);
+      }
+      const wake = receiver.spans.find((span) => span.name === "wake")!;
+      assert.equal(attrs(wake)["harness.timeline"], w.timeline);
+    } finally {
+      await receiver.close();
+    }
+  },
 });

@@ -70,9 +70,11 @@ Deno.test("the binary is compiled from the bundle, with every file of it include
   const script = await Deno.readTextFile(`${REPO_ROOT}/deploy/compile.sh`);
   assert.match(script, /^deno run -A deploy\/bundle\.ts --outdir dist\/bundle \|\| exit 1$/m);
   assert.match(script, /find bundle -name '\*\.js'/);
+  // The permission set as explicit flags, from deno.json through deploy/permissions.ts.
+  assert.match(script, /^permissions=\$\(deno run -A deploy\/permissions\.ts --print /m);
   assert.match(
     script,
-    /deno compile -P=harness --config dist\/bundle\/deno\.json \$includes [^\n]*\\\n\s+dist\/bundle\/main\.js/,
+    /deno compile \$permissions --config dist\/bundle\/deno\.json \$includes [^\n]*\\\n\s+dist\/bundle\/main\.js/,
   );
 });
 

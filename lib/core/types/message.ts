@@ -88,8 +88,20 @@ export interface Message {
   codeRun?: CodeRun;
 }
 
+/** The factories {@link Message} offers, typed explicitly so the kit's public API is too. */
+export interface MessageFactories {
+  /** A system turn. */
+  system(content: string): Message;
+  /** A user turn, optionally carrying the platform item uuids it rendered. */
+  user(content: string, options?: { items?: string[]; injected?: boolean }): Message;
+  /** An assistant turn: text, tool calls, or both. */
+  assistant(options?: { content?: string | null; toolCalls?: ToolCall[]; usage?: Usage }): Message;
+  /** A tool result answering `toolCallId`. */
+  tool(toolCallId: string, content: string): Message;
+}
+
 /** Factories for the common shapes: `Message.user("hi")`, `Message.assistant({ content })`. */
-export const Message = {
+export const Message: MessageFactories = {
   /** A system turn. */
   system(content: string): Message {
     return { role: "system", content };
@@ -114,4 +126,4 @@ export const Message = {
   tool(toolCallId: string, content: string): Message {
     return { role: "tool", toolCallId, content };
   },
-} as const;
+};

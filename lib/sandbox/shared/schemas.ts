@@ -7,7 +7,7 @@ import * as z from "../../base/zod.ts";
 const BLANK = "can't be blank";
 
 /** A string that must be present and not only whitespace. */
-function present() {
+function present(): z.ZodString {
   return z.string({
     error: (issue) =>
       issue.input === undefined || issue.input === null ? BLANK : "must be a string",
@@ -15,7 +15,7 @@ function present() {
 }
 
 /** An object envelope that reports itself missing as "can't be blank". */
-function envelope<T extends z.ZodRawShape>(shape: T) {
+function envelope<T extends z.ZodRawShape>(shape: T): z.ZodObject<T, z.core.$strip> {
   return z.object(shape, {
     error: (issue) =>
       issue.input === undefined || issue.input === null ? BLANK : "must be an object",
@@ -70,10 +70,25 @@ export const NoteCreate = envelope({ note: envelope({ body: present() }) });
 /** A handle is also a directory name under `agents/`, so it is kept path-safe. */
 const HANDLE = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,39}$/;
 
-const limit = (max: number) => z.number().int().min(0).max(max).optional();
+const limit = (max: number): z.ZodOptional<z.ZodNumber> =>
+  z.number().int().min(0).max(max).optional();
 
 /** `POST /_sandbox/users`: the required trio plus optional, additive account settings. */
-export const AdminUserCreate = envelope({
+export const AdminUserCreate: z.ZodObject<{
+  handle: z.ZodString;
+  name: z.ZodString;
+  kind: z.ZodEnum<{ human: "human"; ai: "ai" }>;
+  email: z.ZodOptional<z.ZodEmail>;
+  password: z.ZodOptional<z.ZodString>;
+  roles: z.ZodOptional<z.ZodArray<z.ZodString>>;
+  suspended: z.ZodOptional<z.ZodBoolean>;
+  visible: z.ZodOptional<z.ZodBoolean>;
+  about: z.ZodOptional<z.ZodNullable<z.ZodString>>;
+  time_zone: z.ZodOptional<z.ZodString>;
+  max_timelines: z.ZodOptional<z.ZodNumber>;
+  max_participants: z.ZodOptional<z.ZodNumber>;
+  max_pending_tasks: z.ZodOptional<z.ZodNumber>;
+}, z.core.$strip> = envelope({
   handle: present().refine((h) => HANDLE.test(h), "must be 1-40 letters, digits, _ or -"),
   name: present(),
   kind: z.enum(["human", "ai"], { error: "must be human or ai" }),

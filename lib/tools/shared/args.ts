@@ -19,6 +19,9 @@ export function textArgs<Shape extends Record<string, typeof optionalText>>(
   return z.looseObject(shape);
 }
 
+/** The schema {@link textArgs} builds for the fields `K`, spelled out for exported tool types. */
+export type TextArgs<K extends string> = z.ZodObject<Record<K, typeof optionalText>, z.core.$loose>;
+
 /** The outcome of {@link parseArgs}. */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | {
   readonly ok: false;
