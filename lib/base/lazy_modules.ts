@@ -29,6 +29,7 @@ export const LAZY_MODULES = [
   "lib/poll/mod.ts",
   "lib/mcp/client.ts",
   "lib/core/image_prep.ts",
+  "lib/memory/recall_provider.ts",
 ] as const;
 
 /** A module path `lazyImport` accepts. */

@@ -39,6 +39,10 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/providers/openrouter.ts",
       // The image codecs: loaded only by a request that carries an image.
       "lib/core/image_prep.ts",
+      // The automatic memory provider: bound only when HARNESS_MEMORY_PROVIDER names it.
+      "lib/memory/recall_provider.ts",
+      "lib/memory/recall_store.ts",
+      "lib/memory/palace_import.ts",
       "npm:fast-png@8.0.0",
       "npm:jpeg-js@0.4.4",
       // Each of these boots Deno's Node compatibility layer (several ms per wake).
