@@ -50,7 +50,12 @@ export interface Row {
   diverges: string;
   /** The body's top-level keys in wire order, each with its serialised size in code points. */
   parts: [key: string, size: number][];
+  /** The recalled-memory block of the request (automatic memory bound), or "". */
+  recalled: string;
 }
+
+/** The heading automatic memory puts above what it recalls into the volatile note. */
+const RECALLED = "Relevant memories from past conversations";
 
 const codePoints = (s: string) => {
   let n = 0;
@@ -95,11 +100,14 @@ export function tailLayout(raw: string): string {
   return JSON.stringify({ ...body, messages: [...messages, ...moved] });
 }
 
-/** Runs an `n`-wake conversation and measures each wake's first request against the last. */
-export async function measure(n: number): Promise<Row[]> {
+/**
+ * Runs an `n`-wake conversation and measures each wake's first request against the last;
+ * `extraEnv` is added to every wake's environment (e.g. an automatic memory provider).
+ */
+export async function measure(n: number, extraEnv: Record<string, string> = {}): Promise<Row[]> {
   await using w = await world();
   await using tap = modelTap(w);
-  const env = { AI_BASE_URL: tap.baseURL, HARNESS_WAKE_BREAKER_MAX: "1000" };
+  const env = { AI_BASE_URL: tap.baseURL, HARNESS_WAKE_BREAKER_MAX: "1000", ...extraEnv };
   const firsts: string[] = [];
   for (let i = 1; i <= n; i++) {
     await say(w, `Message ${i}: how is item #${i} going? Please reply briefly.`);
@@ -141,8 +149,19 @@ export async function measure(n: number): Promise<Row[]> {
         key,
         codePoints(JSON.stringify(value)),
       ]),
+      recalled: recalledBlock(text),
     };
   });
+}
+
+/** The recalled-memory block of a request body's messages, "" when there is none. */
+function recalledBlock(raw: string): string {
+  for (const message of faithful(raw).messages) {
+    const content = typeof message.content === "string" ? message.content : "";
+    const at = content.indexOf(RECALLED);
+    if (at >= 0) return content.slice(at);
+  }
+  return "";
 }
 
 /** `text`'s common prefix with `previous` (none for the first wake), in code points. */
