@@ -7,7 +7,15 @@ import { errorMessage } from "../base/error_text.ts";
 import { dirname, join } from "../base/paths.ts";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { ensureRecallSchema } from "./recall_schema.ts";
-import { chunkText, indexText, matchExpression, PREFIX_CHARS, queryTerms } from "./recall_text.ts";
+import {
+  chunkText,
+  indexText,
+  matchExpression,
+  PREFIX_CHARS,
+  prefixPhrase,
+  queryTerms,
+  termPhrase,
+} from "./recall_text.ts";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "./sqlite_store.ts";
 
 /** The file name under the agent's home. */
@@ -261,18 +269,15 @@ export class RecallStore {
     // Each term is one token, so the n-th token of the one scratch row is the n-th term's stem.
     s.clearTerms.run();
     s.addTerm.run(1, terms.join(" "));
-    const tokens = s.stems.all() as { term: string; offset: number }[];
-    const stems = new Map<number, string>();
+    const stems = (s.stems.all() as { term: string }[]).map((token) => token.term);
     // A word the tokenizer splits differently than the query's words: search them all, unpriced.
-    if (tokens.length !== terms.length) return matchExpression(terms);
-    for (const token of tokens) stems.set(token.offset + 1, token.term);
+    if (stems.length !== terms.length) return matchExpression(terms);
     const priced: { part: string; docs: number }[] = [];
     terms.forEach((term, i) => {
-      const stem = stems.get(i + 1);
-      if (stem === undefined) return;
+      const stem = stems[i];
       const docs = (s.termDocs.get(stem) as { docs: number } | undefined)?.docs ?? 0;
-      if (docs > 0) priced.push({ part: matchExpression([term]).split(" OR ")[0], docs });
-      const prefix = matchExpression([term]).split(" OR ")[1];
+      if (docs > 0) priced.push({ part: termPhrase(term), docs });
+      const prefix = prefixPhrase(term);
       if (prefix) {
         const head = term.slice(0, PREFIX_CHARS);
         const sum = (s.prefixDocs.get(head, `${head}\u{10ffff}`) as { docs: number | null })

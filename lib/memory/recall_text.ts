@@ -65,20 +65,24 @@ export function queryTerms(text: string, max = MAX_QUERY_TERMS): string[] {
 /** The shortest stem a long word is also searched by as a prefix. */
 export const PREFIX_CHARS = 5;
 
+/** `term` as a quoted FTS5 phrase: every character literal, never parsed as syntax. */
+export function termPhrase(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
 /**
- * An FTS5 MATCH expression ORing `terms`, each a quoted (never parsed) phrase; "" for none. A
- * word longer than {@link PREFIX_CHARS} letters also matches by its first five as a prefix, so
- * word forms the porter stemmer keeps apart ("allergic", "allergies") still meet.
+ * The prefix query a word of more than {@link PREFIX_CHARS} letters is also searched by (its first
+ * five letters), so word forms the porter stemmer keeps apart ("allergic", "allergies") still
+ * meet; `undefined` for a shorter word or one with digits.
  */
+export function prefixPhrase(term: string): string | undefined {
+  if (term.length <= PREFIX_CHARS || !/^\p{L}+$/u.test(term)) return undefined;
+  return `${termPhrase(term.slice(0, PREFIX_CHARS))}*`;
+}
+
+/** An FTS5 MATCH expression ORing every term and its prefix query; "" for none. */
 export function matchExpression(terms: readonly string[]): string {
-  const parts: string[] = [];
-  for (const term of terms) {
-    parts.push(`"${term.replaceAll('"', '""')}"`);
-    if (term.length > PREFIX_CHARS && /^\p{L}+$/u.test(term)) {
-      parts.push(`"${term.slice(0, PREFIX_CHARS)}"*`);
-    }
-  }
-  return parts.join(" OR ");
+  return terms.flatMap((term) => [termPhrase(term), prefixPhrase(term) ?? []].flat()).join(" OR ");
 }
 
 /**

@@ -102,3 +102,17 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("mempalace: a wake says once that the automatic provider serves it, and works", async () => {
+  await using w = await world();
+  await say(w, "@ada hello there");
+  scriptReply(w.model, "Hello!");
+  const result = await w.wake([], { HARNESS_MEMORY_PROVIDER: "mempalace" });
+  assert.equal(result.code, 0, result.stderr);
+  const binds = result.stderr.split("\n").filter((line) => line.includes("op=bind"));
+  assert.equal(binds.length, 1, result.stderr);
+  assert.match(binds[0], /^INFO memory op=bind provider=mempalace backend=recall note="the Python/);
+  assert.deepEqual(await agentPosts(w), ["Hello!"]);
+  // No palace under the home: nothing imported, nothing said about it.
+  assert.doesNotMatch(result.stderr, /op=import/);
+});
