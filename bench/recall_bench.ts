@@ -52,14 +52,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-function timed(
+async function timed(
   n: number,
   fn: (i: number) => unknown,
-): { p50: number; p95: number; mean: number } {
+): Promise<{ p50: number; p95: number; mean: number }> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    fn(i);
+    await fn(i);
     times.push(performance.now() - t);
   }
   const mean = times.reduce((a, b) => a + b, 0) / n;
@@ -107,18 +107,18 @@ const queries = Array.from(
 const ids = Array.from({ length: QUERIES }, () => 1 + Math.floor(random() * EXCHANGES));
 const scope = (query: string) => ({ agent: AGENT, timeline: timelines[0], query });
 
-provider.context(scope(queries[0])); // open the file and warm the page cache
-for (let i = 0; i < 50; i++) provider.context(scope(queries[i]));
+await provider.context(scope(queries[0])); // open the file and warm the page cache
+for (let i = 0; i < 50; i++) await provider.context(scope(queries[i]));
 const raw = new DatabaseSync(path, { readOnly: true });
 const byId = raw.prepare("SELECT text FROM recall_chunks WHERE id = ?");
-const lookup = timed(QUERIES, (i) => byId.get(ids[i]));
+const lookup = await timed(QUERIES, (i) => byId.get(ids[i]));
 raw.close();
-const recall = timed(QUERIES, (i) => provider.context(scope(queries[i])));
+const recall = await timed(QUERIES, (i) => provider.context(scope(queries[i])));
 const observedText: number[] = [];
-const observe = timed(OBSERVES, () => {
+const observe = await timed(OBSERVES, () => {
   const { user, assistant } = exchange(new Date());
   observedText.push(encoder.encode(`${user}\nyou: ${assistant}`).length);
-  provider.observe({ user, assistant, scope: { agent: AGENT, timeline: timelines[1] } });
+  return provider.observe({ user, assistant, scope: { agent: AGENT, timeline: timelines[1] } });
 });
 textBytes += observedText.reduce((a, b) => a + b, 0);
 provider.close();

@@ -80,6 +80,10 @@ export interface HarnessEnv {
   readonly memoryRecallK: number;
   /** `MEMPALACE_PALACE_PATH` (else `MEMPAL_PALACE_PATH`): a MemPalace palace to import from. */
   readonly palacePath?: string;
+  /** `HARNESS_MEMORY_EMBEDDINGS_MODEL`: an embeddings model for recall's hybrid rank; unset ⇒ none. */
+  readonly memoryEmbeddingsModel?: string;
+  /** `HARNESS_MEMORY_EMBEDDINGS_URL`: where that model is served (default `AI_BASE_URL`). */
+  readonly memoryEmbeddingsUrl?: string;
   /** `HARNESS_MCP_TIMEOUT`: per-request MCP timeout in seconds (default 20; lenient). */
   readonly mcpTimeoutSeconds: number;
   /** `HARNESS_WAKE_BREAKER_MAX`: wakes allowed per window; `≤ 0` disables the breaker. */
@@ -338,6 +342,11 @@ const Schema = z.object({
     return k;
   }),
   MEMPALACE_PALACE_PATH: z.string().optional(),
+  HARNESS_MEMORY_EMBEDDINGS_MODEL: z.string().optional(),
+  HARNESS_MEMORY_EMBEDDINGS_URL: httpUrl(
+    "HARNESS_MEMORY_EMBEDDINGS_URL",
+    "https://api.openai.com/v1",
+  ),
   MEMPAL_PALACE_PATH: z.string().optional(),
   HARNESS_MCP_TIMEOUT: z.string().optional(),
   HARNESS_WAKE_BREAKER_MAX: int("HARNESS_WAKE_BREAKER_MAX", ENV_DEFAULTS.wakeBreakerMax, {
@@ -469,6 +478,8 @@ const Schema = z.object({
     memoryProvider: v.HARNESS_MEMORY_PROVIDER,
     memoryRecallK: v.HARNESS_MEMORY_RECALL_K,
     palacePath: v.MEMPALACE_PALACE_PATH?.trim() || v.MEMPAL_PALACE_PATH?.trim() || undefined,
+    memoryEmbeddingsModel: v.HARNESS_MEMORY_EMBEDDINGS_MODEL?.trim() || undefined,
+    memoryEmbeddingsUrl: v.HARNESS_MEMORY_EMBEDDINGS_URL,
     mcpTimeoutSeconds,
     wakeBreakerMax: v.HARNESS_WAKE_BREAKER_MAX,
     wakeBreakerWindowSeconds: v.HARNESS_WAKE_BREAKER_WINDOW,

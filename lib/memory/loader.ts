@@ -44,6 +44,12 @@ export interface LoadMemoryProviderOptions {
   readonly recallK?: number;
   /** A MemPalace palace to import (`MEMPALACE_PALACE_PATH`; default `<home>/mempalace`). */
   readonly palacePath?: string;
+  /** An embeddings model for the automatic provider's hybrid rank, and where to reach it. */
+  readonly embeddings?: {
+    readonly model: string;
+    readonly apiKey?: string;
+    readonly baseURL?: string;
+  };
 }
 
 /** A bound provider and the name `resolved-config` reports for it. */
@@ -131,6 +137,7 @@ async function bindRecall(
     journal,
     k: options.recallK,
     palacePath: options.palacePath,
+    embeddings: options.embeddings,
   });
   if (name === "mempalace") {
     journal.event("INFO", "memory", {

@@ -6,13 +6,15 @@
  * verbatim drawers once. Loaded lazily, only when one of those names is bound.
  */
 import { errorMessage } from "../base/error_text.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { join } from "../base/paths.ts";
 import type { Tool } from "../core/types/tool.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { MemorySearchTool } from "./memory_search.ts";
 import { readPalace } from "./palace_import.ts";
 import type { MemoryExchange, MemoryProvider, MemoryScope } from "./provider.ts";
-import { type RecallHit, RecallStore } from "./recall_store.ts";
+import type { Embedder, EmbedderOptions } from "./recall_embeddings.ts";
+import { type RecallHit, RecallStore, type SemanticQuery } from "./recall_store.ts";
 import { oneLine, queryText } from "./recall_text.ts";
 
 /** The heading above the memories recalled into a turn: recall the model did not ask for. */
@@ -43,6 +45,10 @@ export interface RecallMemoryProviderOptions {
   readonly k?: number;
   /** A MemPalace palace to import from (default `<home>/mempalace`). */
   readonly palacePath?: string;
+  /** An embeddings model to rank with as well (`HARNESS_MEMORY_EMBEDDINGS_MODEL`). */
+  readonly embeddings?: EmbedderOptions;
+  /** The embedder itself (tests); wins over `embeddings`. */
+  readonly embedder?: Embedder;
 }
 
 /** The automatic memory provider. Constructing it touches no disk. */
@@ -55,6 +61,8 @@ export class RecallMemoryProvider implements MemoryProvider {
   /** The agent the hooks last named: `memory_search` searches that agent's memory. */
   #agent: string | null = null;
   #imported = false;
+  readonly #embeddings: EmbedderOptions | undefined;
+  #embedder: Promise<Embedder> | undefined;
 
   /** A provider under `options.home`. */
   constructor(options: RecallMemoryProviderOptions = {}) {
@@ -63,35 +71,98 @@ export class RecallMemoryProvider implements MemoryProvider {
     this.#k = options.k ?? DEFAULT_RECALL_K;
     this.#palacePath = options.palacePath ??
       (options.home ? join(options.home, PALACE_DIRNAME) : undefined);
+    this.#embeddings = options.embeddings;
+    if (options.embedder) this.#embedder = Promise.resolve(options.embedder);
   }
 
   /** The read-only `memory_search` tool. */
   tools(): Tool[] {
-    return [new MemorySearchTool((query, limit) => Promise.resolve(this.search(query, limit)))];
+    return [new MemorySearchTool((query, limit) => this.search(query, limit))];
   }
 
-  /** Keeps the exchange verbatim: what the model read, its closing text, and what it posted. */
-  observe(exchange: MemoryExchange): void {
+  /**
+   * Keeps the exchange verbatim: what the model read, its closing text, and what it posted. With
+   * an embeddings model, its chunks are embedded too; a failed embedding is a WARNING and the
+   * text is kept all the same.
+   */
+  async observe(exchange: MemoryExchange): Promise<void> {
     this.#begin(exchange.scope.agent);
     const text = exchangeText(exchange);
     if (!text.trim()) return;
-    this.recall.add({ agent: exchange.scope.agent, timeline: exchange.scope.timeline, text });
+    const chunks = this.recall.addChunks({
+      agent: exchange.scope.agent,
+      timeline: exchange.scope.timeline,
+      text,
+    });
+    const embedder = this.#embedderOf();
+    if (!embedder || !chunks.length) return;
+    try {
+      const e = await embedder;
+      const vectors = await e.embed(chunks.map((chunk) => chunk.text));
+      this.recall.setVectors(
+        e.model,
+        chunks.map((chunk, i) => ({ id: chunk.id, vector: vectors[i] })),
+      );
+    } catch (error) {
+      this.#embedFailed("observe", error);
+    }
   }
 
   /** The top-K chunks for the turn's text, under {@link RECALLED_HEADING}; `null` for none. */
-  context(scope: MemoryScope): string | null {
+  async context(scope: MemoryScope): Promise<string | null> {
     this.#begin(scope.agent);
     const query = queryText(scope.query ?? "").trim();
     if (!query || this.#k <= 0) return null;
-    const hits = this.recall.search(scope.agent, query, this.#k);
+    const hits = this.recall.search(
+      scope.agent,
+      query,
+      this.#k,
+      new Date(),
+      await this.#semantic(query),
+    );
     if (!hits.length) return null;
     return [RECALLED_HEADING, ...hits.map((hit) => renderHit(hit, scope.timeline))].join("\n");
   }
 
   /** The rendered lines `memory_search` shows, best first. */
-  search(query: string, limit: number): string[] {
+  async search(query: string, limit: number): Promise<string[]> {
     if (this.#agent) this.#importOnce(this.#agent);
-    return this.recall.search(this.#agent, query, limit).map((hit) => renderHit(hit, null));
+    const semantic = await this.#semantic(query);
+    return this.recall.search(this.#agent, query, limit, new Date(), semantic)
+      .map((hit) => renderHit(hit, null));
+  }
+
+  /** The query's embedding, or `undefined` without a model or when embedding it failed. */
+  async #semantic(query: string): Promise<SemanticQuery | undefined> {
+    const embedder = this.#embedderOf();
+    if (!embedder) return undefined;
+    try {
+      const e = await embedder;
+      const [vector] = await e.embed([query]);
+      return { model: e.model, vector };
+    } catch (error) {
+      this.#embedFailed("recall", error);
+      return undefined;
+    }
+  }
+
+  /** The embedder, its module (and the SDK) loaded on first use; `undefined` when none is set. */
+  #embedderOf(): Promise<Embedder> | undefined {
+    if (this.#embedder || !this.#embeddings) return this.#embedder;
+    const options = this.#embeddings;
+    this.#embedder = lazyImport<typeof import("./recall_embeddings.ts")>(
+      "lib/memory/recall_embeddings.ts",
+    ).then(({ openaiEmbedder }) => openaiEmbedder(options));
+    return this.#embedder;
+  }
+
+  #embedFailed(op: "observe" | "recall", error: unknown): void {
+    this.#journal.event("WARNING", "memory", {
+      op: "embed",
+      during: op,
+      result: "failed",
+      reason: errorMessage(error),
+    });
   }
 
   /** Closes the store. */

@@ -7,7 +7,7 @@
 import type { DatabaseSync } from "node:sqlite";
 
 /** The schema version this code targets; a file above it is used as it is. */
-export const RECALL_SCHEMA_VERSION = 1;
+export const RECALL_SCHEMA_VERSION = 2;
 
 /**
  * Forward-only, additive migrations: entry `n` takes the file from version `n - 1` to `n`.
@@ -22,6 +22,9 @@ export const RECALL_SCHEMA_VERSION = 1;
  * - `recall_terms`: how many chunks hold each indexed (stemmed) term, kept on every write, so a
  *   recall prices its terms with one b-tree lookup each instead of walking the index's postings.
  * - `recall_meta`: one-off facts about the file, such as a finished palace import.
+ *
+ * Version 2 adds `recall_vectors`: a chunk's embedding (float32 bytes) and the model it came
+ * from, written only when an embeddings model is configured.
  */
 export const RECALL_MIGRATIONS: Readonly<Record<number, string>> = {
   1: `
@@ -43,6 +46,10 @@ CREATE VIRTUAL TABLE recall_fts USING fts5(
 );
 CREATE TABLE recall_terms (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE recall_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`,
+  2: `
+CREATE TABLE recall_vectors (chunk INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX recall_vectors_model ON recall_vectors (model, chunk);
 `,
 };
 

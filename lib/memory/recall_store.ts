@@ -6,6 +6,7 @@
 import { errorMessage } from "../base/error_text.ts";
 import { dirname, join } from "../base/paths.ts";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { cosine } from "./recall_vector.ts";
 import { ensureRecallSchema } from "./recall_schema.ts";
 import {
   chunkText,
@@ -53,8 +54,27 @@ export interface RecallRecord {
   readonly origin?: string;
 }
 
+/** A query's embedding, for the hybrid rank. */
+export interface SemanticQuery {
+  /** The model the vector came from: only its vectors are compared. */
+  readonly model: string;
+  /** The query's unit vector. */
+  readonly vector: Float32Array;
+}
+
+/** How many of the newest stored vectors a hybrid recall compares (beside the lexical ones). */
+export const VECTOR_SCAN = 5000;
+
+/**
+ * The lexical share of a hybrid score: `LEXICAL_WEIGHT × score / best score + (1 −
+ * LEXICAL_WEIGHT) × cosine similarity`, so a strong exact match and a close meaning count alike.
+ */
+export const LEXICAL_WEIGHT = 0.5;
+
 /** One recalled chunk. */
 export interface RecallHit {
+  /** The chunk's id. */
+  readonly id: number;
   /** The chunk's verbatim text. */
   readonly text: string;
   /** When its exchange happened. */
@@ -108,6 +128,20 @@ interface Statements {
   readonly prefixDocs: StatementSync;
   readonly chunkTerms: StatementSync;
   readonly countTerm: StatementSync;
+  readonly setVector: StatementSync;
+  readonly vectors: StatementSync;
+  readonly vector: StatementSync;
+}
+
+/** A stored vector row. */
+interface VectorRow {
+  readonly chunk: number | bigint;
+  readonly vector: Uint8Array;
+}
+
+/** A stored vector's float32 bytes as an array (copied: the blob's offset may be unaligned). */
+function floats(bytes: Uint8Array): Float32Array {
+  return new Float32Array(bytes.slice().buffer);
 }
 
 /**
@@ -138,15 +172,30 @@ export class RecallStore {
 
   /** Stores one exchange, chunked; returns the number of chunks written (0 for blank text). */
   add(record: RecallRecord): number {
-    if (!record.text.trim()) return 0;
+    return this.addChunks(record).length;
+  }
+
+  /** Stores one exchange, chunked; returns each chunk's id and text (none for blank text). */
+  addChunks(record: RecallRecord): { id: number; text: string }[] {
+    if (!record.text.trim()) return [];
     return this.transaction(() => this.#addInTransaction(record));
+  }
+
+  /** Stores chunks' embeddings from `model` (replacing any earlier vector of the chunk). */
+  setVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): void {
+    const s = this.#open().statements;
+    this.transaction(() => {
+      for (const row of rows) {
+        s.setVector.run(row.id, model, new Uint8Array(row.vector.buffer.slice(0)));
+      }
+    });
   }
 
   /** Stores many records in one transaction (an import); returns the chunks written. */
   addMany(records: Iterable<RecallRecord>): number {
     return this.transaction(() => {
       let written = 0;
-      for (const record of records) written += this.#addInTransaction(record);
+      for (const record of records) written += this.#addInTransaction(record).length;
       return written;
     });
   }
@@ -157,9 +206,33 @@ export class RecallStore {
    * Chunks saying the same words (numbers and timestamps aside) count once, the best of them.
    * Empty for text with no searchable term. A damaged index throws.
    */
-  search(agent: string | null, text: string, limit: number, now: Date = new Date()): RecallHit[] {
+  search(
+    agent: string | null,
+    text: string,
+    limit: number,
+    now: Date = new Date(),
+    semantic?: SemanticQuery,
+  ): RecallHit[] {
+    if (limit <= 0) return [];
+    const lexical = this.#lexical(agent, text, now);
+    const ranked = semantic ? this.#fused(agent, lexical, semantic) : lexical;
+    // The same words said again (a daily greeting, a repeated reminder) fill one slot, not K.
+    const seen = new Set<string>();
+    const distinct: RecallHit[] = [];
+    for (const hit of ranked) {
+      const key = sameWordsKey(hit.text);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      distinct.push(hit);
+      if (distinct.length >= limit) break;
+    }
+    return distinct;
+  }
+
+  /** The lexical candidates, best first: BM25 × recency. */
+  #lexical(agent: string | null, text: string, now: Date): RecallHit[] {
     const terms = queryTerms(text);
-    if (!terms.length || limit <= 0) return [];
+    if (!terms.length) return [];
     const { statements: s } = this.#open();
     const match = this.#plan(terms);
     if (!match) return [];
@@ -171,31 +244,65 @@ export class RecallStore {
     }
     const hits: RecallHit[] = [];
     for (const candidate of candidates) {
-      const row = s.chunk.get(candidate.id) as
-        | { text: string; at: number; agent: string; timeline: string | null }
-        | undefined;
-      if (!row || (agent !== null && row.agent !== agent)) continue;
-      const age = Math.max(0, now.getTime() - row.at);
-      const recency = RECENCY_WEIGHT * Math.pow(2, -age / RECENCY_HALF_LIFE_MS);
-      hits.push({
-        text: row.text,
-        at: new Date(row.at),
-        timeline: row.timeline,
-        score: -candidate.score * (1 + recency),
-      });
+      const hit = this.#hit(Number(candidate.id), agent, -candidate.score, now);
+      if (hit) hits.push(hit);
     }
-    hits.sort((a, b) => b.score - a.score);
-    // The same words said again (a daily greeting, a repeated reminder) fill one slot, not K.
-    const seen = new Set<string>();
-    const distinct: RecallHit[] = [];
-    for (const hit of hits) {
-      const key = sameWordsKey(hit.text);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      distinct.push(hit);
-      if (distinct.length >= limit) break;
+    return hits.sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * The lexical ranking fused with vector similarity ({@link LEXICAL_WEIGHT}): the query vector
+   * is compared with the lexical candidates' vectors and the {@link VECTOR_SCAN} newest ones, so a
+   * memory sharing no word with the query can still be found by meaning.
+   */
+  #fused(agent: string | null, lexical: RecallHit[], semantic: SemanticQuery): RecallHit[] {
+    const s = this.#open().statements;
+    const vectors = new Map<number, Float32Array>();
+    for (const row of s.vectors.all(semantic.model, VECTOR_SCAN) as unknown as VectorRow[]) {
+      vectors.set(Number(row.chunk), floats(row.vector));
     }
-    return distinct;
+    for (const hit of lexical) {
+      if (vectors.has(hit.id)) continue;
+      const row = s.vector.get(hit.id, semantic.model) as unknown as VectorRow | undefined;
+      if (row) vectors.set(hit.id, floats(row.vector));
+    }
+    const similar = [...vectors].map(([id, vector]) => ({
+      id,
+      sim: cosine(semantic.vector, vector),
+    }))
+      .sort((a, b) => b.sim - a.sim).slice(0, CANDIDATE_POOL);
+    const best = lexical[0]?.score ?? 0;
+    const fused = new Map<number, number>();
+    for (const hit of lexical) {
+      fused.set(hit.id, best > 0 ? LEXICAL_WEIGHT * (hit.score / best) : 0);
+    }
+    for (const { id, sim } of similar) {
+      fused.set(id, (fused.get(id) ?? 0) + (1 - LEXICAL_WEIGHT) * Math.max(0, sim));
+    }
+    const byId = new Map(lexical.map((hit) => [hit.id, hit]));
+    const hits: RecallHit[] = [];
+    for (const [id, score] of fused) {
+      const hit = byId.get(id) ?? this.#hit(id, agent, 0, new Date());
+      if (hit) hits.push({ ...hit, score });
+    }
+    return hits.sort((a, b) => b.score - a.score);
+  }
+
+  /** Chunk `id` as a hit scored `relevance` × recency, or `undefined` if not `agent`'s. */
+  #hit(id: number, agent: string | null, relevance: number, now: Date): RecallHit | undefined {
+    const row = this.#open().statements.chunk.get(id) as
+      | { text: string; at: number; agent: string; timeline: string | null }
+      | undefined;
+    if (!row || (agent !== null && row.agent !== agent)) return undefined;
+    const age = Math.max(0, now.getTime() - row.at);
+    const recency = RECENCY_WEIGHT * Math.pow(2, -age / RECENCY_HALF_LIFE_MS);
+    return {
+      id,
+      text: row.text,
+      at: new Date(row.at),
+      timeline: row.timeline,
+      score: relevance * (1 + recency),
+    };
   }
 
   /** A value kept in `recall_meta`, or `null`. */
@@ -226,9 +333,9 @@ export class RecallStore {
     }
   }
 
-  /** Adds a record; the caller holds the transaction. */
+  /** Adds a record; the caller holds the transaction. Returns the chunks written. */
   addInTransaction(record: RecallRecord): number {
-    return this.#addInTransaction(record);
+    return this.#addInTransaction(record).length;
   }
 
   /** Closes the file; the next call reopens it. */
@@ -238,24 +345,26 @@ export class RecallStore {
     this.#statements = null;
   }
 
-  #addInTransaction(record: RecallRecord): number {
+  #addInTransaction(record: RecallRecord): { id: number; text: string }[] {
     const chunks = chunkText(record.text);
-    if (!chunks.length) return 0;
+    if (!chunks.length) return [];
     const s = this.#open().statements;
     const agent = this.#nameId(record.agent);
     const timeline = record.timeline ? this.#nameId(record.timeline) : null;
     const at = (record.at ?? new Date()).getTime();
     const exchange = s.addExchange.run(agent, timeline, at, record.origin ?? "wake")
       .lastInsertRowid;
+    const written: { id: number; text: string }[] = [];
     for (const chunk of chunks) {
       const id = s.addChunk.run(exchange, chunk).lastInsertRowid;
+      written.push({ id: Number(id), text: chunk });
       const body = indexText(chunk);
       s.addIndex.run(id, body);
       s.clearTerms.run();
       s.addTerm.run(1, body);
       for (const row of s.chunkTerms.all() as { term: string }[]) s.countTerm.run(row.term);
     }
-    return chunks.length;
+    return written;
   }
 
   /**
@@ -380,6 +489,14 @@ function prepare(db: DatabaseSync): Statements {
       "SELECT sum(docs) AS docs FROM recall_terms WHERE term >= ? AND term < ?",
     ),
     chunkTerms: db.prepare("SELECT term FROM temp.recall_query_rows"),
+    setVector: db.prepare(
+      "INSERT INTO recall_vectors (chunk, model, vector) VALUES (?, ?, ?) " +
+        "ON CONFLICT(chunk) DO UPDATE SET model = excluded.model, vector = excluded.vector",
+    ),
+    vectors: db.prepare(
+      "SELECT chunk, vector FROM recall_vectors WHERE model = ? ORDER BY chunk DESC LIMIT ?",
+    ),
+    vector: db.prepare("SELECT chunk, vector FROM recall_vectors WHERE chunk = ? AND model = ?"),
     countTerm: db.prepare(
       "INSERT INTO recall_terms (term, docs) VALUES (?, 1) " +
         "ON CONFLICT(term) DO UPDATE SET docs = docs + 1",

@@ -140,6 +140,13 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     journal,
     recallK: env.memoryRecallK,
     palacePath: env.palacePath,
+    embeddings: env.memoryEmbeddingsModel
+      ? {
+        model: env.memoryEmbeddingsModel,
+        apiKey: env.aiApiKey,
+        baseURL: env.memoryEmbeddingsUrl ?? env.aiBaseUrl,
+      }
+      : undefined,
   });
   const memoryTools = memory.provider.tools?.() ?? [];
   const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();

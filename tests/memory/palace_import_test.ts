@@ -109,7 +109,7 @@ Deno.test("palace: mempalace imports the palace once, with a journal line, and r
   using dir = tempHome();
   fabricatePalace(join(dir.home, "mempalace"), DRAWERS);
   const first = await bindPalace(dir.home);
-  const recalled = first.provider.context({ agent: ADA, query: "what is my cat called?" });
+  const recalled = await first.provider.context({ agent: ADA, query: "what is my cat called?" });
   assert.ok(recalled?.includes("> my cat is named Pixel · A fine name for a cat."), recalled ?? "");
   assert.match(recalled ?? "", /- \[\d{4}-\d{2}-\d{2}, imported\] > my cat/);
   const lines = first.journal.lines.map((l) => `${l.level} ${l.text}`);
@@ -133,7 +133,7 @@ Deno.test("palace: MEMPALACE_PALACE_PATH points the import elsewhere", async () 
   const elsewhere = join(dir.home, "palaces", "ada");
   fabricatePalace(elsewhere, DRAWERS);
   const { provider, journal } = await bindPalace(dir.home, elsewhere);
-  provider.observe({ user: "hello", assistant: "hi", scope: { agent: ADA } });
+  await provider.observe({ user: "hello", assistant: "hi", scope: { agent: ADA } });
   assert.ok(
     journal.lines.some((l) => l.text.includes(`palace=${join(elsewhere, "chroma.sqlite3")}`)),
   );
@@ -146,13 +146,15 @@ Deno.test("palace: an unreadable palace is a WARNING saying what was not importe
   Deno.mkdirSync(palace);
   Deno.writeTextFileSync(join(palace, "chroma.sqlite3"), "not sqlite at all ".repeat(100));
   const { provider, journal } = await bindPalace(dir.home);
-  provider.observe({ user: "the door code is 4711", assistant: "ok", scope: { agent: ADA } });
+  await provider.observe({ user: "the door code is 4711", assistant: "ok", scope: { agent: ADA } });
   const warnings = journal.lines.filter((l) => l.level === "WARNING").map((l) => l.text);
   assert.equal(warnings.length, 1);
   assert.match(
     warnings[0],
     /^memory op=import source=mempalace result=skipped palace=\S+chroma\.sqlite3 reason=/,
   );
-  assert.ok(provider.context({ agent: ADA, query: "what is the door code" })?.includes("4711"));
+  assert.ok(
+    (await provider.context({ agent: ADA, query: "what is the door code" }))?.includes("4711"),
+  );
   provider.close();
 });

@@ -16,21 +16,21 @@ const EVE = "22222222-2222-4222-8222-222222222222";
 const TIMELINE_A = "aaaaaaaa-0000-4000-8000-000000000000";
 const TIMELINE_B = "bbbbbbbb-0000-4000-8000-000000000000";
 
-Deno.test("recall: a fact told on one timeline is recalled on another, verbatim, posts included", () => {
+Deno.test("recall: a fact told on one timeline is recalled on another, verbatim, posts included", async () => {
   using dir = tempHome();
   const provider = new RecallMemoryProvider({ home: dir.home });
-  provider.observe({
+  await provider.observe({
     user: "[2026-11-01T10:00:00Z] bob: my birthday is Feb. 16, 1977",
     assistant: "A birthday to remember.",
     posts: ["Noted, Bob!"],
     scope: { agent: ADA, timeline: TIMELINE_A },
   });
-  provider.observe({
+  await provider.observe({
     user: "[2026-11-02T10:00:00Z] bob: the build server moved to the basement",
     assistant: "ok",
     scope: { agent: ADA, timeline: TIMELINE_A },
   });
-  const text = provider.context({
+  const text = await provider.context({
     agent: ADA,
     timeline: TIMELINE_B,
     query: "[2026-12-01T10:00:00Z] bob: do you know when my birthday is?",
@@ -45,29 +45,36 @@ Deno.test("recall: a fact told on one timeline is recalled on another, verbatim,
   provider.close();
 });
 
-Deno.test("recall: memory is the agent's: another agent in the same file recalls nothing of it", () => {
+Deno.test("recall: memory is the agent's: another agent in the same file recalls nothing of it", async () => {
   using dir = tempHome();
   const provider = new RecallMemoryProvider({ home: dir.home });
-  provider.observe({
+  await provider.observe({
     user: "zebra crossings are painted on Tuesdays",
     assistant: "",
     scope: { agent: ADA, timeline: TIMELINE_A },
   });
-  assert.equal(provider.context({ agent: EVE, query: "when are zebra crossings painted" }), null);
-  assert.ok(provider.context({ agent: ADA, query: "when are zebra crossings painted" }));
+  assert.equal(
+    await provider.context({ agent: EVE, query: "when are zebra crossings painted" }),
+    null,
+  );
+  assert.ok(await provider.context({ agent: ADA, query: "when are zebra crossings painted" }));
   provider.close();
 });
 
-Deno.test("recall: K=0 recalls nothing, a blank or stopword-only query recalls nothing", () => {
+Deno.test("recall: K=0 recalls nothing, a blank or stopword-only query recalls nothing", async () => {
   using dir = tempHome();
   const off = new RecallMemoryProvider({ home: dir.home, k: 0 });
-  off.observe({ user: "the vault code is kept by Priya", assistant: "", scope: { agent: ADA } });
-  assert.equal(off.context({ agent: ADA, query: "who keeps the vault code?" }), null);
+  await off.observe({
+    user: "the vault code is kept by Priya",
+    assistant: "",
+    scope: { agent: ADA },
+  });
+  assert.equal(await off.context({ agent: ADA, query: "who keeps the vault code?" }), null);
   off.close();
   const on = new RecallMemoryProvider({ home: dir.home, k: 1 });
-  assert.equal(on.context({ agent: ADA, query: "   " }), null);
-  assert.equal(on.context({ agent: ADA, query: "what is it that you were?" }), null);
-  const one = on.context({ agent: ADA, query: "who keeps the vault code?" });
+  assert.equal(await on.context({ agent: ADA, query: "   " }), null);
+  assert.equal(await on.context({ agent: ADA, query: "what is it that you were?" }), null);
+  const one = await on.context({ agent: ADA, query: "who keeps the vault code?" });
   assert.equal(one?.split("\n").length, 2);
   on.close();
 });
@@ -86,12 +93,12 @@ Deno.test("recall: the same words said again fill one slot; the newer twin ranks
   provider.close();
 });
 
-Deno.test("recall: a long exchange is kept whole, in chunks each recalled on its own", () => {
+Deno.test("recall: a long exchange is kept whole, in chunks each recalled on its own", async () => {
   using dir = tempHome();
   const provider = new RecallMemoryProvider({ home: dir.home });
   const filler = Array.from({ length: 40 }, (_, i) => `line ${i} about nothing in particular`);
   const user = [...filler, "the wifi password for the lab is kept by Oskar", ...filler].join("\n");
-  provider.observe({ user, assistant: "done", scope: { agent: ADA } });
+  await provider.observe({ user, assistant: "done", scope: { agent: ADA } });
   const db = rawDb(join(dir.home, "recall.db"));
   const rows = db.prepare("SELECT text FROM recall_chunks ORDER BY id").all() as { text: string }[];
   db.close();
@@ -105,7 +112,7 @@ Deno.test("recall: a long exchange is kept whole, in chunks each recalled on its
 Deno.test("memory_search: searches the provider's memory, read-only, and says so on a miss", async () => {
   using dir = tempHome();
   const provider = new RecallMemoryProvider({ home: dir.home });
-  provider.observe({
+  await provider.observe({
     user: "the staging endpoint is https://staging.example/v3",
     assistant: "",
     scope: { agent: ADA, timeline: TIMELINE_A },

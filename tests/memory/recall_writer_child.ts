@@ -7,7 +7,7 @@ import { RecallMemoryProvider } from "../../lib/memory/recall_provider.ts";
 const [home, prefix, count] = Deno.args;
 const provider = new RecallMemoryProvider({ home });
 for (let i = 0; i < Number(count); i++) {
-  provider.observe({
+  await provider.observe({
     user: `[2026-11-01T10:00:00Z] bob: ${prefix} fact number ${i} is ${prefix}${i}value`,
     assistant: `noted ${prefix} ${i}`,
     scope: { agent: "11111111-1111-4111-8111-111111111111", timeline: `${prefix}-timeline` },

@@ -122,3 +122,10 @@ Deno.test("DeferredGate builds the real gate on the first post, once", async () 
   await gate.post({ timeline: "t", body: "two", kind: "tool" });
   assert.deepEqual([builds, posted], [1, ["one", "two"]]);
 });
+
+Deno.test("the automatic memory provider loads the vendor SDK only with an embeddings model", async () => {
+  const graph = await staticGraph("lib/memory/recall_provider.ts");
+  assert.ok(graph.has("lib/memory/recall_store.ts"), "the scan must see the store");
+  const sdk = [...graph].filter((m) => /openai|recall_embeddings/.test(m));
+  assert.deepEqual(sdk, [], "the SDK is on the recall provider's start-up graph");
+});
