@@ -55,7 +55,12 @@ export interface Row {
   parts: [key: string, size: number][];
   /** Whether the request carried a working-state block. */
   workingState: boolean;
+  /** The recalled-memory block of the request (automatic memory bound), or "". */
+  recalled: string;
 }
+
+/** The heading automatic memory puts above what it recalls into the volatile note. */
+const RECALLED = "Relevant memories from past conversations";
 
 const codePoints = (s: string) => {
   let n = 0;
@@ -107,13 +112,15 @@ export interface MeasureOptions {
    * `item/<i>` note, so each wake's request carries a different, growing notes block.
    */
   readonly notes?: boolean;
+  /** Added to every wake's environment (e.g. an automatic memory provider). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Runs an `n`-wake conversation and measures each wake's first request against the last. */
 export async function measure(n: number, options: MeasureOptions = {}): Promise<Row[]> {
   await using w = await world();
   await using tap = modelTap(w);
-  const env = { AI_BASE_URL: tap.baseURL, HARNESS_WAKE_BREAKER_MAX: "1000" };
+  const env = { AI_BASE_URL: tap.baseURL, HARNESS_WAKE_BREAKER_MAX: "1000", ...options.env };
   const firsts: string[] = [];
   for (let i = 1; i <= n; i++) {
     await say(w, `Message ${i}: how is item #${i} going? Please reply briefly.`);
@@ -166,8 +173,19 @@ export async function measure(n: number, options: MeasureOptions = {}): Promise<
         codePoints(JSON.stringify(value)),
       ]),
       workingState: text.includes("<working-state>"),
+      recalled: recalledBlock(text),
     };
   });
+}
+
+/** The recalled-memory block of a request body's messages, "" when there is none. */
+function recalledBlock(raw: string): string {
+  for (const message of faithful(raw).messages) {
+    const content = typeof message.content === "string" ? message.content : "";
+    const at = content.indexOf(RECALLED);
+    if (at >= 0) return content.slice(at);
+  }
+  return "";
 }
 
 /** `text`'s common prefix with `previous` (none for the first wake), in code points. */
@@ -185,9 +203,14 @@ if (import.meta.main) {
       wakes: { type: "string", default: "20" },
       json: { type: "boolean", default: false },
       notes: { type: "boolean", default: false },
+      // Automatic memory: each wake observes the exchange and recalls into the volatile note.
+      memory: { type: "boolean", default: false },
     },
   });
-  const rows = await measure(Number(values.wakes), { notes: values.notes });
+  const rows = await measure(Number(values.wakes), {
+    notes: values.notes,
+    env: values.memory ? { HARNESS_MEMORY_PROVIDER: "recall" } : {},
+  });
   const judged = rows.filter((r) => r.wake >= FROM);
   const worst = (pick: (r: Row) => Ratio) => Math.min(...judged.map((r) => pick(r).ratio));
   const pass = judged.every((r) => r.wire.ratio >= TARGET);

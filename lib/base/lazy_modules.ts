@@ -39,6 +39,8 @@ export const LAZY_MODULES = [
   "lib/mcp/client.ts",
   "lib/core/image_prep.ts",
   "lib/journal/otel.ts",
+  "lib/memory/recall_provider.ts",
+  "lib/memory/recall_embeddings.ts",
 ] as const;
 
 /** A module path `lazyImport` accepts. */

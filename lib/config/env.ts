@@ -45,6 +45,7 @@ export const ENV_DEFAULTS = {
   coldStartIdleSeconds: 3600,
   paceMaxBuilds: 3,
   memoryProvider: "sqlite",
+  memoryRecallK: 5,
 } as const;
 
 /** The parsed environment. Optional fields are `undefined` when unset or blank. */
@@ -78,8 +79,19 @@ export interface HarnessEnv {
   readonly onboard: boolean;
   /** `HARNESS_PROFILE`: anything but `unlocked` is `locked` (fail-closed). */
   readonly profile: ProfileName;
-  /** `HARNESS_MEMORY_PROVIDER`: `sqlite` (default) or a module spec, bound by the memory loader. */
+  /**
+   * `HARNESS_MEMORY_PROVIDER`: `sqlite` (default), `recall`, `mempalace` (lower-cased) or a module
+   * spec, bound by the memory loader.
+   */
   readonly memoryProvider: string;
+  /** `HARNESS_MEMORY_RECALL_K`: chunks recalled into a turn by `recall` (0–20, default 5; 0 = none). */
+  readonly memoryRecallK: number;
+  /** `MEMPALACE_PALACE_PATH` (else `MEMPAL_PALACE_PATH`): a MemPalace palace to import from. */
+  readonly palacePath?: string;
+  /** `HARNESS_MEMORY_EMBEDDINGS_MODEL`: an embeddings model for recall's hybrid rank; unset ⇒ none. */
+  readonly memoryEmbeddingsModel?: string;
+  /** `HARNESS_MEMORY_EMBEDDINGS_URL`: where that model is served (default `AI_BASE_URL`). */
+  readonly memoryEmbeddingsUrl?: string;
   /** `HARNESS_MCP_TIMEOUT`: per-request MCP timeout in seconds (default 20; lenient). */
   readonly mcpTimeoutSeconds: number;
   /** `HARNESS_WAKE_BREAKER_MAX`: wakes allowed per window; `≤ 0` disables the breaker. */
@@ -330,8 +342,31 @@ const Schema = z.object({
   HARNESS_PROFILE: z.string().optional(),
   HARNESS_MEMORY_PROVIDER: field((raw) => {
     const value = raw?.trim() ?? "";
-    return value === "" || value.toLowerCase() === "sqlite" ? ENV_DEFAULTS.memoryProvider : value;
+    if (value === "" || value.toLowerCase() === "sqlite") return ENV_DEFAULTS.memoryProvider;
+    // The built-in names are case-insensitive, as `sqlite` is; a module path keeps its case.
+    return /^(recall|mempalace)$/i.test(value) ? value.toLowerCase() : value;
   }),
+  HARNESS_MEMORY_RECALL_K: field((raw) => {
+    if (raw === undefined || raw.trim() === "") return ENV_DEFAULTS.memoryRecallK;
+    const k = number("HARNESS_MEMORY_RECALL_K", raw, INT, {
+      accepts: "an integer from 0 to 20 (0 turns automatic recall off)",
+      min: 0,
+    });
+    if (k > 20) {
+      throw new Refusal(
+        `HARNESS_MEMORY_RECALL_K must be an integer from 0 to 20 (0 turns automatic recall ` +
+          `off), got ${shown(raw)}.`,
+      );
+    }
+    return k;
+  }),
+  MEMPALACE_PALACE_PATH: z.string().optional(),
+  HARNESS_MEMORY_EMBEDDINGS_MODEL: z.string().optional(),
+  HARNESS_MEMORY_EMBEDDINGS_URL: httpUrl(
+    "HARNESS_MEMORY_EMBEDDINGS_URL",
+    "https://api.openai.com/v1",
+  ),
+  MEMPAL_PALACE_PATH: z.string().optional(),
   HARNESS_MCP_TIMEOUT: z.string().optional(),
   HARNESS_WAKE_BREAKER_MAX: int("HARNESS_WAKE_BREAKER_MAX", ENV_DEFAULTS.wakeBreakerMax, {
     accepts: "an integer (0 or less disables the breaker)",
@@ -479,6 +514,10 @@ const Schema = z.object({
     onboard: v.HARNESS_ONBOARD,
     profile,
     memoryProvider: v.HARNESS_MEMORY_PROVIDER,
+    memoryRecallK: v.HARNESS_MEMORY_RECALL_K,
+    palacePath: v.MEMPALACE_PALACE_PATH?.trim() || v.MEMPAL_PALACE_PATH?.trim() || undefined,
+    memoryEmbeddingsModel: v.HARNESS_MEMORY_EMBEDDINGS_MODEL?.trim() || undefined,
+    memoryEmbeddingsUrl: v.HARNESS_MEMORY_EMBEDDINGS_URL,
     mcpTimeoutSeconds,
     wakeBreakerMax: v.HARNESS_WAKE_BREAKER_MAX,
     wakeBreakerWindowSeconds: v.HARNESS_WAKE_BREAKER_WINDOW,

@@ -4,8 +4,9 @@
  * | value | binds | reported name |
  * |---|---|---|
  * | unset, empty, `sqlite` (any case) | {@link SqliteMemoryProvider} under the harness home | `sqlite` |
+ * | `recall` (any case) | the built-in automatic provider, loaded lazily | `recall` |
+ * | `mempalace` (any case) | the same automatic provider, importing the palace's drawers once | `mempalace` |
  * | a module path, optionally `#Export` | that module's export (default: `default`) | `module:<value>` |
- * | `mempalace` | nothing: an error, it is a Python-only backend | — |
  *
  * A module path is a TypeScript/JavaScript module Deno can import: `./my_memory.ts`,
  * `../x/mem.ts#MyMemory`, `/abs/mem.ts#MyMemory`, `file:///abs/mem.ts#MyMemory`, or an
@@ -15,6 +16,8 @@
  * (`deno run`); a compiled binary cannot import it.
  */
 import { errorMessage } from "../base/error_text.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+import { VERSION } from "../base/version.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type MemoryProvider, SqliteMemoryProvider } from "./provider.ts";
 
@@ -37,15 +40,35 @@ export interface LoadMemoryProviderOptions {
   readonly journal?: Journal;
   /** Base for relative module paths (default: the working directory). */
   readonly cwd?: string;
+  /** Chunks the automatic provider recalls into turn 0 (`HARNESS_MEMORY_RECALL_K`). */
+  readonly recallK?: number;
+  /** A MemPalace palace to import (`MEMPALACE_PALACE_PATH`; default `<home>/mempalace`). */
+  readonly palacePath?: string;
+  /** An embeddings model for the automatic provider's hybrid rank, and where to reach it. */
+  readonly embeddings?: {
+    readonly model: string;
+    readonly apiKey?: string;
+    readonly baseURL?: string;
+  };
 }
 
 /** A bound provider and the name `resolved-config` reports for it. */
 export interface BoundMemoryProvider {
   /** The provider to take tools from and call hooks on. */
   readonly provider: MemoryProvider;
-  /** `sqlite` or `module:<spec>`. */
+  /** `sqlite`, `recall`, `mempalace` or `module:<spec>`. */
   readonly name: string;
+  /**
+   * The version of the code serving it: the harness's for the built-in automatic provider,
+   * `null` for the sqlite store (it has no separate pin) and for a custom module (unknowable).
+   */
+  readonly version: string | null;
+  /** The built-in engine behind the name (`sqlite` or `recall`); `null` for a custom module. */
+  readonly backend: "sqlite" | "recall" | null;
 }
+
+/** The automatic provider's names in `HARNESS_MEMORY_PROVIDER`. */
+export const RECALL_NAMES = ["recall", "mempalace"] as const;
 
 /** A `HARNESS_MEMORY_PROVIDER` value that cannot be bound; the message says why and what to do. */
 export class MemoryProviderError extends Error {
@@ -74,26 +97,58 @@ export async function loadMemoryProvider(
   const raw = (spec ?? "").trim();
   const alias = raw.toLowerCase();
   if (alias === "" || alias === "sqlite") {
-    return { provider: new SqliteMemoryProvider({ home: options.home }), name: "sqlite" };
+    return {
+      provider: new SqliteMemoryProvider({ home: options.home }),
+      name: "sqlite",
+      version: null,
+      backend: "sqlite",
+    };
   }
-  if (alias === "mempalace") {
-    throw new MemoryProviderError(
-      `${MEMORY_PROVIDER_ENV}=mempalace is a Python-only backend (the MemPalace adapter of the ` +
-        "Python basecradle-harness) and does not exist in this runtime. Use 'sqlite' (the " +
-        "default) or a TypeScript module path such as ./my_memory.ts#MyMemory.",
-    );
-  }
+  if (alias === "recall" || alias === "mempalace") return await bindRecall(alias, options);
   if (!MODULE_PREFIX.test(raw)) {
     const hint = PYTHON_PATH.test(raw)
       ? " It looks like a Python import path; this runtime imports TypeScript modules."
       : "";
     throw new MemoryProviderError(
-      `${MEMORY_PROVIDER_ENV}='${raw}' is neither 'sqlite' nor a module path.${hint} Use ` +
-        "'sqlite' (the default) or a module path such as ./my_memory.ts#MyMemory.",
+      `${MEMORY_PROVIDER_ENV}='${raw}' is neither 'sqlite', 'recall', 'mempalace' nor a module ` +
+        `path.${hint} Use 'sqlite' (the default), 'recall' (automatic memory) or a module path ` +
+        "such as ./my_memory.ts#MyMemory.",
     );
   }
   const provider = await importProvider(raw, options);
-  return { provider, name: `module:${raw}` };
+  return { provider, name: `module:${raw}`, version: null, backend: null };
+}
+
+/**
+ * The built-in automatic provider, imported only now: a wake bound to `sqlite` never loads it.
+ * `mempalace` is served by it (the Python palace itself cannot be opened here), which the
+ * journal says once, at bind.
+ */
+async function bindRecall(
+  name: typeof RECALL_NAMES[number],
+  options: LoadMemoryProviderOptions,
+): Promise<BoundMemoryProvider> {
+  const { RecallMemoryProvider } = await lazyImport<typeof import("./recall_provider.ts")>(
+    "lib/memory/recall_provider.ts",
+  );
+  const journal = options.journal ?? silentJournal;
+  const provider = new RecallMemoryProvider({
+    home: options.home,
+    journal,
+    k: options.recallK,
+    palacePath: options.palacePath,
+    embeddings: options.embeddings,
+  });
+  if (name === "mempalace") {
+    journal.event("INFO", "memory", {
+      op: "bind",
+      provider: "mempalace",
+      backend: "recall",
+      note: "the Python MemPalace palace is not opened by this runtime; its verbatim drawers " +
+        "are imported once into recall.db",
+    });
+  }
+  return { provider, name, version: VERSION, backend: "recall" };
 }
 
 /** Imports the module `spec` names and turns its export into a provider. */

@@ -29,6 +29,8 @@ export interface MemoryExchange {
   readonly user: string;
   /** The agent's narration for the turn. */
   readonly assistant: string;
+  /** The bodies the agent posted with its `messages` tool during the turn, oldest first. */
+  readonly posts?: readonly string[];
   /** Whose memory it belongs to. */
   readonly scope: MemoryScope;
 }

@@ -161,7 +161,19 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     )
     : null;
   // From here on, code from outside the harness may run (a custom memory module).
-  const memory = await loadMemoryProvider(env.memoryProvider, { home: env.harnessHome, journal });
+  const memory = await loadMemoryProvider(env.memoryProvider, {
+    home: env.harnessHome,
+    journal,
+    recallK: env.memoryRecallK,
+    palacePath: env.palacePath,
+    embeddings: env.memoryEmbeddingsModel
+      ? {
+        model: env.memoryEmbeddingsModel,
+        apiKey: env.aiApiKey,
+        baseURL: env.memoryEmbeddingsUrl ?? env.aiBaseUrl,
+      }
+      : undefined,
+  });
   const memoryTools = memory.provider.tools?.() ?? [];
   const policy = env.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
   const overlay = await folder(

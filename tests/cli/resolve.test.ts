@@ -109,8 +109,8 @@ Deno.test("a bad question is one stderr line and exit 1, nothing on stdout", asy
     [["--sdk", "xai-sdk"], /^harness resolve: AI_SDK=xai-sdk is the Python harness's/],
     [["--surface", "nope"], /^harness resolve: Unknown AI_SDK_SURFACE 'nope'/],
     [
-      ["--memory-provider", "mempalace"],
-      /^harness resolve: HARNESS_MEMORY_PROVIDER=mempalace is a Python-only/,
+      ["--memory-provider", "redis"],
+      /^harness resolve: HARNESS_MEMORY_PROVIDER='redis' is neither 'sqlite', 'recall'/,
     ],
   ];
   for (const [args, pattern] of cases) {

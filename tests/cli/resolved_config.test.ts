@@ -26,6 +26,7 @@ const FIELDS = [
   "max_context_tokens",
   "mcp_request_timeout",
   "mcp_servers",
+  "memory_backend",
   "memory_provider",
   "memory_provider_version",
   "model_params",
@@ -93,6 +94,7 @@ Deno.test("a default env prints every field, sorted, indent 2, with no key neede
   assert.equal(doc.max_context_tokens, null);
   assert.equal(doc.memory_provider, "sqlite");
   assert.equal(doc.memory_provider_version, null);
+  assert.equal(doc.memory_backend, "sqlite");
   assert.deepEqual(doc.tools, BENIGN);
   assert.deepEqual(doc.builtins, []);
   assert.deepEqual(doc.skipped, []);
@@ -421,4 +423,16 @@ Deno.test("soft rules agree too: a broken plugin file or MCP config is skipped, 
   const wake = await runCli(["wake", "--timeline", TIMELINE], { env: wakeEnv(b) });
   assert.match(wake.stderr, /WARNING Skipping tool plugin file zz_mine\.json: /);
   assert.doesNotMatch(wake.stderr, /harness wake: .*zz_mine|harness wake: .*broken/);
+});
+
+Deno.test("mempalace and recall report the automatic provider that serves them, with its version", async () => {
+  await using b = await box();
+  for (const name of ["mempalace", "Recall"]) {
+    const { doc } = await resolved({ ...b.env, HARNESS_MEMORY_PROVIDER: name });
+    assert.equal(doc.memory_provider, name.toLowerCase());
+    assert.equal(doc.memory_provider_version, doc.harness_version);
+    assert.equal(doc.memory_backend, "recall");
+    assert.ok(doc.tools.includes("memory_search"), doc.tools.join(","));
+    assert.ok(!doc.tools.includes("memory"), "the explicit tool belongs to sqlite");
+  }
 });

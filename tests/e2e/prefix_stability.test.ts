@@ -53,3 +53,18 @@ Deno.test("prefix: notes changing every wake leave the prefix where it was; ≥ 
   const judged = all.filter((r) => r.wake >= FROM);
   assert.ok(judged.every((r) => r.wire.ratio >= TARGET), table(judged, (r) => r.wire));
 });
+
+Deno.test("prefix: with automatic memory recalled and notes kept every wake, only the volatile tail changes", async () => {
+  const all = await measure(4, { notes: true, env: { HARNESS_MEMORY_PROVIDER: "recall" } });
+  assert.deepEqual(all.map((r) => r.workingState), [false, true, true, true]);
+  // Memory changes wake after wake (each wake observes one more exchange and recalls it) …
+  assert.equal(all[0].recalled, "", "nothing to recall on the first wake");
+  for (const r of all.slice(1)) assert.ok(r.recalled, `wake ${r.wake} recalled nothing`);
+  assert.notEqual(all[2].recalled, all[1].recalled, "the recalled memory changed");
+  for (const r of all.slice(1)) {
+    // … and the request still agrees byte for byte with the previous one up to the previous
+    // wake's user turn: the recall rides in the volatile note, never in the cached prefix.
+    assert.match(r.diverges, /"role\\":\\"user\\",\\"content\\":\\"\[/, `wake ${r.wake}`);
+    if (r.wake > 2) assert.ok(r.wire.prefix > all[r.wake - 2].wire.prefix, `wake ${r.wake}`);
+  }
+});

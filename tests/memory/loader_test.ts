@@ -64,18 +64,21 @@ Deno.test("relative paths, file: URLs and #Export pick the module and the export
   assert.equal(await recallMemory(b.provider, { agent: "u1" }), "ready-made recall");
 });
 
-Deno.test("mempalace is refused with a clear Python-only message", async () => {
+Deno.test("mempalace binds the built-in automatic provider (the Python palace is not opened)", async () => {
   for (const spec of ["mempalace", "MemPalace"]) {
-    const error = await rejected(loadMemoryProvider(spec));
-    assert.ok(error instanceof MemoryProviderError);
-    assert.match(error.message, /HARNESS_MEMORY_PROVIDER=mempalace is a Python-only backend/);
-    assert.match(error.message, /'sqlite'/);
+    const bound = await loadMemoryProvider(spec);
+    assert.equal(bound.name, "mempalace");
+    assert.equal(bound.backend, "recall");
+    assert.deepEqual(bound.provider.tools?.().map((tool) => tool.name), ["memory_search"]);
   }
 });
 
 Deno.test("bad specs fail at bind time with the reason", async () => {
   const cases: [string, RegExp][] = [
-    ["redis", /'redis' is neither 'sqlite' nor a module path\. Use 'sqlite'/],
+    [
+      "redis",
+      /'redis' is neither 'sqlite', 'recall', 'mempalace' nor a module path\. Use 'sqlite'/,
+    ],
     ["my_pkg.memory:MyMemory", /looks like a Python import path/],
     ["./does/not/exist.ts", /could not import file:\/\/.*exist\.ts: .*running from source/],
     [

@@ -52,6 +52,10 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/core/idle_filter.ts",
       // The image codecs: loaded only by a request that carries an image.
       "lib/core/image_prep.ts",
+      // The automatic memory provider: bound only when HARNESS_MEMORY_PROVIDER names it.
+      "lib/memory/recall_provider.ts",
+      "lib/memory/recall_store.ts",
+      "lib/memory/palace_import.ts",
       "npm:fast-png@8.0.0",
       "npm:jpeg-js@0.4.4",
       // Each of these boots Deno's Node compatibility layer (several ms per wake).
@@ -151,4 +155,11 @@ Deno.test("DeferredGate builds the real gate on the first post, once", async () 
   await gate.post({ timeline: "t", body: "one", kind: "tool" });
   await gate.post({ timeline: "t", body: "two", kind: "tool" });
   assert.deepEqual([builds, posted], [1, ["one", "two"]]);
+});
+
+Deno.test("the automatic memory provider loads the vendor SDK only with an embeddings model", async () => {
+  const graph = await staticGraph("lib/memory/recall_provider.ts");
+  assert.ok(graph.has("lib/memory/recall_store.ts"), "the scan must see the store");
+  const sdk = [...graph].filter((m) => /openai|recall_embeddings/.test(m));
+  assert.deepEqual(sdk, [], "the SDK is on the recall provider's start-up graph");
 });

@@ -225,7 +225,7 @@ async function driveTurn(
   }
   // A build about to be rebuilt is discarded: its narration is neither logged nor remembered.
   if (standing && !await standing(result)) return "done";
-  await settleNarration(wake, spec, result.text, result.kind);
+  await settleNarration(wake, spec, result.text, result.kind, postedBodies(live, turnMessage));
   return "done";
 }
 
@@ -353,19 +353,40 @@ export async function rememberSummary(
   });
 }
 
-/** Logs the turn's final text as unspoken and hands the exchange to memory. */
+/** Logs the turn's final text as unspoken and hands the exchange (and its posts) to memory. */
 async function settleNarration(
   wake: Wake,
   spec: TurnSpec,
   text: string,
   kind: "narration" | "reserve" | "stuck",
+  posts?: readonly string[],
 ): Promise<void> {
   unspoken(wake.journal, { timeline: wake.settings.timeline, kind, text });
   await observeMemory(wake.memory, {
     user: spec.text,
     assistant: text,
+    posts,
     scope: { agent: wake.context.self.uuid, timeline: wake.settings.timeline },
   }, wake.journal);
+}
+
+/**
+ * The bodies of the `messages` creates the model called from the turn's user message on, so
+ * memory keeps what the agent said aloud beside its closing text. A body the gate redacted is
+ * already the redacted text (the gate rewrites the call's own arguments).
+ */
+function postedBodies(live: readonly Message[], turnMessage: Message): string[] {
+  const from = Math.max(0, live.indexOf(turnMessage));
+  const bodies: string[] = [];
+  for (const message of live.slice(from)) {
+    for (const call of message.toolCalls ?? []) {
+      const { action, body } = call.arguments;
+      if (call.name === "messages" && action === "create" && typeof body === "string") {
+        bodies.push(body);
+      }
+    }
+  }
+  return bodies;
 }
 
 /**
