@@ -96,7 +96,7 @@ Deno.test("payload too large is reported verbatim, committed, never re-driven", 
     status: 413,
     json: openaiError("Request entity too large: 31457280 bytes exceeds the limit."),
   });
-  const result = await w.wake(["--asset", file.content.uuid], { NO_COLOR: "" });
+  const result = await w.wake(["--asset", file.content.uuid], { NO_COLOR: "", FORCE_COLOR: "1" });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits("chat"), 1);
   // No image rode the request (the file is not a decodable PNG), so nothing is replayed.
@@ -215,7 +215,7 @@ Deno.test("bookends are colored whole tokens, carry delivery=, and NO_COLOR stri
   await using w = await world();
   await say(w, "hi");
   scriptReply(w.model, "hey");
-  const colored = await w.wake([], { NO_COLOR: "", BASECRADLE_DELIVERY_ID: "dlv-42" });
+  const colored = await w.wake([], { NO_COLOR: "", FORCE_COLOR: "1", BASECRADLE_DELIVERY_ID: "dlv-42" });
   assert.equal(colored.code, 0, colored.stderr);
   const lines = colored.stderr.split("\n");
   const start = lines.find((l) => l.includes("wake start"))!;
