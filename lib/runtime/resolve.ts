@@ -17,6 +17,7 @@ import type { Tool } from "../core/types/tool.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import { loadImagePrep } from "../config/image_prep.ts";
 import { type EscalationConfig, loadEscalation } from "../config/escalation.ts";
+import { loadRecordsConfig, type RecordsConfig } from "../config/records.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -102,6 +103,8 @@ export interface Runtime {
    * off when the file is absent. Enabled without `NTFY_DM_TOKEN` refuses.
    */
   readonly escalation: EscalationConfig;
+  /** `records.json`: what turn records keep and for how long (docs/configuration.md#recordsjson). */
+  readonly records: RecordsConfig;
   /**
    * `guardrails.json`, parsed and compiled for the gate; `undefined` when there is no file (the
    * gate's defaults apply). Hand it to the gate as it is.
@@ -182,6 +185,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const guardrails = await readGuardrails(configHome);
   const imagePrep = await loadImagePrep(configHome, env.aiModel);
   const escalation = await loadEscalation(configHome, env.ntfyDmToken);
+  const records = await loadRecordsConfig(configHome);
   return {
     env,
     configHome,
@@ -199,6 +203,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     guardrails,
     imagePrep,
     escalation,
+    records,
   };
 }
 

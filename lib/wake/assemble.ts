@@ -103,6 +103,7 @@ export async function assemble(
     posts: 0,
     billingWall: false,
     escalation: runtime.escalation,
+    records: runtime.records,
     loaded,
   };
 }

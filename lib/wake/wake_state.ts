@@ -15,6 +15,7 @@ import type { ClaimStore } from "../home/claims.ts";
 import type { WakeContext } from "./context.ts";
 import type { HarnessEnv } from "../config/env.ts";
 import type { EscalationConfig } from "../config/escalation.ts";
+import type { RecordsConfig } from "../config/records.ts";
 import type { ReadAhead } from "./read_ahead.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
@@ -106,6 +107,8 @@ export interface Wake {
   billingWall: boolean;
   /** `escalation.json`: which triggers notify the operator (docs/operating.md#escalation). */
   readonly escalation: EscalationConfig;
+  /** `records.json`: what the turn records keep (docs/records.md#content-modes). */
+  readonly records: RecordsConfig;
   /** The kinds' first reads, started together (lib/wake/read_ahead.ts). */
   readAhead?: ReadAhead;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */

@@ -14,10 +14,13 @@ export {
   type AppendOptions,
   appendTurnRecord,
   type LatencyInput,
+  type PostInput,
   StageTimer,
+  TOOL_TEXT_CAP,
   type ToolCallInput,
   type TurnRecordInput,
   type UsageInput,
+  type VerdictInput,
 } from "./writer.ts";
 export {
   type BadReason,
