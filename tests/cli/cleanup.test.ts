@@ -23,7 +23,10 @@ const CLEAN = {
 Deno.test("cleanup: neither --sweep nor --timeline is a usage error (exit 2)", async () => {
   const r = await runCli(["cleanup"], { env: CLEAN });
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^harness cleanup: one of --sweep or --timeline <uuid> is required\n/);
+  assert.match(
+    r.stderr,
+    /^harness cleanup: one of --sweep, --records or --timeline <uuid> is required\n/,
+  );
   assert.match(r.stderr, /Usage: harness cleanup --sweep/);
   assert.equal(r.stdout, "");
   const unknown = await runCli(["cleanup", "--sweeep"], { env: CLEAN });

@@ -8,7 +8,16 @@
  * @module
  */
 export { canonicalHash, canonicalJson, GENESIS_HASH, recordHash, sha256Hex } from "./canonical.ts";
-export { chainPath, headPath, recordedTimelines, RECORDS_DIR, recordsDir } from "./files.ts";
+export { type Anchor, parseAnchor } from "./anchor.ts";
+export { pruneRecords, type PruneReport, retentionCutoff } from "./prune.ts";
+export {
+  anchorPath,
+  chainPath,
+  headPath,
+  recordedTimelines,
+  RECORDS_DIR,
+  recordsDir,
+} from "./files.ts";
 export { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
 export {
   type AppendOptions,

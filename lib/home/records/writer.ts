@@ -23,7 +23,8 @@ import {
   recordHashAsync,
   sha256HexAsync,
 } from "./canonical.ts";
-import { chainPath, headPath, recordsDir } from "./files.ts";
+import { readAnchor } from "./anchor.ts";
+import { anchorPath, chainPath, headPath, recordsDir } from "./files.ts";
 import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
 import { readTail } from "./tail.ts";
 
@@ -135,19 +136,18 @@ export async function appendTurnRecord(
   });
   Object.assign(draft, await completeFields(input));
   await Deno.mkdir(recordsDir(home), { recursive: true });
-  const file = await Deno.open(chainPath(home, input.timeline), {
-    read: true,
-    append: true,
-    create: true,
-  });
+  const file = await openLocked(chainPath(home, input.timeline));
   try {
-    await file.lock(true); // released by close
     const tail = await readTail(file, (await file.stat()).size);
+    // A chain retention emptied continues from its anchor, not from genesis.
+    const anchor = tail.last ? undefined : await readAnchor(anchorPath(home, input.timeline));
+    const last = tail.last ??
+      (anchor && anchor !== "invalid" ? { seq: anchor.seq, hash: anchor.record_hash } : undefined);
     const sealed: Record<string, unknown> = {
       ...draft,
-      seq: (tail.last?.seq ?? 0) + 1,
-      prev_hash: tail.last?.hash ?? GENESIS_HASH,
-      recovered_from: tail.skipped && { after_seq: tail.last?.seq ?? 0, ...tail.skipped },
+      seq: (last?.seq ?? 0) + 1,
+      prev_hash: last?.hash ?? GENESIS_HASH,
+      recovered_from: tail.skipped && { after_seq: last?.seq ?? 0, ...tail.skipped },
     };
     sealed.record_hash = await recordHashAsync(sealed);
     // Checked before anything is written: the writer never produces a line the verifier rejects.
@@ -159,6 +159,26 @@ export async function appendTurnRecord(
     await atomicWrite(headPath(home, input.timeline), `${head}\n`);
     return record;
   } finally {
+    file.close();
+  }
+}
+
+/**
+ * Opens the chain file for appending and takes its lock. Pruning replaces the file (atomic
+ * rename) under the same lock, so a descriptor opened before a prune is reopened on the new file
+ * rather than appending to the unlinked old one.
+ */
+async function openLocked(path: string): Promise<Deno.FsFile> {
+  for (;;) {
+    const file = await Deno.open(path, { read: true, append: true, create: true });
+    try {
+      await file.lock(true); // released by close
+      const [held, named] = [await file.stat(), await Deno.stat(path).catch(() => undefined)];
+      if (named !== undefined && held.ino === named.ino && held.dev === named.dev) return file;
+    } catch (error) {
+      file.close();
+      throw error;
+    }
     file.close();
   }
 }
