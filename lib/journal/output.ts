@@ -27,6 +27,11 @@ export function writeStderr(text: string): void {
   writeAll(Deno.stderr, encoder.encode(scrubSecrets(text)));
 }
 
+/** Whether stdout is a terminal (a chart is drawn only there; a pipe gets the plain table). */
+export function stdoutIsTerminal(): boolean {
+  return Deno.stdout.isTerminal();
+}
+
 /**
  * Registers the value of every secret-bearing variable `read` knows (the process environment,
  * for the CLI) with the scrubber, before a command runs: whatever path an error then takes to

@@ -40,3 +40,12 @@ export {
   type VerifyReport,
 } from "./verify.ts";
 export { percentile, statsOfChain, statsRecords, type TimelineStats } from "./stats.ts";
+export {
+  type DriftBucket,
+  type DriftBy,
+  type DriftPrice,
+  driftRecords,
+  type DriftReport,
+  parseSince,
+  periodOf,
+} from "./drift.ts";
