@@ -19,6 +19,7 @@ export const LAZY_MODULES = [
   "lib/wake/wake.ts",
   "lib/wake/engaged/mod.ts",
   "lib/wake/escalation.ts",
+  "lib/wake/budget.ts",
   "lib/gate/gate.ts",
   "lib/gate/guardrails.ts",
   "lib/config/installer.ts",

@@ -18,6 +18,7 @@ import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import { loadImagePrep } from "../config/image_prep.ts";
 import { type EscalationConfig, loadEscalation } from "../config/escalation.ts";
 import { loadRecordsConfig, type RecordsConfig } from "../config/records.ts";
+import { type BudgetConfig, loadBudget } from "../config/spending.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -105,6 +106,8 @@ export interface Runtime {
   readonly escalation: EscalationConfig;
   /** `records.json`: what turn records keep and for how long (docs/configuration.md#recordsjson). */
   readonly records: RecordsConfig;
+  /** `budget.json`: per-agent spending limits (docs/configuration.md#budgetjson). */
+  readonly budget: BudgetConfig;
   /**
    * `guardrails.json`, parsed and compiled for the gate; `undefined` when there is no file (the
    * gate's defaults apply). Hand it to the gate as it is.
@@ -186,6 +189,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const imagePrep = await loadImagePrep(configHome, env.aiModel);
   const escalation = await loadEscalation(configHome, env.ntfyDmToken);
   const records = await loadRecordsConfig(configHome);
+  const budget = await loadBudget(configHome);
   return {
     env,
     configHome,
@@ -204,6 +208,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     imagePrep,
     escalation,
     records,
+    budget,
   };
 }
 

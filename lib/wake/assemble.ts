@@ -104,6 +104,9 @@ export async function assemble(
     billingWall: false,
     escalation: runtime.escalation,
     records: runtime.records,
+    budget: runtime.budget,
+    budgetWall: false,
+    spent: { usd: 0, tokens: 0 },
     loaded,
   };
 }

@@ -11,6 +11,8 @@
 import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
 import { recordAndCheck } from "../home/breaker.ts";
+import { budgetLimited } from "../config/spending.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import type { Journal } from "../journal/journal.ts";
 import { LEVEL_NUMBERS, parseLogLevel } from "../journal/level.ts";
@@ -87,6 +89,10 @@ async function run(wake: Wake): Promise<void> {
     if (verdict === "declined") {
       outcome = "declined";
       return;
+    }
+    if (budgetLimited(wake.budget)) {
+      const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
+      await guard.guardWake(wake); // docs/operating.md#the-budget-guard
     }
     // remember, while the four first reads start (both awaited together, so either's failure
     // is this wake's error, reported like any other)

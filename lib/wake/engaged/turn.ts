@@ -28,6 +28,7 @@ import { Message } from "../../core/types/message.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
 import { unspoken } from "../../journal/catalogue_engine.ts";
 import { appendTurnRecord, StageTimer } from "../../home/records/mod.ts";
+import { lazyImport } from "../../base/lazy_import.ts";
 import {
   billingBlocked,
   billingOnset,
@@ -44,7 +45,7 @@ import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
 import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
-import { persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
+import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
 
 /** The narration substituted when the reserve summary failed: nothing is posted. */
@@ -120,6 +121,10 @@ export async function drive(
     throw error;
   } finally {
     await recordTurn(wake, spec, outcome, facts);
+    if (facts.result && budgetActive(wake)) {
+      const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
+      await guard.chargeTurn(wake, facts.result.usage); // docs/operating.md#the-budget-guard
+    }
   }
 }
 
