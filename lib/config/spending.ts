@@ -78,6 +78,9 @@ export function resolveBudget(value: unknown, file: string = BUDGET_FILE): Budge
       path.length === 0
         ? `${file} must be a JSON object such as {"usd_per_day": 5}. Fix: write that, or ` +
           "delete the file to run without limits."
+        : issue.code === "unrecognized_keys"
+        ? `${file} key '${key}' is not a budget setting. Fix: use usd_per_wake, usd_per_day, ` +
+          "tokens_per_wake and tokens_per_day only, or remove it."
         : key.startsWith("usd_")
         ? `${file} key '${key}' must be a positive number of USD (${issue.message}). Fix: set ` +
           "it so, or remove it for no limit."

@@ -138,13 +138,55 @@ function collect(text: string, since: string, into: Row[]): number {
 const num = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 
-/** One line's fields, or undefined when it is not shaped like a record. */
-function rowOf(line: string): Row | undefined {
-  let raw: unknown;
+/** The flat object after `"<key>":` in a canonical line (usage, latency_ms have no nesting). */
+function flatObject(line: string, key: string): unknown {
+  const at = line.indexOf(`"${key}":{`);
+  if (at < 0) return undefined;
+  const start = at + key.length + 3;
+  const end = line.indexOf("}", start);
+  return end < 0 ? undefined : JSON.parse(line.slice(start, end + 1));
+}
+
+const WAKE_RE = /"wake_id":("(?:[^"\\]|\\.)*")/;
+const MODEL_RE = /"model":("(?:[^"\\]|\\.)*")/;
+
+/**
+ * The fields a canonical line spells at top level, read without parsing the whole line (its
+ * texts are most of its bytes). In canonical JSON an unescaped `"key":` is a key, never string
+ * content, and these keys occur only at the top level (`verdict` only in `gate_verdicts`).
+ * Undefined when the line is not in that shape; the caller then parses it whole.
+ */
+function fastFields(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith(AT_PREFIX)) return undefined;
   try {
-    raw = JSON.parse(line);
+    const wake = WAKE_RE.exec(line)?.[1];
+    const model = MODEL_RE.exec(line)?.[1];
+    const usage = flatObject(line, "usage");
+    const latency = flatObject(line, "latency_ms");
+    if (wake === undefined || usage === undefined || latency === undefined) return undefined;
+    return {
+      at: line.slice(AT_PREFIX.length, line.indexOf('"', AT_PREFIX.length)),
+      wake_id: JSON.parse(wake),
+      model: model === undefined ? undefined : JSON.parse(model),
+      usage,
+      latency_ms: latency,
+      gate_verdicts: line.includes('"verdict":"refused"') ? [{ verdict: "refused" }] : [],
+      escalation_reason: line.includes('"escalation_reason":"') ? "" : undefined,
+    };
   } catch {
     return undefined;
+  }
+}
+
+/** One line's fields, or undefined when it is not shaped like a record. */
+function rowOf(line: string): Row | undefined {
+  let raw: unknown = fastFields(line);
+  if (raw === undefined) {
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      return undefined;
+    }
   }
   if (typeof raw !== "object" || raw === null) return undefined;
   const r = raw as Record<string, unknown>;

@@ -188,3 +188,23 @@ Deno.test("periods and spans", () => {
   assert.equal(parseSince("7", now), undefined);
   assert.equal(parseSince("-1d", now), undefined);
 });
+
+Deno.test("a line not in canonical spelling is read whole, with the same numbers", async () => {
+  await withHome(async (home) => {
+    await Deno.mkdir(`${home}/records`);
+    const line = JSON.stringify({
+      wake_id: "W",
+      usage: { tokens_in: 10, tokens_out: 1, cached_tokens: 5, cost_usd: 0.5, calls: 1 },
+      latency_ms: { total: 7 },
+      at: "2026-11-30T01:00:00.000Z",
+      model: "m",
+      gate_verdicts: [{ kind: "tool", verdict: "refused", checks: [] }],
+    });
+    await Deno.writeTextFile(`${home}/records/${TL}.jsonl`, `${line}\n`);
+    const report = await driftRecords(home, { since: SINCE, by: "day" });
+    assert.equal(report.total.turns, 1);
+    assert.equal(report.total.guardrail_failure_rate, 1);
+    assert.equal(report.total.cache_hit_ratio, 0.5);
+    assert.equal(report.total.cost_usd, 0.5);
+  });
+});
