@@ -140,7 +140,8 @@ const num = (value: unknown): number | undefined =>
 
 /** The flat object after `"<key>":` in a canonical line (usage, latency_ms have no nesting). */
 function flatObject(line: string, key: string): unknown {
-  const at = line.indexOf(`"${key}":{`);
+  // The key occurs once, unescaped; `usage` sits near the line's end, so search from there.
+  const at = line.lastIndexOf(`"${key}":{`);
   if (at < 0) return undefined;
   const start = at + key.length + 3;
   const end = line.indexOf("}", start);
