@@ -25,6 +25,7 @@ export const LAZY_MODULES = [
   "lib/wake/wake.ts",
   "lib/wake/engaged/mod.ts",
   "lib/wake/escalation.ts",
+  "lib/wake/budget.ts",
   "lib/gate/gate.ts",
   "lib/gate/guardrails.ts",
   "lib/config/host_rules.ts",

@@ -10,9 +10,33 @@ import { type Command, commandLabel, processIo, UsageError } from "./command.ts"
 import { cleanupFailed, journalFromEnv, type StreamJournal } from "../journal/mod.ts";
 import { optionsFromEnv, PlatformClient } from "../platform/mod.ts";
 import { manualPurgeLine, purgeTimeline, sweep } from "../home/cleanup.ts";
+import { resolveConfigHome } from "../config/prompts.ts";
+import { loadRecordsConfig } from "../config/records.ts";
+import { pruneRecords } from "../home/records/prune.ts";
+import type { Journal } from "../journal/journal.ts";
+
+/**
+ * Applies `records.json`'s `retention_days` (docs/records.md#retention): nothing without it.
+ * A malformed `records.json` throws its ConfigError, which names the file, the key and the fix.
+ */
+async function pruneByRetention(home: string, journal: Journal): Promise<void> {
+  const configHome = resolveConfigHome({
+    configHome: env("BASECRADLE_CONFIG_HOME"),
+    home: env("HOME"),
+  });
+  const { retentionDays } = await loadRecordsConfig(configHome);
+  if (retentionDays === null) return;
+  const pruned = await pruneRecords(home, retentionDays);
+  journal.text(
+    "INFO",
+    `Turn records pruned: ${pruned.removed} record(s) from ${pruned.chains} chain(s) written ` +
+      `before ${pruned.cutoff} (retention_days=${retentionDays}).`,
+  );
+}
 
 const options = {
   sweep: { type: "boolean" },
+  records: { type: "boolean" },
   timeline: { type: "string" },
 } as const;
 
@@ -36,6 +60,7 @@ export const cleanupCommand: Command<typeof options> = {
   name: "cleanup",
   usage: `Usage: harness cleanup --sweep
        harness cleanup --timeline UUID
+       harness cleanup --records
 
 Remove what this box keeps for deleted BaseCradle timelines, under HARNESS_HOME: the
 transcript (and any stranded temp of it), marks, the task seen-set, claims, breaker and
@@ -49,10 +74,14 @@ Options:
                    Needs BASECRADLE_TOKEN (or BASECRADLE_EMAIL + BASECRADLE_PASSWORD);
                    BASECRADLE_BASE_URL is honoured.
   --timeline UUID  purge that timeline's state now, with no platform call (wins over --sweep)
+  --records        prune turn records older than records.json's retention_days (whole UTC
+                   days; nothing without the key), with no platform call. --sweep does this
+                   too. The pruned chain keeps an anchor and still passes records verify.
   --version        print "harness cleanup <version>" and exit
   -h, --help       show this help
 
-Environment: HARNESS_HOME (required), HARNESS_LOG_LEVEL (default INFO). Lines go to stderr.
+Environment: HARNESS_HOME (required), HARNESS_LOG_LEVEL (default INFO), BASECRADLE_CONFIG_HOME
+(records.json, for --records and --sweep). Lines go to stderr.
 Exit codes: 0 done (including nothing to do), 1 failed (named on stderr: no HARNESS_HOME, no or
 refused credentials, an unreadable home), 2 usage error.
 `,
@@ -60,8 +89,8 @@ refused credentials, an unreadable home), 2 usage error.
   versionStyle: "bare",
   async run({ values }) {
     const timeline = values.timeline?.trim() || undefined;
-    if (!values.sweep && timeline === undefined) {
-      throw new UsageError("one of --sweep or --timeline <uuid> is required");
+    if (!values.sweep && !values.records && timeline === undefined) {
+      throw new UsageError("one of --sweep, --records or --timeline <uuid> is required");
     }
     const home = env("HARNESS_HOME")?.trim();
     if (!home) {
@@ -82,8 +111,11 @@ refused credentials, an unreadable home), 2 usage error.
       if (timeline !== undefined) {
         const removed = await purgeTimeline(home, timeline, journal);
         journal.text("INFO", manualPurgeLine(removed.length, timeline));
-      } else {
+      } else if (values.sweep) {
         await sweep(home, sweepClient(), journal);
+        await pruneByRetention(home, journal);
+      } else {
+        await pruneByRetention(home, journal);
       }
       return 0;
     } catch (error) {

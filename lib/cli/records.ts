@@ -7,12 +7,32 @@
 import { errorMessage } from "../base/error_text.ts";
 import { didYouMean } from "../base/suggest.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
-import { statsRecords, type TimelineStats, verifyRecords } from "../home/records/mod.ts";
+import {
+  type DriftBucket,
+  type DriftBy,
+  driftRecords,
+  type DriftReport,
+  parseSince,
+  statsRecords,
+  type TimelineStats,
+  verifyRecords,
+} from "../home/records/mod.ts";
+import { resolveConfigHome } from "../config/prompts.ts";
+import { loadPrices } from "../config/prices.ts";
+import { isTerminal } from "../journal/output.ts";
 
 const options = {
   timeline: { type: "string" },
   json: { type: "boolean" },
+  since: { type: "string" },
+  by: { type: "string" },
+  chart: { type: "string" },
 } as const;
+
+/** The series `--chart` can draw. */
+const CHART_SERIES = ["cost", "tokens", "p95", "cache"] as const;
+/** One chartable series. */
+export type ChartSeries = typeof CHART_SERIES[number];
 
 /** What {@link runRecords} is given. */
 export interface RecordsRun {
@@ -23,6 +43,14 @@ export interface RecordsRun {
   /** `HARNESS_HOME`; undefined or blank is an error. */
   readonly home: string | undefined;
   readonly io?: Io;
+  /** `--since` as parsed: the window's start (drift mode, docs/records.md#drift-over-time). */
+  readonly since?: Date;
+  readonly by?: DriftBy;
+  readonly chart?: ChartSeries;
+  /** Where `prices.json` is looked for; none: nothing is priced. */
+  readonly configHome?: string;
+  /** Whether stdout is a terminal (a chart is drawn only then). */
+  readonly terminal?: boolean;
 }
 
 /** Runs a records action and resolves to the exit code. */
@@ -37,7 +65,8 @@ export async function runRecords(run: RecordsRun): Promise<number> {
     return 1;
   }
   try {
-    return run.action === "verify" ? await verify(home, run, io) : await stats(home, run, io);
+    if (run.action === "verify") return await verify(home, run, io);
+    return run.since ? await drift(home, run, run.since, io) : await stats(home, run, io);
   } catch (error) {
     const message = errorMessage(error);
     io.stderr(`harness records: ${message.replace(/\s+/g, " ").trim()}\n`);
@@ -66,6 +95,84 @@ async function stats(home: string, run: RecordsRun, io: Io): Promise<number> {
   const rows = await statsRecords(home, { timeline: run.timeline });
   io.stdout(run.json ? `${JSON.stringify({ timelines: rows }, null, 2)}\n` : statsTable(rows));
   return 0;
+}
+
+async function drift(home: string, run: RecordsRun, since: Date, io: Io): Promise<number> {
+  const prices = run.configHome === undefined ? undefined : await loadPrices(run.configHome);
+  const report = await driftRecords(home, {
+    since,
+    by: run.by ?? "day",
+    timeline: run.timeline,
+    prices,
+  });
+  if (run.json) {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout(driftTable(report));
+  if (run.chart && run.terminal && report.buckets.length > 0) {
+    io.stdout(driftChart(report.buckets, run.chart));
+  }
+  return 0;
+}
+
+const pct = (ratio: number | null) => ratio === null ? "-" : `${(ratio * 100).toFixed(1)}%`;
+
+const DRIFT_COLUMNS: readonly [string, (row: DriftBucket) => string][] = [
+  ["turns", (r) => String(r.turns)],
+  ["wakes", (r) => String(r.wakes)],
+  ["guard_fail", (r) => pct(r.guardrail_failure_rate)],
+  ["escalated", (r) => pct(r.escalation_rate)],
+  ["p95_ms", (r) => r.p95_latency_ms === null ? "-" : String(Math.round(r.p95_latency_ms))],
+  ["cache_hit", (r) => pct(r.cache_hit_ratio)],
+  ["tokens_in", (r) => String(r.tokens_in)],
+  ["tokens_out", (r) => String(r.tokens_out)],
+  ["cost_usd", (r) => r.cost_usd === null ? "-" : r.cost_usd.toFixed(4)],
+];
+
+/** The drift table: one row per period, then the window's total. */
+export function driftTable(report: DriftReport): string {
+  if (report.total.turns === 0) return `no turn records since ${report.since}\n`;
+  const rows = [...report.buckets, report.total];
+  const header = [report.by === "day" ? "day" : "week_of", ...DRIFT_COLUMNS.map(([n]) => n)];
+  const cells = rows.map((row) => [row.period, ...DRIFT_COLUMNS.map(([, cell]) => cell(row))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const render = (cols: string[]) =>
+    cols.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ")
+      .trimEnd();
+  const notes = [
+    report.total.unpriced_turns > 0
+      ? `${report.total.unpriced_turns} turn(s) had no provider cost and no prices.json entry\n`
+      : "",
+    report.unreadable > 0 ? `${report.unreadable} unreadable line(s) skipped\n` : "",
+  ].join("");
+  return `${[header, ...cells].map(render).join("\n")}\n${notes}`;
+}
+
+const SERIES: Readonly<Record<ChartSeries, (row: DriftBucket) => number | null>> = {
+  cost: (r) => r.cost_usd,
+  tokens: (r) => r.tokens_in + r.tokens_out,
+  p95: (r) => r.p95_latency_ms,
+  cache: (r) => r.cache_hit_ratio === null ? null : r.cache_hit_ratio * 100,
+};
+const BLOCKS = "▁▂▃▄▅▆▇█";
+const BAR_WIDTH = 40;
+
+/** A sparkline of `series` over the periods, then one bar per period (full blocks, scaled). */
+export function driftChart(buckets: readonly DriftBucket[], series: ChartSeries): string {
+  const values = buckets.map(SERIES[series]);
+  const max = Math.max(0, ...values.map((v) => v ?? 0));
+  const level = (v: number | null) =>
+    v === null ? " " : BLOCKS[max === 0 ? 0 : Math.min(7, Math.floor((v / max) * 7.999))];
+  const spark = values.map(level).join("");
+  const width = Math.max(...buckets.map((b) => b.period.length));
+  const bars = buckets.map((bucket, i) => {
+    const v = values[i];
+    const n = v === null || max === 0 ? 0 : Math.round((v / max) * BAR_WIDTH);
+    const shown = v === null ? "-" : series === "cost" ? v.toFixed(4) : String(Math.round(v));
+    return `${bucket.period.padEnd(width)}  ${"█".repeat(n).padEnd(BAR_WIDTH)}  ${shown}`;
+  });
+  return `\n${series}: ${spark}\n${bars.join("\n")}\n`;
 }
 
 const COLUMNS: readonly [string, (row: TimelineStats) => string][] = [
@@ -100,6 +207,8 @@ export const recordsCommand: Command<typeof options> = {
   name: "records",
   usage: `Usage: harness records verify [--timeline UUID] [--json]
        harness records stats [--timeline UUID] [--json]
+       harness records stats --since SPAN [--by day|week] [--chart SERIES] [--timeline UUID]
+                             [--json]
 
 Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl per timeline).
 
@@ -110,13 +219,21 @@ Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl 
            removed, reordered, duplicate, fork, torn, invalid.
   stats    per timeline: turns, posts (successful messages creates), tokens in/out, cache-hit
            ratio (cached/in), p95 total latency (nearest rank) and cost.
+           With --since: the drift numbers per UTC day or ISO week over the window —
+           guardrail-failure rate (turns with a gate refusal / turns), escalation rate,
+           p95 latency, cache-hit rate — with tokens, cost and wakes, and the total.
+           prices.json in the config home prices turns whose provider reported no cost.
 
 Options:
   --timeline UUID  only this timeline
   --json           print JSON instead of text
+  --since SPAN     only records of the last SPAN: <n>h, <n>d or <n>w (e.g. 7d)
+  --by day|week    bucket by UTC day (default) or by ISO week (Monday to Sunday)
+  --chart SERIES   below the table, a bar chart of cost, tokens, p95 or cache per period;
+                   drawn only when stdout is a terminal
   -h, --help       show this help
 
-Environment: HARNESS_HOME (required).
+Environment: HARNESS_HOME (required); BASECRADLE_CONFIG_HOME or HOME (for prices.json).
 Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
 `,
   options,
@@ -134,11 +251,47 @@ Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
       );
     }
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
+    const span = values.since?.trim();
+    const since = span === undefined ? undefined : parseSince(span, new Date());
+    if (span !== undefined && since === undefined) {
+      throw new UsageError(`--since '${span}' is not a span: use <n>h, <n>d or <n>w (e.g. 7d)`);
+    }
+    const by = values.by?.trim();
+    if (by !== undefined && by !== "day" && by !== "week") {
+      throw new UsageError(`--by '${by}' must be day or week`);
+    }
+    const chart = values.chart?.trim();
+    if (chart !== undefined && !(CHART_SERIES as readonly string[]).includes(chart)) {
+      throw new UsageError(`--chart '${chart}' must be one of ${CHART_SERIES.join(", ")}`);
+    }
+    if ((by !== undefined || chart !== undefined) && since === undefined) {
+      throw new UsageError("--by and --chart need --since (e.g. --since 7d)");
+    }
+    if (since !== undefined && action !== "stats") {
+      throw new UsageError("--since, --by and --chart are options of stats");
+    }
     return runRecords({
       action,
       timeline: values.timeline?.trim() || undefined,
       json: values.json === true,
       home: Deno.env.get("HARNESS_HOME"),
+      since,
+      by: by as DriftBy | undefined,
+      chart: chart as ChartSeries | undefined,
+      configHome: since === undefined ? undefined : configHomeOrNone(),
+      terminal: chart !== undefined && isTerminal("stdout"),
     });
   },
 };
+
+/** The config home for `prices.json`; none when it cannot be found (nothing is priced). */
+function configHomeOrNone(): string | undefined {
+  try {
+    return resolveConfigHome({
+      configHome: Deno.env.get("BASECRADLE_CONFIG_HOME"),
+      home: Deno.env.get("HOME"),
+    });
+  } catch {
+    return undefined;
+  }
+}

@@ -22,6 +22,7 @@ import { dumpsIndented, parsePythonJson, pythonFloatRepr, sortKeysDeep } from ".
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { loadMcp, type McpLoad } from "../mcp/mod.ts";
 import { SECRET_VARIABLES } from "../config/env.ts";
+import { daySpend, utcDay } from "../home/budget.ts";
 import { VERSION } from "../base/version.ts";
 
 /** How {@link runResolvedConfig} runs. */
@@ -68,6 +69,7 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
         sandbox: await permissionReport(),
         mcp,
       });
+      document.budget = await budgetReport(runtime);
       text = `${dumpsIndented(sortKeysDeep(document))}\n`;
     } finally {
       await mcp?.close();
@@ -162,3 +164,20 @@ Exit codes: 0 printed; 1 a configuration error (one line on stderr, nothing on s
     return runResolvedConfig({ env: { ...Deno.env.toObject(), BASECRADLE_CONFIG_HOME: flag } });
   },
 };
+
+/**
+ * The additive `budget` key (docs/configuration.md#budgetjson): the limits as written (null:
+ * none) and today's (UTC) spend from the ledger under HARNESS_HOME, null without one.
+ */
+async function budgetReport(runtime: Runtime): Promise<Record<string, unknown>> {
+  const { budget, env } = runtime;
+  const home = env.harnessHome?.trim();
+  const day = utcDay(new Date());
+  return {
+    usd_per_wake: budget.usdPerWake,
+    usd_per_day: budget.usdPerDay,
+    tokens_per_wake: budget.tokensPerWake,
+    tokens_per_day: budget.tokensPerDay,
+    today: home ? { day, ...await daySpend(home, day) } : null,
+  };
+}

@@ -17,6 +17,7 @@ export const ESCALATION_REASONS = [
   "gate_refused_twice",
   "step_budget_exhausted_unanswered",
   "billing_wall",
+  "budget_exhausted",
 ] as const;
 
 /** One trigger. */

@@ -17,6 +17,8 @@ import type { Tool } from "../core/types/tool.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import { loadImagePrep } from "../config/image_prep.ts";
 import { type EscalationConfig, loadEscalation } from "../config/escalation.ts";
+import { loadRecordsConfig, type RecordsConfig } from "../config/records.ts";
+import { type BudgetConfig, loadBudget } from "../config/spending.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
 import { lazyImport } from "../base/lazy_import.ts";
@@ -113,6 +115,10 @@ export interface Runtime {
    * off when the file is absent. Enabled without `NTFY_DM_TOKEN` refuses.
    */
   readonly escalation: EscalationConfig;
+  /** `records.json`: what turn records keep and for how long (docs/configuration.md#recordsjson). */
+  readonly records: RecordsConfig;
+  /** `budget.json`: per-agent spending limits (docs/configuration.md#budgetjson). */
+  readonly budget: BudgetConfig;
   /**
    * `host_rules.json`, compiled; `null` when there is no file (unrestricted). Under `narrow`
    * the resolution has installed them as the process's fence (docs/security.md#host-rules).
@@ -215,6 +221,8 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const guardrails = await readGuardrails(configHome);
   const imagePrep = await loadImagePrep(configHome, env.aiModel);
   const escalation = await loadEscalation(configHome, env.ntfyDmToken);
+  const records = await loadRecordsConfig(configHome);
+  const budget = await loadBudget(configHome);
   return {
     env,
     configHome,
@@ -233,6 +241,8 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
     guardrails,
     imagePrep,
     escalation,
+    records,
+    budget,
   };
 }
 

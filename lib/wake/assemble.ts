@@ -113,6 +113,10 @@ export async function assemble(
     posts: 0,
     billingWall: false,
     escalation: runtime.escalation,
+    records: runtime.records,
+    budget: runtime.budget,
+    budgetWall: false,
+    spent: { usd: 0, tokens: 0 },
     loaded,
   };
 }

@@ -12,7 +12,7 @@ import type {
   SelfIdentity,
   VisibleAct,
 } from "../tools/shared/platform_context.ts";
-import type { OutboundGate } from "../gate/post_request.ts";
+import type { OutboundGate, PostRequest } from "../gate/post_request.ts";
 import { type KeyedTurn, keyForCall } from "./keys.ts";
 
 /** What the context is built from. */
@@ -43,13 +43,19 @@ export class WakeContext implements PlatformContext {
   refusals = 0;
   /** Messages the agent posted with its `messages` tool this wake (`posted=`). */
   spoken = 0;
+  /** Posts that reached the platform since the current turn began (the turn record's). */
+  outbound: { uuid: string; kind: string; text: string }[] = [];
+  /** The gate's decisions since the current turn began (the turn record's). */
+  verdicts: { kind: string; verdict: "passed" | "refused"; checks: string[] }[] = [];
   #turn: KeyedTurn | undefined;
   /** Keys pinned for re-issued calls: a re-issue uses the recorded call's ordinal. */
   readonly #pinned = new Map<string, string>();
 
   constructor(options: WakeContextOptions) {
     this.client = options.client;
-    this.gate = options.gate;
+    const inner = options.gate;
+    // Every post the tools make goes through here, so the record sees each verdict and post.
+    this.gate = { post: (request) => this.#observedPost(inner, request) };
     this.timeline = options.timeline;
     this.self = options.self;
     this.journal = options.journal;
@@ -63,6 +69,25 @@ export class WakeContext implements PlatformContext {
     this.#pinned.clear();
     this.acts = [];
     this.refusals = 0;
+    this.outbound = [];
+    this.verdicts = [];
+  }
+
+  async #observedPost(gate: OutboundGate, request: PostRequest) {
+    try {
+      const message = await gate.post(request);
+      this.verdicts.push({ kind: request.kind, verdict: "passed", checks: [] });
+      this.outbound.push({ uuid: message.content.uuid, kind: request.kind, text: request.body });
+      return message;
+    } catch (error) {
+      // Told apart by shape: the gate's module is loaded only when a post is made.
+      const failed = (error as { failed?: unknown }).failed;
+      if ((error as Error)?.name === "GateRefusal" && Array.isArray(failed)) {
+        const checks = failed.map((verdict: { check?: unknown }) => String(verdict.check));
+        this.verdicts.push({ kind: request.kind, verdict: "refused", checks });
+      }
+      throw error;
+    }
   }
 
   /**

@@ -31,6 +31,8 @@ export const ESCALATION_SENTENCES: Readonly<Record<EscalationReason, string>> = 
     "someone asks again.",
   billing_wall: "The model provider refused the call for lack of funds. The item stays pending " +
     "and is answered once the account has funds again.",
+  budget_exhausted: "The agent reached a limit of budget.json and makes no model call until it " +
+    "resets. Items stay pending and are answered after the reset.",
 };
 
 /** The notice's text: fixed words, the reason, the timeline and the item, scrubbed. */

@@ -31,7 +31,14 @@ export interface TriageRules {
 }
 
 /** Which rule decided: the caller needs to know of a probe (it pauses no read pacing). */
-export type TriageRule = "self" | "probe" | "recovery" | "billing-wall" | "claim" | "held";
+export type TriageRule =
+  | "self"
+  | "probe"
+  | "recovery"
+  | "billing-wall"
+  | "budget-wall"
+  | "claim"
+  | "held";
 
 /** One item's disposition and the rule that decided it. */
 export interface Triage {
@@ -61,6 +68,8 @@ export async function triage(wake: Wake, rules: TriageRules, item: TriageItem): 
     return { disposition: recovered === "final" ? "final" : "pending", rule: "recovery" };
   }
   if (wake.billingWall) return { disposition: "pending", rule: "billing-wall" };
+  // docs/operating.md#the-budget-guard: unclaimed, so the next wake after the reset answers it.
+  if (wake.budgetWall) return { disposition: "pending", rule: "budget-wall" };
   const { timeline } = wake.settings;
   if (recovered === "redrive" || await wake.claims.claim(rules.kind, timeline, uuid) === "won") {
     return { disposition: "ours", rule: "claim" };

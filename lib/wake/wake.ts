@@ -11,6 +11,8 @@
 import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
 import { recordAndCheck } from "../home/breaker.ts";
+import { budgetLimited } from "../config/spending.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import { type Journal, withSpan } from "../journal/journal.ts";
 import { LEVEL_NUMBERS, type LogFormat, parseLogFormat, parseLogLevel } from "../journal/level.ts";
@@ -117,6 +119,10 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
     if (verdict === "declined") {
       outcome = "declined";
       return outcome;
+    }
+    if (budgetLimited(wake.budget)) {
+      const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
+      await guard.guardWake(wake); // docs/operating.md#the-budget-guard
     }
     // remember, while the four first reads start (both awaited together, so either's failure
     // is this wake's error, reported like any other)

@@ -15,6 +15,8 @@ import type { ClaimStore } from "../home/claims.ts";
 import type { WakeContext } from "./context.ts";
 import type { HarnessEnv } from "../config/env.ts";
 import type { EscalationConfig } from "../config/escalation.ts";
+import type { RecordsConfig } from "../config/records.ts";
+import { type BudgetConfig, budgetLimited } from "../config/spending.ts";
 import type { ReadAhead } from "./read_ahead.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
@@ -104,8 +106,16 @@ export interface Wake {
   posts: number;
   /** Set once billing failed this wake: later items are left pending without a model call. */
   billingWall: boolean;
+  /** `budget.json`'s limits (docs/operating.md#the-budget-guard). */
+  readonly budget: BudgetConfig;
+  /** Set while a budget limit holds: later items are left pending without a model call. */
+  budgetWall: boolean;
+  /** What this wake's turns spent (the per-wake limits' measure). */
+  readonly spent: { usd: number; tokens: number };
   /** `escalation.json`: which triggers notify the operator (docs/operating.md#escalation). */
   readonly escalation: EscalationConfig;
+  /** `records.json`: what the turn records keep (docs/records.md#content-modes). */
+  readonly records: RecordsConfig;
   /** The kinds' first reads, started together (lib/wake/read_ahead.ts). */
   readAhead?: ReadAhead;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
@@ -133,4 +143,9 @@ export function startDashboardRead(wake: Wake): void {
 /** Saves the live transcript (capped, atomic). */
 export function persist(wake: Wake): Promise<void> {
   return wake.store.save(sourceOf(wake.settings.timeline), wake.messages);
+}
+
+/** Whether `budget.json` sets a limit, so the guard is loaded (docs/operating.md#the-budget-guard). */
+export function budgetActive(wake: Pick<Wake, "budget">): boolean {
+  return budgetLimited(wake.budget);
 }

@@ -25,7 +25,7 @@ Deno.test("cleanup: neither --sweep nor --timeline is a usage error (exit 2)", a
   assert.equal(r.code, 2);
   assert.equal(
     r.stderr,
-    "harness cleanup: one of --sweep or --timeline <uuid> is required. " +
+    "harness cleanup: one of --sweep, --records or --timeline <uuid> is required. " +
       "Run 'harness cleanup --help' for usage.\n",
   );
   assert.equal(r.stdout, "");

@@ -19,6 +19,7 @@ const FIELDS = [
   "ai_sdk",
   "ai_sdk_surface",
   "ai_sdk_version",
+  "budget",
   "builtins",
   "escalation",
   "harness_version",

@@ -85,6 +85,18 @@ Deno.test("escalation: the gate refusing a reply twice notifies once, posts noth
     await Deno.readTextFile(`${w.home}/escalations/${w.timeline}/${asked.content.uuid}.json`),
   );
   assert.deepEqual([mark.reason, mark.state], ["gate_refused_twice", "sent"]);
+  // The turn record says what happened (docs/records.md#fields), the refused text not at all.
+  const text = await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`);
+  const record = JSON.parse(text.trim());
+  assert.equal(record.result, "escalated");
+  assert.equal(record.escalation_reason, "gate_refused_twice");
+  assert.deepEqual(record.gate_verdicts.map((v: { verdict: string }) => v.verdict), [
+    "refused",
+    "refused",
+  ]);
+  assert.ok(record.gate_verdicts.every((v: { checks: string[] }) => v.checks.length > 0));
+  assert.deepEqual(record.outbound, []);
+  assert.ok(!text.includes(TOKEN));
 });
 
 Deno.test("escalation: two refusals, then a post that goes out, is no escalation", async () => {
@@ -99,6 +111,16 @@ Deno.test("escalation: two refusals, then a post that goes out, is no escalation
   assert.deepEqual(await agentPosts(w), ["No."]);
   assert.equal(ntfy.requests.length, 0);
   assert.doesNotMatch(result.stderr, /escalation/);
+  const record = JSON.parse(
+    (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim(),
+  );
+  assert.equal(record.result, "spoke");
+  assert.deepEqual(record.gate_verdicts.map((v: { verdict: string }) => v.verdict), [
+    "refused",
+    "refused",
+    "passed",
+  ]);
+  assert.deepEqual(record.outbound.map((p: { text: string }) => p.text), ["No."]);
 });
 
 Deno.test("escalation: off by default — no file, no request, even with a token", async () => {

@@ -215,7 +215,11 @@ Deno.test("bookends are colored whole tokens, carry delivery=, and NO_COLOR stri
   await using w = await world();
   await say(w, "hi");
   scriptReply(w.model, "hey");
-  const colored = await w.wake([], { NO_COLOR: "", FORCE_COLOR: "1", BASECRADLE_DELIVERY_ID: "dlv-42" });
+  const colored = await w.wake([], {
+    NO_COLOR: "",
+    FORCE_COLOR: "1",
+    BASECRADLE_DELIVERY_ID: "dlv-42",
+  });
   assert.equal(colored.code, 0, colored.stderr);
   const lines = colored.stderr.split("\n");
   const start = lines.find((l) => l.includes("wake start"))!;

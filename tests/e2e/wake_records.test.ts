@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import { say, scriptReply, upload, world } from "./wake_support.ts";
+import { sha256HexAsync } from "../../lib/base/sha256.ts";
 
 Deno.test("a one-reply wake leaves one verified turn record with one post", async () => {
   await using w = await world();
@@ -45,7 +46,38 @@ Deno.test("a one-reply wake leaves one verified turn record with one post", asyn
   assert.deepEqual(record.trigger_items, [{ uuid: ask.content.uuid, kind: "message" }]);
   assert.equal(record.outcome, "ok");
   assert.equal(record.outcome_kind, "narration");
-  assert.deepEqual(record.tool_calls, [{ name: "messages", outcome: "ok", action: "create" }]);
+  const [call] = record.tool_calls;
+  assert.deepEqual(
+    { name: call.name, outcome: call.outcome, action: call.action },
+    { name: "messages", outcome: "ok", action: "create" },
+  );
+  assert.equal(record.tool_calls.length, 1);
+  assert.deepEqual(JSON.parse(call.arguments), { action: "create", body: "Hello, Bob." });
+  assert.match(call.call_id, /\S/);
+  const posted = /uuid is ([0-9a-f-]{36})/.exec(call.result)?.[1];
+  assert.ok(posted, call.result);
+  // The complete-record fields (docs/records.md#fields).
+  assert.equal(record.content, "full");
+  assert.deepEqual(record.inbound.items, [ask.content.uuid]);
+  assert.match(record.inbound.text, /@ada hello/);
+  assert.deepEqual(record.outbound, [{ uuid: posted, kind: "tool", text: "Hello, Bob." }]);
+  assert.deepEqual(record.gate_verdicts, [{ kind: "tool", verdict: "passed", checks: [] }]);
+  assert.equal(record.regenerated, false);
+  assert.equal(record.result, "spoke");
+  assert.equal(record.escalation_reason, undefined);
+  assert.match(record.tool_manifest_hash, /^[0-9a-f]{64}$/);
+  assert.match(record.config_hash, /^[0-9a-f]{64}$/);
+  assert.equal(record.model, w.env.AI_MODEL);
+  for (const stage of ["engine", "brief", "model", "compact", "escalate", "total"]) {
+    assert.equal(typeof record.latency_ms[stage], "number", stage);
+  }
+  assert.deepEqual(Object.keys(record.usage).sort(), [
+    "cached_tokens",
+    "calls",
+    "cost_usd",
+    "tokens_in",
+    "tokens_out",
+  ]);
   assert.equal(record.steps, 2);
   assert.match(record.prompt_hash, /^[0-9a-f]{64}$/);
   // The wake id its claims carry (32 hex digits, the reference's claim format).
@@ -87,4 +119,41 @@ Deno.test("records of several turns in one wake chain in turn order; a failed ap
   assert.ok(warned >= 0, failed.stderr);
   assert.ok(warned < lines.findIndex((l) => l.includes("wake end ")), failed.stderr);
   assert.match(lines.at(-1)!, /wake end .*outcome=ok turns=1 .*posted=1/);
+});
+
+Deno.test("records.json content=hashes: the record holds no inbound, outbound or tool text, only their sha256", async () => {
+  await using w = await world();
+  await Deno.mkdir(`${w.home}/config`, { recursive: true });
+  await Deno.writeTextFile(`${w.home}/config/records.json`, JSON.stringify({ content: "hashes" }));
+  await say(w, "@ada the zebra password is marmalade");
+  scriptReply(w.model, "Understood, the quokka rests.");
+  const result = await w.wake();
+  assert.equal(result.code, 0, result.stderr);
+  const text = await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`);
+  for (const secret of ["zebra", "marmalade", "quokka", "Posted to timeline"]) {
+    assert.doesNotMatch(text, new RegExp(secret), secret);
+  }
+  const record = JSON.parse(text.trim());
+  assert.equal(record.content, "hashes");
+  assert.equal(record.inbound.text, undefined);
+  assert.match(record.inbound.text_sha256, /^[0-9a-f]{64}$/);
+  assert.equal(record.outbound.length, 1);
+  assert.equal(
+    record.outbound[0].text_sha256,
+    await sha256HexAsync("Understood, the quokka rests."),
+  );
+  assert.match(record.tool_calls[0].arguments, /^[0-9a-f]{64}$/);
+  assert.match(record.tool_calls[0].result, /^[0-9a-f]{64}$/);
+  assert.equal((await runCli(["records", "verify"], { env: w.env })).code, 0);
+});
+
+Deno.test("a malformed records.json refuses the wake naming the file, the key and the fix", async () => {
+  await using w = await world();
+  await Deno.mkdir(`${w.home}/config`, { recursive: true });
+  await Deno.writeTextFile(`${w.home}/config/records.json`, JSON.stringify({ content: "some" }));
+  await say(w, "@ada hello");
+  const result = await w.wake();
+  assert.notEqual(result.code, 0);
+  assert.match(result.stderr, /records\.json key 'content' must be "full" or "hashes".*Fix:/);
+  assert.equal(w.model.requests.length, 0);
 });

@@ -14,6 +14,9 @@ export const CHAIN_SUFFIX = ".jsonl";
 /** A head file's suffix. */
 export const HEAD_SUFFIX = ".head";
 
+/** An anchor file's suffix: the last record retention pruned (docs/records.md#retention). */
+export const ANCHOR_SUFFIX = ".anchor";
+
 /** `$HARNESS_HOME/records`. */
 export function recordsDir(home: string): string {
   return join(home, RECORDS_DIR);
@@ -32,6 +35,11 @@ export function chainPath(home: string, timeline: string): string {
 /** The head file for a timeline. */
 export function headPath(home: string, timeline: string): string {
   return join(recordsDir(home), `${quote(timeline)}${HEAD_SUFFIX}`);
+}
+
+/** The anchor file for a timeline: present once retention pruned its oldest records. */
+export function anchorPath(home: string, timeline: string): string {
+  return join(recordsDir(home), `${quote(timeline)}${ANCHOR_SUFFIX}`);
 }
 
 /** Timelines with a chain or a head on disk, sorted; none when the folder is missing. */

@@ -8,16 +8,28 @@
  * @module
  */
 export { canonicalHash, canonicalJson, GENESIS_HASH, recordHash, sha256Hex } from "./canonical.ts";
-export { chainPath, headPath, recordedTimelines, RECORDS_DIR, recordsDir } from "./files.ts";
+export { type Anchor, parseAnchor } from "./anchor.ts";
+export { pruneRecords, type PruneReport, retentionCutoff } from "./prune.ts";
+export {
+  anchorPath,
+  chainPath,
+  headPath,
+  recordedTimelines,
+  RECORDS_DIR,
+  recordsDir,
+} from "./files.ts";
 export { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
 export {
   type AppendOptions,
   appendTurnRecord,
   type LatencyInput,
+  type PostInput,
   StageTimer,
+  TOOL_TEXT_CAP,
   type ToolCallInput,
   type TurnRecordInput,
   type UsageInput,
+  type VerdictInput,
 } from "./writer.ts";
 export {
   type BadReason,
@@ -28,3 +40,12 @@ export {
   type VerifyReport,
 } from "./verify.ts";
 export { percentile, statsOfChain, statsRecords, type TimelineStats } from "./stats.ts";
+export {
+  type DriftBucket,
+  type DriftBy,
+  type DriftPrice,
+  driftRecords,
+  type DriftReport,
+  parseSince,
+  periodOf,
+} from "./drift.ts";

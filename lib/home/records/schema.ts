@@ -31,7 +31,47 @@ export const ToolCallSchema = z.strictObject({
   outcome: z.enum(["ok", "error"]),
   /** The `action` argument for tools that take one (`messages` → `create`), when known. */
   action: z.string().optional(),
+  /** The provider's call id. */
+  call_id: z.string().optional(),
+  /** The arguments as persisted (canonical JSON), capped; or their sha256 in `hashes` mode. */
+  arguments: z.string().optional(),
+  /** The result text as persisted, capped; or its sha256 in `hashes` mode. */
+  result: z.string().optional(),
+  /** Whether `arguments` or `result` was cut at the cap (the text is the first part). */
+  truncated: z.boolean().optional(),
 });
+
+/** A text field: the text itself (`full`) or its sha256 (`hashes`), never both. */
+const TextOrHash = {
+  text: z.string().optional(),
+  text_sha256: Hash.optional(),
+};
+
+/** What the model read for the turn: the user turn's text and the items it rendered. */
+export const InboundSchema = z.strictObject({
+  items: z.array(z.string()),
+  ...TextOrHash,
+});
+
+/** One post that reached the timeline during the turn. */
+export const OutboundSchema = z.strictObject({
+  /** The created message's uuid. */
+  uuid: z.string(),
+  /** `tool` (the agent's speech) or the wake's own `report`, `ack`, …. */
+  kind: z.string(),
+  ...TextOrHash,
+});
+
+/** One outbound-gate decision on a post the turn tried. */
+export const GateVerdictSchema = z.strictObject({
+  kind: z.string(),
+  verdict: z.enum(["passed", "refused"]),
+  /** The failing checks of a refusal, in pipeline order. */
+  checks: z.array(z.string()),
+});
+
+/** What the turn came to, in one word: it posted, stayed silent, escalated, or failed. */
+export const TurnResultSchema = z.enum(["spoke", "silent", "escalated", "failed"]);
 
 /** Provider-reported usage summed over the turn's model calls. */
 export const UsageSchema = z.strictObject({
@@ -93,6 +133,19 @@ export const TurnRecordSchema = z.strictObject({
   latency_ms: z.record(z.string(), Millis).and(z.object({ total: Millis })),
   usage: UsageSchema,
   recovered_from: RecoveredFromSchema.optional(),
+  // The complete-record fields (docs/records.md#fields): optional, so older records still verify.
+  /** `full` or `hashes`: what the text fields below hold. */
+  content: z.enum(["full", "hashes"]).optional(),
+  inbound: InboundSchema.optional(),
+  outbound: z.array(OutboundSchema).optional(),
+  gate_verdicts: z.array(GateVerdictSchema).optional(),
+  /** Whether the turn was rebuilt (read-speed pacing found new peers and built it again). */
+  regenerated: z.boolean().optional(),
+  result: TurnResultSchema.optional(),
+  /** The escalation reason, when the turn escalated. */
+  escalation_reason: z.string().optional(),
+  /** sha256 hex of the canonical encoding of the tool manifest the model was offered. */
+  tool_manifest_hash: Hash.optional(),
   /** The previous record's `record_hash`, or 64 zeros for the chain's first record. */
   prev_hash: Hash,
   /** sha256 hex of the canonical encoding of this record without `record_hash`. */

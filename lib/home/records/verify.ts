@@ -13,8 +13,16 @@
  * - `invalid`: not JSON, not a record of this version, or a bad head file.
  */
 import { GENESIS_HASH } from "./canonical.ts";
-import { chainFileName, chainPath, headPath, recordedTimelines, RECORDS_DIR } from "./files.ts";
-import { judgeLine, splitLines } from "./line.ts";
+import { parseAnchor } from "./anchor.ts";
+import {
+  anchorPath,
+  chainFileName,
+  chainPath,
+  headPath,
+  recordedTimelines,
+  RECORDS_DIR,
+} from "./files.ts";
+import { type HashHex, judgeLine, splitLines } from "./line.ts";
 import * as z from "../../base/zod.ts";
 
 /** Why a line is bad. */
@@ -66,10 +74,15 @@ export async function verifyRecords(
     ? await recordedTimelines(home)
     : [options.timeline];
   const chains: ChainReport[] = [];
+  // The native digest: verify reads every line of every chain, the pure one is ~20× slower. Loaded
+  // here, not at the top, so a wake (which imports this module's folder) never boots node compat.
+  const { createHash } = await import("node:crypto");
+  const hash = (text: string) => createHash("sha256").update(text).digest("hex");
   for (const timeline of timelines) {
     const text = await readOptional(chainPath(home, timeline));
     const head = await readOptional(headPath(home, timeline));
-    chains.push(verifyChain(timeline, text ?? "", head));
+    const anchor = await readOptional(anchorPath(home, timeline));
+    chains.push(verifyChain(timeline, text ?? "", head, anchor, hash));
   }
   const bad = chains.flatMap((chain) => chain.bad ? [chain.bad] : []);
   const records = chains.reduce((sum, chain) => sum + chain.records, 0);
@@ -90,8 +103,19 @@ const Head = z.strictObject({
   record_hash: z.string(),
 });
 
-/** Verifies one chain's text (and its head file's text, if any). Pure. */
-export function verifyChain(timeline: string, text: string, head?: string): ChainReport {
+/**
+ * Verifies one chain's text (and its head and anchor files' texts, if any). Pure. With an anchor
+ * (docs/records.md#retention) the first line must chain onto the anchor's record and carry the
+ * next `seq`; a chain whose first line is still a genesis record (a prune interrupted before the
+ * rewrite) is checked from genesis.
+ */
+export function verifyChain(
+  timeline: string,
+  text: string,
+  head?: string,
+  anchor?: string,
+  hash?: HashHex,
+): ChainReport {
   const file = `${RECORDS_DIR}/${chainFileName(timeline)}`;
   const { lines, torn } = splitLines(text);
   const bad = (line: number, reason: BadReason, detail: string, records: number) => ({
@@ -106,15 +130,21 @@ export function verifyChain(timeline: string, text: string, head?: string): Chai
   claims.forEach((claim, i) => {
     if (claim.hash && !lineOfHash.has(claim.hash)) lineOfHash.set(claim.hash, i + 1);
   });
+  let base = { seq: 0, hash: GENESIS_HASH };
+  if (anchor !== undefined) {
+    const parsed = parseAnchor(anchor);
+    if (!parsed) return bad(1, "invalid", "the anchor file is unreadable", 0);
+    if (claims[0]?.prev !== GENESIS_HASH) base = { seq: parsed.seq, hash: parsed.record_hash };
+  }
   const hashes: string[] = []; // record_hash of each verified line, in order
   const seqOfLine: number[] = [];
   const successor = new Map<string, number>(); // prev_hash → first verified line chaining onto it
   for (let i = 0; i < lines.length; i++) {
     const line = i + 1;
-    const verdict = judgeLine(lines[i]);
+    const verdict = judgeLine(lines[i], hash);
     if (!verdict.ok) return bad(line, verdict.fault, verdict.detail, hashes.length);
     const record = verdict.record;
-    const expected = hashes.at(-1) ?? GENESIS_HASH;
+    const expected = hashes.at(-1) ?? base.hash;
     if (record.prev_hash !== expected) {
       const [reason, detail] = chainFault(record.prev_hash, record.record_hash, line, {
         lineOfHash,
@@ -122,7 +152,7 @@ export function verifyChain(timeline: string, text: string, head?: string): Chai
       });
       return bad(line, reason, detail, hashes.length);
     }
-    const want = (seqOfLine.at(-1) ?? 0) + 1;
+    const want = (seqOfLine.at(-1) ?? base.seq) + 1;
     if (record.seq !== want) {
       return bad(line, "invalid", `seq ${record.seq} where ${want} was due`, hashes.length);
     }
@@ -140,7 +170,7 @@ export function verifyChain(timeline: string, text: string, head?: string): Chai
     );
   }
   if (head !== undefined) {
-    const fault = headFault(head, hashes, lines.length);
+    const fault = headFault(head, hashes, lines.length, base);
     if (fault) return bad(fault.line, fault.reason, fault.detail, hashes.length);
   }
   return { timeline, file, records: hashes.length };
@@ -151,8 +181,15 @@ interface Claims {
   readonly prev?: string;
 }
 
+const HASH_RE = /"record_hash":"([0-9a-f]{64})"/;
+const PREV_RE = /"prev_hash":"([0-9a-f]{64})"/;
+
 /** What a line claims about itself, whether or not it verifies. */
 function claimsOf(line: string): Claims {
+  // A canonical line spells both top-level keys once, unescaped: read them without parsing.
+  const hash = HASH_RE.exec(line)?.[1];
+  const prev = PREV_RE.exec(line)?.[1];
+  if (hash !== undefined && prev !== undefined) return { hash, prev };
   try {
     const raw: unknown = JSON.parse(line);
     if (typeof raw !== "object" || raw === null) return {};
@@ -206,6 +243,7 @@ function headFault(
   text: string,
   hashes: readonly string[],
   lines: number,
+  base: { readonly seq: number; readonly hash: string },
 ): { line: number; reason: BadReason; detail: string } | undefined {
   let head;
   try {
@@ -213,15 +251,16 @@ function headFault(
   } catch {
     return { line: lines + 1, reason: "invalid", detail: "the head file is unreadable" };
   }
-  if (head.seq > hashes.length) {
+  if (head.seq > base.seq + hashes.length) {
     return {
       line: lines + 1,
       reason: "removed",
-      detail: `the chain ends at seq ${hashes.length} but its head says seq ${head.seq} was ` +
-        "written: records were removed from the end",
+      detail: `the chain ends at seq ${base.seq + hashes.length} but its head says seq ` +
+        `${head.seq} was written: records were removed from the end`,
     };
   }
-  if (hashes[head.seq - 1] !== head.record_hash) {
+  const named = head.seq === base.seq ? base.hash : hashes[head.seq - base.seq - 1];
+  if (named !== head.record_hash) {
     return {
       line: head.seq,
       reason: "edited",

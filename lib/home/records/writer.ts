@@ -23,7 +23,8 @@ import {
   recordHashAsync,
   sha256HexAsync,
 } from "./canonical.ts";
-import { chainPath, headPath, recordsDir } from "./files.ts";
+import { readAnchor } from "./anchor.ts";
+import { anchorPath, chainPath, headPath, recordsDir } from "./files.ts";
 import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
 import { readTail } from "./tail.ts";
 
@@ -33,6 +34,29 @@ export interface ToolCallInput {
   readonly outcome: "ok" | "error";
   /** The call's `action` argument, when the tool takes one (the engine records it). */
   readonly action?: string;
+  /** The provider's call id. */
+  readonly callId?: string;
+  /** The call's arguments as persisted (encoded canonically, then capped or hashed). */
+  readonly arguments?: unknown;
+  /** The result text as persisted (capped or hashed). */
+  readonly result?: string;
+}
+
+/** Characters kept of each tool call's arguments and result (docs/records.md#fields). */
+export const TOOL_TEXT_CAP = 4000;
+
+/** A text the turn read or posted. */
+export interface PostInput {
+  readonly uuid: string;
+  readonly kind: string;
+  readonly text: string;
+}
+
+/** One gate decision. */
+export interface VerdictInput {
+  readonly kind: string;
+  readonly verdict: "passed" | "refused";
+  readonly checks: readonly string[];
 }
 
 /** Usage as the engine sums it (`UsageTotals` fits). */
@@ -74,6 +98,18 @@ export interface TurnRecordInput {
   readonly steps?: number;
   readonly latencyMs: LatencyInput;
   readonly usage: UsageInput;
+  /** `full` (default) stores the texts; `hashes` stores their sha256 instead. */
+  readonly content?: "full" | "hashes";
+  /** The user turn as the model read it, and the items it rendered. */
+  readonly inbound?: { readonly items: readonly string[]; readonly text: string };
+  /** Posts that reached the timeline during the turn. */
+  readonly outbound?: readonly PostInput[];
+  readonly gateVerdicts?: readonly VerdictInput[];
+  readonly regenerated?: boolean;
+  readonly result?: "spoke" | "silent" | "escalated" | "failed";
+  readonly escalationReason?: string;
+  /** The tool specs the model was offered (any JSON value); hashed canonically, never stored. */
+  readonly toolManifest?: unknown;
 }
 
 /** Knobs for tests. */
@@ -98,20 +134,20 @@ export async function appendTurnRecord(
     prompt: input.prompt === undefined ? null : await sha256HexAsync(input.prompt),
     config: await canonicalHashAsync(input.config),
   });
+  Object.assign(draft, await completeFields(input));
   await Deno.mkdir(recordsDir(home), { recursive: true });
-  const file = await Deno.open(chainPath(home, input.timeline), {
-    read: true,
-    append: true,
-    create: true,
-  });
+  const file = await openLocked(chainPath(home, input.timeline));
   try {
-    await file.lock(true); // released by close
     const tail = await readTail(file, (await file.stat()).size);
+    // A chain retention emptied continues from its anchor, not from genesis.
+    const anchor = tail.last ? undefined : await readAnchor(anchorPath(home, input.timeline));
+    const last = tail.last ??
+      (anchor && anchor !== "invalid" ? { seq: anchor.seq, hash: anchor.record_hash } : undefined);
     const sealed: Record<string, unknown> = {
       ...draft,
-      seq: (tail.last?.seq ?? 0) + 1,
-      prev_hash: tail.last?.hash ?? GENESIS_HASH,
-      recovered_from: tail.skipped && { after_seq: tail.last?.seq ?? 0, ...tail.skipped },
+      seq: (last?.seq ?? 0) + 1,
+      prev_hash: last?.hash ?? GENESIS_HASH,
+      recovered_from: tail.skipped && { after_seq: last?.seq ?? 0, ...tail.skipped },
     };
     sealed.record_hash = await recordHashAsync(sealed);
     // Checked before anything is written: the writer never produces a line the verifier rejects.
@@ -127,10 +163,86 @@ export async function appendTurnRecord(
   }
 }
 
+/**
+ * Opens the chain file for appending and takes its lock. Pruning replaces the file (atomic
+ * rename) under the same lock, so a descriptor opened before a prune is reopened on the new file
+ * rather than appending to the unlinked old one.
+ */
+async function openLocked(path: string): Promise<Deno.FsFile> {
+  for (;;) {
+    const file = await Deno.open(path, { read: true, append: true, create: true });
+    try {
+      await file.lock(true); // released by close
+      const [held, named] = [await file.stat(), await Deno.stat(path).catch(() => undefined)];
+      if (named !== undefined && held.ino === named.ino && held.dev === named.dev) return file;
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    file.close();
+  }
+}
+
 /** One write call in practice; the loop only guards against a short write. */
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   let written = 0;
   while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}
+
+/**
+ * The complete-record fields (docs/records.md#fields), in stored spelling; none of them when the
+ * caller gave no `content` (a bare record, as older writers made). Texts are scrubbed of secrets
+ * in `full` mode and replaced by the sha256 of the unscrubbed text in `hashes` mode.
+ */
+async function completeFields(input: TurnRecordInput): Promise<Record<string, unknown>> {
+  if (input.content === undefined) return {};
+  const hashes = input.content === "hashes";
+  const text = async (value: string) =>
+    hashes ? { text_sha256: await sha256HexAsync(value) } : { text: scrubSecrets(value) };
+  const capped = async (value: string) =>
+    hashes
+      ? { value: await sha256HexAsync(value), cut: false }
+      : value.length > TOOL_TEXT_CAP
+      ? { value: scrubSecrets(value.slice(0, TOOL_TEXT_CAP)), cut: true }
+      : { value: scrubSecrets(value), cut: false };
+  const toolCalls = [];
+  for (const call of input.toolCalls) {
+    const args = call.arguments === undefined
+      ? undefined
+      : await capped(canonicalJson(call.arguments));
+    const result = call.result === undefined ? undefined : await capped(call.result);
+    toolCalls.push({
+      name: call.name,
+      outcome: call.outcome,
+      action: call.action,
+      call_id: call.callId,
+      arguments: args?.value,
+      result: result?.value,
+      truncated: args?.cut || result?.cut ? true : undefined,
+    });
+  }
+  const outbound = [];
+  for (const post of input.outbound ?? []) {
+    outbound.push({ uuid: post.uuid, kind: post.kind, ...await text(post.text) });
+  }
+  return {
+    content: input.content,
+    tool_calls: toolCalls,
+    inbound: input.inbound &&
+      { items: [...input.inbound.items], ...await text(input.inbound.text) },
+    outbound,
+    gate_verdicts: (input.gateVerdicts ?? []).map((v) => ({
+      kind: v.kind,
+      verdict: v.verdict,
+      checks: [...v.checks],
+    })),
+    regenerated: input.regenerated ?? false,
+    result: input.result,
+    escalation_reason: input.escalationReason,
+    tool_manifest_hash: input.toolManifest === undefined
+      ? undefined
+      : await canonicalHashAsync(input.toolManifest),
+  };
 }
 
 /** The stored fields the caller determines, in stored spelling. */

@@ -37,16 +37,17 @@ export function escalationReason(ending: TurnEnding): EscalationReason | undefin
 }
 
 /**
- * After a turn: escalates when `escalation.json` switched the turn's reason on. Never throws, so
- * an escalation problem can never change the turn's outcome.
+ * After a turn: escalates when `escalation.json` switched the turn's reason on, and answers the
+ * reason it escalated for (the turn record's `escalation_reason`). Never throws, so an
+ * escalation problem can never change the turn's outcome.
  */
 export async function escalateIfCalledFor(
   wake: Wake,
   spec: TurnSpec,
   kind: string | undefined,
-): Promise<void> {
+): Promise<EscalationReason | undefined> {
   const on = wake.escalation.on;
-  if (on.length === 0) return;
+  if (on.length === 0) return undefined;
   const acts = wake.context.acts;
   const reason = escalationReason({
     kind,
@@ -54,9 +55,9 @@ export async function escalateIfCalledFor(
     posted: acts.includes("message") || acts.includes("post_image"),
     calledForReply: spec.nudge !== undefined,
   });
-  if (!reason || !on.includes(reason)) return;
+  if (!reason || !on.includes(reason)) return undefined;
   const item = spec.anchor ?? spec.itemLabel.split(",")[0];
-  if (!item) return;
+  if (!item) return undefined;
   try {
     const { escalate } = await lazyImport<typeof import("../escalation.ts")>(
       "lib/wake/escalation.ts",
@@ -70,4 +71,5 @@ export async function escalateIfCalledFor(
       timeline: wake.settings.timeline,
     });
   }
+  return reason;
 }

@@ -13,7 +13,12 @@ import {
 } from "../../core/compaction/compaction.ts";
 import { withOverflowHeal } from "../../core/compaction/heal.ts";
 import { codePointLength } from "../../base/code_points.ts";
-import { type Engine, EngineError, type EngineResult } from "../../core/engine.ts";
+import {
+  type Engine,
+  EngineError,
+  type EngineResult,
+  type ToolCallRecord,
+} from "../../core/engine.ts";
 import {
   ProviderBillingError,
   ProviderContextLengthError,
@@ -23,6 +28,7 @@ import { Message } from "../../core/types/message.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
 import { unspoken } from "../../journal/catalogue_engine.ts";
 import { appendTurnRecord, StageTimer } from "../../home/records/mod.ts";
+import { lazyImport } from "../../base/lazy_import.ts";
 import {
   billingBlocked,
   billingOnset,
@@ -39,7 +45,7 @@ import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
 import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
-import { persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
+import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
 import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
 
@@ -81,6 +87,7 @@ export async function engage(
       turnStart,
       () => persist(wake),
       standing,
+      builds > 1,
     );
     if (!next) return outcome;
     wake.messages.length = turnStart; // back to before the build
@@ -101,20 +108,26 @@ export async function drive(
   turnStart: number,
   save: () => Promise<void>,
   standing?: (result: EngineResult) => Promise<boolean>,
+  regenerated = false,
 ): Promise<TurnOutcome> {
-  const facts: TurnFacts = { timer: new StageTimer() };
+  const facts: TurnFacts = { timer: new StageTimer(), live, turnStart, regenerated };
   let outcome: TurnOutcome | undefined;
   const unknownBefore = wake.context.unknownOutcomes;
   try {
     outcome = await driveTurn(wake, spec, live, turnStart, save, facts, standing);
     if (outcome === "done" && wake.context.unknownOutcomes > unknownBefore) outcome = "unsettled";
-    await escalateIfCalledFor(wake, spec, facts.kind); // docs/operating.md#escalation
+    facts.escalated = await escalateIfCalledFor(wake, spec, facts.kind); // docs/operating.md#escalation
+    facts.timer.lap("escalate");
     return outcome;
   } catch (error) {
     facts.error = namedError(error);
     throw error;
   } finally {
     await recordTurn(wake, spec, outcome, facts);
+    if (facts.result && budgetActive(wake)) {
+      const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
+      await guard.chargeTurn(wake, facts.result.usage); // docs/operating.md#the-budget-guard
+    }
   }
 }
 
@@ -126,6 +139,13 @@ interface TurnFacts {
   /** `narration`, `reserve`, `stuck`, `billing` or a permanent reason. */
   kind?: string;
   error?: string;
+  /** The transcript the turn ran over and where its user turn sits (for the tool texts). */
+  readonly live: readonly Message[];
+  readonly turnStart: number;
+  /** Whether this build replaced a discarded one. */
+  readonly regenerated: boolean;
+  /** The escalation reason, when the turn escalated. */
+  escalated?: string;
 }
 
 async function driveTurn(
@@ -282,7 +302,7 @@ async function recordTurn(
         model: settings.model,
         tools: facts.engine?.registry.names() ?? [],
       },
-      toolCalls: result?.toolCalls ?? [],
+      toolCalls: persistedCalls(result?.toolCalls ?? [], facts.live.slice(facts.turnStart)),
       outcome: outcome === undefined
         ? "error"
         : outcome === "done" || outcome === "unsettled"
@@ -293,11 +313,54 @@ async function recordTurn(
       steps: result?.steps ?? 0,
       latencyMs: facts.timer.latency(),
       usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
+      content: wake.records.content,
+      inbound: { items: spec.itemLabel.split(",").filter((uuid) => uuid), text: spec.text },
+      outbound: wake.context.outbound,
+      gateVerdicts: wake.context.verdicts,
+      regenerated: facts.regenerated,
+      result: turnResult(wake, outcome, facts),
+      escalationReason: facts.escalated,
+      toolManifest: facts.engine?.registry.specs(),
     });
   } catch (error) {
     const why = namedError(error);
     wake.journal.text("WARNING", `Could not append the turn record; continuing. (${why})`);
   }
+}
+
+/** The turn in one word (docs/records.md#fields): failed, escalated, spoke, or silent. */
+function turnResult(
+  wake: Wake,
+  outcome: TurnOutcome | undefined,
+  facts: TurnFacts,
+): "spoke" | "silent" | "escalated" | "failed" {
+  if (outcome === undefined || outcome === "billing" || outcome === "permanent") return "failed";
+  if (facts.escalated) return "escalated";
+  const acts = wake.context.acts;
+  return acts.includes("message") || acts.includes("post_image") ? "spoke" : "silent";
+}
+
+/**
+ * The engine's tool calls with their arguments and results as the transcript persisted them
+ * (matched by call id; a call compaction already folded away keeps only its name and outcome).
+ */
+function persistedCalls(calls: readonly ToolCallRecord[], turn: readonly Message[]) {
+  const args = new Map<string, unknown>();
+  const results = new Map<string, string>();
+  for (const message of turn) {
+    for (const call of message.toolCalls ?? []) args.set(call.id, call.arguments);
+    if (message.role === "tool" && message.toolCallId !== undefined) {
+      results.set(message.toolCallId, message.content ?? "");
+    }
+  }
+  return calls.map((call) => ({
+    name: call.name,
+    outcome: call.outcome,
+    action: call.action,
+    callId: call.callId,
+    arguments: args.get(call.callId),
+    result: results.get(call.callId),
+  }));
 }
 
 /**

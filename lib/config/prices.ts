@@ -1,0 +1,78 @@
+/**
+ * `prices.json` in the config home (docs/configuration.md#pricesjson): USD per million tokens by
+ * model, for `harness records stats` to price turns whose provider reported no cost. The
+ * provider's own figure always wins. Absent: nothing is priced. Anything invalid refuses with a
+ * sentence naming the file, the key and the fix.
+ */
+import { errorMessage } from "../base/error_text.ts";
+import { join } from "../base/paths.ts";
+import { readBytes } from "../base/read_files.ts";
+import * as z from "../base/zod.ts";
+import { ConfigError } from "./errors.ts";
+
+/** `prices.json`, relative to the config home. */
+export const PRICES_FILE = "prices.json";
+
+/** One model's prices, USD per 1,000,000 tokens. */
+export interface ModelPrice {
+  readonly input: number;
+  /** Cached input tokens; defaults to `input`. */
+  readonly cached: number;
+  readonly output: number;
+}
+
+/** Model id → its prices. */
+export type PriceTable = ReadonlyMap<string, ModelPrice>;
+
+const Usd = z.number().nonnegative();
+const FileSchema = z.record(
+  z.string().min(1),
+  z.strictObject({ input: Usd, cached: Usd.optional(), output: Usd }),
+);
+
+/**
+ * `configHome`'s `prices.json`; an empty table when absent.
+ * @throws {ConfigError} naming the file, the key and the fix.
+ */
+export async function loadPrices(configHome: string): Promise<PriceTable> {
+  const path = join(configHome, PRICES_FILE);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    throw new ConfigError({
+      variable: path,
+      message: `${path} could not be read as JSON: ${errorMessage(error)}. Fix: correct it, or ` +
+        "delete it to price nothing.",
+    });
+  }
+  return resolvePrices(value, path);
+}
+
+/**
+ * Validates an already-parsed `prices.json` (pure).
+ * @throws {ConfigError} naming `file`, the key and the fix.
+ */
+export function resolvePrices(value: unknown, file: string = PRICES_FILE): PriceTable {
+  const parsed = FileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
+    const key = path.map(String).join(".");
+    throw new ConfigError({
+      variable: file,
+      message: path.length === 0
+        ? `${file} must be a JSON object of model → {"input", "cached", "output"} (USD per ` +
+          "1M tokens). Fix: write that, or delete the file."
+        : `${file} key '${key}' is wrong (${issue.message}). Fix: give each model "input" and ` +
+          '"output" (and optionally "cached") as non-negative USD per 1M tokens, nothing else.',
+    });
+  }
+  return new Map(
+    Object.entries(parsed.data).map(([model, p]) => [
+      model,
+      Object.freeze({ input: p.input, cached: p.cached ?? p.input, output: p.output }),
+    ]),
+  );
+}

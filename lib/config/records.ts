@@ -1,0 +1,101 @@
+/**
+ * `records.json` in the config home (docs/configuration.md#recordsjson): what a turn record keeps
+ * of the turn's text (`content`: `full`, the default, or `hashes`, which replaces every inbound,
+ * outbound and tool text with its sha256) and how long records are kept (`retention_days`,
+ * pruned by `harness cleanup`; absent keeps them forever). Absent file: full, forever. Anything
+ * invalid refuses to load with a sentence naming the file, the key and the fix.
+ */
+import { errorMessage } from "../base/error_text.ts";
+import { join } from "../base/paths.ts";
+import { readBytes } from "../base/read_files.ts";
+import * as z from "../base/zod.ts";
+import { ConfigError } from "./errors.ts";
+
+/** `records.json`, relative to the config home. */
+export const RECORDS_FILE = "records.json";
+
+/** What the text fields of a record hold. */
+export type RecordsContent = "full" | "hashes";
+
+/** What the file resolves to. */
+export interface RecordsConfig {
+  readonly content: RecordsContent;
+  /** Whole UTC days of records to keep; null keeps everything. */
+  readonly retentionDays: number | null;
+}
+
+/** No file: full text, kept forever. */
+export const RECORDS_DEFAULT: RecordsConfig = Object.freeze({
+  content: "full",
+  retentionDays: null,
+});
+
+const FileSchema = z.strictObject({
+  content: z.enum(["full", "hashes"]).optional(),
+  retention_days: z.number().int().positive().optional(),
+});
+
+/**
+ * `configHome`'s `records.json`, resolved; {@link RECORDS_DEFAULT} when absent.
+ * @throws {ConfigError} naming the file, the key and the fix.
+ */
+export async function loadRecordsConfig(configHome: string): Promise<RecordsConfig> {
+  const path = join(configHome, RECORDS_FILE);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return RECORDS_DEFAULT;
+    throw refuse(
+      path,
+      `${path} could not be read: ${errorMessage(error)}. Fix: make it a readable UTF-8 file, ` +
+        "or delete it to keep full records forever.",
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw refuse(
+      path,
+      `${path} is not valid JSON: ${errorMessage(error)}. Fix: correct the syntax, or delete ` +
+        "the file to keep full records forever.",
+    );
+  }
+  return resolveRecordsConfig(value, path);
+}
+
+/**
+ * Validates an already-parsed `records.json` (pure).
+ * @throws {ConfigError} naming `file`, the key and the fix.
+ */
+export function resolveRecordsConfig(value: unknown, file: string = RECORDS_FILE): RecordsConfig {
+  const parsed = FileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
+    const key = path.map(String).join(".");
+    throw refuse(
+      file,
+      path.length === 0
+        ? `${file} must be a JSON object such as {"content": "full", "retention_days": 90}. ` +
+          "Fix: write that, or delete the file to keep full records forever."
+        : key === "content"
+        ? `${file} key 'content' must be "full" or "hashes" (${issue.message}). Fix: set it to ` +
+          'one of those, or remove it for "full".'
+        : key === "retention_days"
+        ? `${file} key 'retention_days' must be a whole number of days, at least 1 ` +
+          `(${issue.message}). Fix: set it so, or remove it to keep records forever.`
+        : `${file} key '${key}' is not a records setting. Fix: use 'content' and ` +
+          "'retention_days' only, or remove it.",
+    );
+  }
+  return Object.freeze({
+    content: parsed.data.content ?? "full",
+    retentionDays: parsed.data.retention_days ?? null,
+  });
+}
+
+function refuse(path: string, message: string): ConfigError {
+  return new ConfigError({ variable: path, message });
+}

@@ -1,0 +1,105 @@
+/**
+ * `budget.json` in the config home (docs/configuration.md#budgetjson): per-agent spending limits
+ * the wake enforces like the breaker (docs/operating.md#the-budget-guard) — USD and tokens per
+ * wake and per UTC day. Absent, or an empty object: no limits. Anything invalid refuses to load
+ * with a sentence naming the file, the key and the fix.
+ */
+import { errorMessage } from "../base/error_text.ts";
+import { join } from "../base/paths.ts";
+import { readBytes } from "../base/read_files.ts";
+import * as z from "../base/zod.ts";
+import { ConfigError } from "./errors.ts";
+
+/** `budget.json`, relative to the config home. */
+export const BUDGET_FILE = "budget.json";
+
+/** The limits; null is unlimited. */
+export interface BudgetConfig {
+  readonly usdPerWake: number | null;
+  readonly usdPerDay: number | null;
+  readonly tokensPerWake: number | null;
+  readonly tokensPerDay: number | null;
+}
+
+/** No limits. */
+export const BUDGET_NONE: BudgetConfig = Object.freeze({
+  usdPerWake: null,
+  usdPerDay: null,
+  tokensPerWake: null,
+  tokensPerDay: null,
+});
+
+/** Whether any limit is set (otherwise the wake never loads the guard). */
+export function budgetLimited(budget: BudgetConfig): boolean {
+  return Object.values(budget).some((limit) => limit !== null);
+}
+
+const Usd = z.number().positive();
+const Tokens = z.number().int().positive();
+const FileSchema = z.strictObject({
+  usd_per_wake: Usd.optional(),
+  usd_per_day: Usd.optional(),
+  tokens_per_wake: Tokens.optional(),
+  tokens_per_day: Tokens.optional(),
+});
+
+/**
+ * `configHome`'s `budget.json`; {@link BUDGET_NONE} when absent.
+ * @throws {ConfigError} naming the file, the key and the fix.
+ */
+export async function loadBudget(configHome: string): Promise<BudgetConfig> {
+  const path = join(configHome, BUDGET_FILE);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return BUDGET_NONE;
+    throw refuse(
+      path,
+      `${path} could not be read as JSON: ${errorMessage(error)}. Fix: correct it, or delete ` +
+        "it to run without spending limits.",
+    );
+  }
+  return resolveBudget(value, path);
+}
+
+/**
+ * Validates an already-parsed `budget.json` (pure).
+ * @throws {ConfigError} naming `file`, the key and the fix.
+ */
+export function resolveBudget(value: unknown, file: string = BUDGET_FILE): BudgetConfig {
+  const parsed = FileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
+    const key = path.map(String).join(".");
+    throw refuse(
+      file,
+      path.length === 0
+        ? `${file} must be a JSON object such as {"usd_per_day": 5}. Fix: write that, or ` +
+          "delete the file to run without limits."
+        : issue.code === "unrecognized_keys"
+        ? `${file} key '${key}' is not a budget setting. Fix: use usd_per_wake, usd_per_day, ` +
+          "tokens_per_wake and tokens_per_day only, or remove it."
+        : key.startsWith("usd_")
+        ? `${file} key '${key}' must be a positive number of USD (${issue.message}). Fix: set ` +
+          "it so, or remove it for no limit."
+        : key.startsWith("tokens_")
+        ? `${file} key '${key}' must be a positive whole number of tokens (${issue.message}). ` +
+          "Fix: set it so, or remove it for no limit."
+        : `${file} key '${key}' is not a budget setting. Fix: use usd_per_wake, usd_per_day, ` +
+          "tokens_per_wake and tokens_per_day only, or remove it.",
+    );
+  }
+  const d = parsed.data;
+  return Object.freeze({
+    usdPerWake: d.usd_per_wake ?? null,
+    usdPerDay: d.usd_per_day ?? null,
+    tokensPerWake: d.tokens_per_wake ?? null,
+    tokensPerDay: d.tokens_per_day ?? null,
+  });
+}
+
+function refuse(path: string, message: string): ConfigError {
+  return new ConfigError({ variable: path, message });
+}
