@@ -83,6 +83,13 @@ const INJECTED_OPENINGS = ["(Showing image:", "(No image input on this model"];
 /** How the engine's reserve nudge opens (the one tool-less call after the step budget). */
 const RESERVE_OPENING = "You've reached the step limit";
 
+/**
+ * The charter directive the model honours (docs/sandbox.md#the-sandboxs-demo-model): a system
+ * turn holding this line keeps it from ever calling `messages`, so a charter that forbids
+ * replying can be tried offline (`harness replay --config-home`).
+ */
+export const SILENCE_DIRECTIVE = "sandbox-model: stay silent";
+
 /** How many words of the question the reply quotes. */
 const QUOTED_WORDS = 6;
 
@@ -90,8 +97,9 @@ const QUOTED_WORDS = 6;
  * Decides the next turn:
  * - the newest peer line is `/imagine <prompt>`, an image tool offered and not yet called after
  *   it ⇒ one image call with that prompt;
- * - `messages` offered and the newest real user turn not yet answered by a `messages` call
- *   after it ⇒ one `messages` create whose body answers the newest peer line;
+ * - `messages` offered, no system turn carrying {@link SILENCE_DIRECTIVE}, and the newest real
+ *   user turn not yet answered by a `messages` call after it ⇒ one `messages` create whose body
+ *   answers the newest peer line;
  * - otherwise (the call's result came back, no tools offered, the reserve call) ⇒ narration.
  */
 export function decide(conversation: DemoConversation): DemoDecision {
@@ -107,10 +115,24 @@ export function decide(conversation: DemoConversation): DemoDecision {
   if (imagine && painter && !spoke && !calledAfter(turns, userIndex, painter)) {
     return { kind: "call", name: painter, arguments: { prompt: imagine[1].trim() } };
   }
-  if (conversation.tools.includes(SPEECH_TOOL) && user && !spoke && !isDemoEcho(peer)) {
+  const silenced = isSilenced(turns);
+  if (
+    conversation.tools.includes(SPEECH_TOOL) && user && !spoke && !isDemoEcho(peer) && !silenced
+  ) {
     return { kind: "call", name: SPEECH_TOOL, arguments: { action: "create", body: reply(text) } };
   }
+  if (silenced && user && !spoke) {
+    return { kind: "text", text: "Stayed quiet: my charter tells me to stay silent." };
+  }
   return { kind: "text", text: narration(turns, user !== undefined, peer, spoke) };
+}
+
+/** Whether a system turn (the charter) carries {@link SILENCE_DIRECTIVE} on a line of its own. */
+export function isSilenced(turns: readonly DemoTurn[]): boolean {
+  return turns.some((turn) =>
+    turn.role === "system" &&
+    turn.text.split("\n").some((line) => line.trim().toLowerCase() === SILENCE_DIRECTIVE)
+  );
 }
 
 /**
