@@ -13,6 +13,7 @@ export const LAZY_MODULES = [
   "lib/cli/resolve.ts",
   "lib/cli/cleanup.ts",
   "lib/cli/records.ts",
+  "lib/cli/replay.ts",
   "lib/cli/mcp.ts",
   "lib/cli/sandbox.ts",
   "lib/cli/demo.ts",
