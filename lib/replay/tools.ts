@@ -57,8 +57,9 @@ export class ReplayCapture {
 
 /** The text an unmatched read gets: the model reads that replay has nothing for it. */
 export function notCaptured(name: string): string {
-  return `Error: '${name}' was called with arguments the turn record did not capture, so ` +
-    "replay has no result for it (replay never calls the platform). Continue without it.";
+  return `Error: this '${name}' call is not captured in the record: the original turn made no ` +
+    "call with these arguments, and replay never calls the platform, so there is no result for " +
+    "it. Continue without it.";
 }
 
 /**

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { ReplayReportSchema } from "../../lib/replay/report.ts";
 import { SILENCE_DIRECTIVE } from "../../lib/sandbox/model/mod.ts";
-import { chatCompletion, ModelMock } from "../support/model_mock.ts";
+import { chatCompletion, closedPort, ModelMock } from "../support/model_mock.ts";
 import { runCli } from "../support/run_cli.ts";
 import { say, type World, world } from "./wake_support.ts";
 
@@ -291,7 +291,33 @@ Deno.test("replay against another model: a real openai SDK on a wire mock, reads
     (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim(),
   ).tool_calls[0].result;
   assert.equal(results[0].content, recorded);
-  assert.match(results[1].content, /not capture/);
+  assert.match(results[1].content, /is not captured in the record/);
+});
+
+Deno.test("replay exits 1 naming the cause: a vendor that cannot be reached fails the turn, a wrong config file the run", async () => {
+  await using w = await sandboxWorld();
+  await converse(w, [QUESTIONS[0]]);
+  const key = "sk-replay-secret-0000000000";
+  const down = await replay(w, [
+    "--model",
+    "other-model",
+    "--base-url",
+    `http://127.0.0.1:${closedPort()}/v1`,
+    "--json",
+  ], { AI_API_KEY: key, HARNESS_RESPONSE_RETRIES: "0" });
+  assert.equal(down.code, 1, down.stderr);
+  const report = ReplayReportSchema.parse(JSON.parse(down.stdout));
+  assert.equal(report.turns[0].status, "failed");
+  assert.match(report.turns[0].reason ?? "", /\S/);
+  assert.equal(report.summary.failed, 1);
+  assert.doesNotMatch(down.stdout + down.stderr, new RegExp(key));
+
+  const broken = await configHomeWith(w, { "guardrails.json": "{ not json" });
+  const refused = await replay(w, ["--config-home", broken]);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stdout, "");
+  assert.match(refused.stderr, /^harness replay: .*guardrails\.json/);
+  assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
 });
 
 Deno.test("replay usage errors exit 2", async () => {

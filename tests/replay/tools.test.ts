@@ -61,9 +61,12 @@ Deno.test("replay tools answer from the record, capture creates and screen posts
     // The same call twice gets the recorded results in order; a third has none left.
     assert.equal(messages.run({ action: "list" }), "first list");
     assert.equal(messages.run({ action: "list" }), "second list");
-    assert.match(String(messages.run({ action: "list" })), /did not capture/);
+    assert.match(String(messages.run({ action: "list" })), /is not captured in the record/);
     // Different arguments are not the recorded call.
-    assert.match(String(tools.answer("users", { action: "read", uuid: "u" })), /did not capture/);
+    assert.match(
+      String(tools.answer("users", { action: "read", uuid: "u" })),
+      /is not captured in the record/,
+    );
     // A cut result comes back cut, and says so.
     const cut = tools.answer("users", { action: "list" });
     assert.ok(cut.startsWith("x".repeat(TOOL_TEXT_CAP)));
