@@ -17,6 +17,7 @@ export const LAZY_MODULES = [
   "lib/cli/log_grammar.ts",
   "lib/cli/completions.ts",
   "lib/cli/records.ts",
+  "lib/cli/replay.ts",
   "lib/cli/mcp.ts",
   "lib/cli/doctor.ts",
   "lib/cli/status.ts",

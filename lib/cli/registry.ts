@@ -99,6 +99,13 @@ export const COMMANDS: readonly CommandEntry[] = [
         .recordsCommand,
   },
   {
+    name: "replay",
+    summary: "re-run recorded turns offline against another charter or model; diff the replies",
+    load: async () =>
+      (await lazyImport<typeof import("./replay.ts")>("lib/cli/replay.ts"))
+        .replayCommand,
+  },
+  {
     name: "mcp",
     summary: "list, approve (pin the tool list of) or revoke MCP server drop-ins",
     load: async () =>

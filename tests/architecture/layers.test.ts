@@ -324,6 +324,26 @@ const LAYERS: readonly Layer[] = [
     ],
   },
   {
+    folder: "lib/replay",
+    purpose:
+      "re-running recorded turns offline against a changed charter or model, with the tools answered from the record and nothing sent, and the diff of what the agent would have said",
+    // lib/wake/engaged: the brief (charter and volatile half) is composed exactly as a wake does.
+    may: [
+      "lib/base",
+      "lib/journal",
+      "lib/platform",
+      "lib/home/records",
+      "lib/core/types",
+      "lib/core",
+      "lib/providers",
+      "lib/config",
+      "lib/gate",
+      "lib/tools/shared",
+      "lib/runtime",
+      "lib/wake/engaged",
+    ],
+  },
+  {
     folder: "lib/sandbox/shared",
     purpose:
       "the sandbox platform's state, HTTP helpers, access rules and shapes, shared by its routes and its model",
@@ -375,6 +395,7 @@ const LAYERS: readonly Layer[] = [
       "lib/runtime",
       "lib/wake",
       "lib/poll",
+      "lib/replay",
       "lib/sandbox",
       "lib/cli/demo",
     ],

@@ -6,6 +6,7 @@ import {
   newestPeerLine,
   newestUserTurn,
   reply,
+  SILENCE_DIRECTIVE,
 } from "../../lib/sandbox/model/mod.ts";
 
 const note: DemoTurn = { role: "system", text: "Current Time: x\n\nStep 1 of 24." };
@@ -71,4 +72,18 @@ Deno.test("peer lines: the newest wins, bodies span lines, quoted mentions lose 
   assert.doesNotMatch(body, /@carol/);
   assert.match(reply("A task activated."), /^\(sandbox demo model\) Thanks for the message/);
   assert.match(reply("   "), /It was empty\./);
+});
+
+Deno.test("decide: a charter line 'sandbox-model: stay silent' keeps it from ever speaking", () => {
+  const charter: DemoTurn = {
+    role: "system",
+    text: `You are Ada.\n  ${SILENCE_DIRECTIVE.toUpperCase()}  \nBe kind.`,
+  };
+  assert.deepEqual(decide({ turns: [charter, ask, note], tools: ["messages"] }), {
+    kind: "text",
+    text: "Stayed quiet: my charter tells me to stay silent.",
+  });
+  // Mentioned inside a sentence it is not the directive: the model answers as usual.
+  const prose: DemoTurn = { role: "system", text: `Never write "${SILENCE_DIRECTIVE}".` };
+  assert.equal(decide({ turns: [prose, ask, note], tools: ["messages"] }).kind, "call");
 });

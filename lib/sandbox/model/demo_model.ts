@@ -96,6 +96,13 @@ const INJECTED_OPENINGS = ["(Showing image:", "(No image input on this model", A
 /** How the engine's reserve nudge opens (the one tool-less call after the step budget). */
 const RESERVE_OPENING = "You've reached the step limit";
 
+/**
+ * The charter directive the model honours (docs/sandbox.md#the-sandboxs-demo-model): a system
+ * turn holding this line keeps it from ever calling `messages`, so a charter that forbids
+ * replying can be tried offline (`harness replay --config-home`).
+ */
+export const SILENCE_DIRECTIVE = "sandbox-model: stay silent";
+
 /** How many words of the question the reply quotes. */
 const QUOTED_WORDS = 6;
 
@@ -105,9 +112,9 @@ const QUOTED_WORDS = 6;
  *   it ⇒ one image call with that prompt;
  * - the newest peer line is `/code <source>`, the code built-in offered and no run yet after it
  *   ⇒ one code run of that source, with a line of text;
- * - `messages` offered and the newest real user turn not yet answered by a `messages` call
- *   after it ⇒ one `messages` create whose body answers the newest peer line (and names the
- *   assets the code bridge reported, when it did);
+ * - `messages` offered, no system turn carrying {@link SILENCE_DIRECTIVE}, and the newest real
+ *   user turn not yet answered by a `messages` call after it ⇒ one `messages` create whose body
+ *   answers the newest peer line (and names the assets the code bridge reported, when it did);
  * - otherwise (the call's result came back, no tools offered, the reserve call) ⇒ narration.
  */
 export function decide(conversation: DemoConversation): DemoDecision {
@@ -127,12 +134,26 @@ export function decide(conversation: DemoConversation): DemoDecision {
   if (code && conversation.code && !spoke && !ranCodeAfter(turns, userIndex)) {
     return { kind: "code", code: code[1].trim(), text: `${CODE_RAN}.` };
   }
-  if (conversation.tools.includes(SPEECH_TOOL) && user && !spoke && !isDemoEcho(peer)) {
+  const silenced = isSilenced(turns);
+  if (
+    conversation.tools.includes(SPEECH_TOOL) && user && !spoke && !isDemoEcho(peer) && !silenced
+  ) {
     const artifacts = artifactsAfter(turns, userIndex);
     const body = artifacts ? `${reply(text)} The code's artifacts: ${artifacts}` : reply(text);
     return { kind: "call", name: SPEECH_TOOL, arguments: { action: "create", body } };
   }
+  if (silenced && user && !spoke) {
+    return { kind: "text", text: "Stayed quiet: my charter tells me to stay silent." };
+  }
   return { kind: "text", text: narration(turns, user !== undefined, peer, spoke) };
+}
+
+/** Whether a system turn (the charter) carries {@link SILENCE_DIRECTIVE} on a line of its own. */
+export function isSilenced(turns: readonly DemoTurn[]): boolean {
+  return turns.some((turn) =>
+    turn.role === "system" &&
+    turn.text.split("\n").some((line) => line.trim().toLowerCase() === SILENCE_DIRECTIVE)
+  );
 }
 
 /**

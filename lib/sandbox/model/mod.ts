@@ -17,8 +17,10 @@ export {
   type DemoConversation,
   type DemoDecision,
   type DemoTurn,
+  isSilenced,
   newestPeerLine,
   newestUserTurn,
   type PeerLine,
   reply,
+  SILENCE_DIRECTIVE,
 } from "./demo_model.ts";

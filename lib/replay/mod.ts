@@ -1,0 +1,25 @@
+/**
+ * `lib/replay/`: re-running recorded turns offline against a changed charter or model, with the
+ * tools answered from the record and nothing sent, and the diff of what the agent would have said.
+ *
+ * `harness replay` (docs/records.md#replay) is built on {@link replayTurns}; the pieces are
+ * exported for tests and for library users who replay turns their own way.
+ * @module
+ */
+export { type RecordedModel, type ReplayOptions, replayTurns } from "./replay.ts";
+export { parseTurnIds, type SelectedTurns, selectTurns, type TurnSelection } from "./select.ts";
+export { prepareReplay, type ReplayModel, type ReplaySetup } from "./setup.ts";
+export { runTurn, type TurnRun, unreplayable } from "./turn.ts";
+export { type FailRule, judgeRules, mentions, parseFailOn, similarity, summarize } from "./diff.ts";
+export {
+  type Diff,
+  type ReplayReport,
+  ReplayReportSchema,
+  type Side,
+  type Summary,
+  type ThresholdReport,
+  type TurnReport,
+} from "./report.ts";
+export { notCaptured, ReplayCapture, ReplayTurnTools } from "./tools.ts";
+export { REPLAY_OFFLINE, replayContext } from "./context.ts";
+export { replayTable } from "./table.ts";

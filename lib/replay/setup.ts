@@ -1,0 +1,169 @@
+/**
+ * What a replay runs under (docs/records.md#what-is-re-run): the charter, the tools and the
+ * gate's checks a config home resolves to for one model, resolved exactly as a wake resolves them
+ * (`resolveRuntime`, no reconcile, no permission narrowing) — so a charter or tool change in
+ * that config home is what the replay tries. The record's own charter is not stored; only its
+ * hash is, which the replay's is compared with.
+ */
+import { canonicalHash, sha256Hex } from "../home/records/canonical.ts";
+import { parseEnv } from "../config/env.ts";
+import type { Policy } from "../core/policy.ts";
+import { ToolRegistry } from "../core/registry.ts";
+import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
+import type { Tool } from "../core/types/tool.ts";
+import { pipeline } from "../gate/checks.ts";
+import { DEFAULT_GUARDRAILS } from "../gate/guardrails.ts";
+import type { Check } from "../gate/verdict.ts";
+import type { BuildProviderOptions } from "../providers/factory.ts";
+import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import { mcpRunNotice, UNLOCKED_NOTICE } from "../runtime/permissions.ts";
+import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
+import { composeCharter, defectsPart, manifestPart, safetyPart } from "../wake/engaged/brief.ts";
+import { replayContext } from "./context.ts";
+
+/** The model a turn is replayed against. */
+export interface ReplayModel {
+  /** `AI_PROVIDER`. */
+  readonly provider: string;
+  /** `AI_SDK`. */
+  readonly sdk: string;
+  /** `AI_SDK_SURFACE`; undefined: the SDK's default. */
+  readonly surface?: string;
+  /** `AI_MODEL`. */
+  readonly model: string;
+  /** `AI_API_KEY`. */
+  readonly apiKey: string;
+  /** `AI_BASE_URL`; undefined: the vendor's. */
+  readonly baseURL?: string;
+}
+
+/** Everything one (config home, model) pair resolves to. */
+export interface ReplaySetup {
+  readonly configHome: string;
+  /** The charter text, or undefined when every part is blank. */
+  readonly charter: string | undefined;
+  /** sha256 of the charter, as a record's `prompt_hash` (null without one). */
+  readonly charterHash: string | null;
+  /** sha256 of the canonical tool manifest, as a record's `tool_manifest_hash`. */
+  readonly manifestHash: string;
+  /** The real tools, built but never run: the replay wraps their declarations. */
+  readonly tools: readonly Tool[];
+  readonly policy: Policy;
+  /** The outbound gate's checks: the config home's guardrails and the harness's secrets. */
+  readonly checks: readonly Check[];
+  readonly maxSteps: number;
+  readonly responseRetries: number;
+  /** Whether the volatile brief (time, step budget) is composed. */
+  readonly onboard: boolean;
+  readonly imagePrep: ImagePrepPolicy | null;
+  /** What the provider is built from. */
+  readonly provider: BuildProviderOptions;
+}
+
+/** What {@link prepareReplay} needs. */
+export interface PrepareOptions {
+  /** The process environment (the `HARNESS_*` knobs, `HOME`, the secrets to screen for). */
+  readonly env: Readonly<Record<string, string>>;
+  /** `--config-home`; undefined: `BASECRADLE_CONFIG_HOME`, else `$HOME/.config/basecradle`. */
+  readonly configHome?: string;
+  readonly model: ReplayModel;
+  /**
+   * A scratch `HARNESS_HOME` for the memory provider the resolution binds: the records' home is
+   * only read, never written.
+   */
+  readonly scratchHome: string;
+}
+
+/**
+ * Resolves the config home for `model`.
+ * @throws {ConfigError} (and the other resolution errors) naming the file and the fix, as a wake
+ * would refuse.
+ */
+export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetup> {
+  const { model } = options;
+  const raw: Record<string, string> = {
+    ...options.env,
+    HARNESS_HOME: options.scratchHome,
+    AI_PROVIDER: model.provider,
+    AI_SDK: model.sdk,
+    AI_MODEL: model.model,
+    AI_API_KEY: model.apiKey,
+  };
+  if (options.configHome !== undefined) raw.BASECRADLE_CONFIG_HOME = options.configHome;
+  if (model.surface !== undefined) raw.AI_SDK_SURFACE = model.surface;
+  else delete raw.AI_SDK_SURFACE;
+  if (model.baseURL !== undefined) raw.AI_BASE_URL = model.baseURL;
+  else delete raw.AI_BASE_URL;
+  const env = parseEnv(raw);
+  const runtime = await resolveRuntime(env, { reconcile: false, narrow: false, vars: raw });
+  const resolution = runtime.tools;
+  const context = replayContext();
+  const tools = buildTools(
+    resolution.activeTools,
+    { context, configHome: runtime.configHome },
+    runtime.memoryTools,
+    await loadOptionalFactories(resolution.activeTools, (name) => raw[name]),
+  );
+  const charter = charterOf(runtime);
+  return {
+    configHome: runtime.configHome,
+    charter,
+    charterHash: charter === undefined ? null : sha256Hex(charter),
+    // The manifest as the wake's registry offers it (sorted by name, through the policy).
+    manifestHash: canonicalHash(registryOf(tools, runtime.policy).specs()),
+    tools,
+    policy: runtime.policy,
+    checks: pipeline(runtime.guardrails ?? DEFAULT_GUARDRAILS, [
+      env.token,
+      env.aiApiKey,
+      env.password,
+    ]),
+    maxSteps: env.maxSteps,
+    responseRetries: env.responseRetries,
+    onboard: env.onboard,
+    imagePrep: runtime.imagePrep,
+    provider: {
+      provider: env.aiProvider,
+      sdk: env.aiSdk,
+      surface: env.aiSdkSurface,
+      model: model.model,
+      apiKey: model.apiKey,
+      baseURL: env.aiBaseUrl,
+      params: runtime.modelParams.params,
+      searchParams: runtime.searchParams,
+      builtins: resolution.builtinNames,
+    },
+  };
+}
+
+function registryOf(tools: readonly Tool[], policy: Policy): ToolRegistry {
+  const registry = new ToolRegistry({ policy });
+  for (const tool of tools) registry.register(tool);
+  return registry;
+}
+
+/**
+ * The charter as a wake composes it from this runtime (lib/wake/assemble.ts), without the MCP
+ * servers' own notes: replay starts no MCP server, so their tools are not offered either.
+ */
+function charterOf(runtime: Runtime): string | undefined {
+  const { prompts, tools: resolution, env } = runtime;
+  if (!env.onboard) return composeCharter({ systemPrompt: prompts.systemPrompt });
+  return composeCharter({
+    systemPrompt: prompts.systemPrompt,
+    initialize: prompts.initialize,
+    manifest: manifestPart(
+      resolution.notes.map((n) => ({ name: n.name, note: n.note ?? undefined })),
+    ),
+    defects: defectsPart(resolution.defects),
+    // The notices the wake's permission narrowing adds (replay narrows nothing).
+    safety: safetyPart([
+      ...resolution.safetyNotices,
+      ...(env.profile === "unlocked"
+        ? [UNLOCKED_NOTICE]
+        : runtime.mcpRead.stdioServers.length
+        ? [mcpRunNotice(runtime.mcpRead.stdioServers)]
+        : []),
+    ]),
+  });
+}
