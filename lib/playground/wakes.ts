@@ -7,6 +7,7 @@
  * transcript holds, its turn record and that chain's verification.
  */
 import { join } from "node:path";
+import { errorMessage } from "../base/error_text.ts";
 import { ACTIONABLE_EVENTS, type SandboxEvent, uuid7, type WakeDirectory } from "../sandbox/mod.ts";
 import {
   DENO_NOTICE,
@@ -15,8 +16,12 @@ import {
   wakeEnv,
 } from "../cli/demo/wake_process.ts";
 import { registerSecret } from "../journal/scrub.ts";
-import { type JournalLine, readJournalLine, summariseJournal } from "./journal_view.ts";
-import type { JournalSummary } from "./journal_view.ts";
+import {
+  type JournalLine,
+  type JournalSummary,
+  readJournalLine,
+  summariseJournal,
+} from "./journal_view.ts";
 import { readToolCalls, type ToolCallView, transcriptLength } from "./transcript_view.ts";
 import { readTurnRecord, type RecordView } from "./record_view.ts";
 
@@ -32,7 +37,8 @@ export interface WakeView {
     readonly item: string | null;
     readonly actor: string | null;
   };
-  readonly startedAt: string;
+  /** When it was called for, then when its process started. */
+  startedAt: string;
   finishedAt: string | null;
   ms: number | null;
   /** The exit code; null while running or when the process could not start. */
@@ -163,7 +169,7 @@ export class WakeRunner {
     const home = this.homeOf(job.handle);
     const where = `agent=@${job.handle} timeline=${view.timeline} delivery=${view.id}`;
     const started = performance.now();
-    (view as { startedAt: string }).startedAt = new Date().toISOString();
+    view.startedAt = new Date().toISOString();
     log(`playground wake start ${where} event=${view.trigger.event}`);
     onChange();
     const before = await transcriptLength(home, view.timeline);
@@ -203,7 +209,7 @@ export class WakeRunner {
       view.code = (await child.status).code;
       this.#children.delete(child);
     } catch (error) {
-      view.spawnError = error instanceof Error ? error.message : String(error);
+      view.spawnError = errorMessage(error);
     }
     view.ms = Math.round(performance.now() - started);
     view.finishedAt = new Date().toISOString();
