@@ -70,6 +70,7 @@ export const HARNESS_TASKS: Readonly<Record<string, string>> = {
   harness: "main.ts",
   sandbox: "main.ts sandbox",
   demo: "main.ts demo",
+  playground: "main.ts playground",
 };
 
 /** The command line of each harness task, generated from `set`. */

@@ -23,6 +23,7 @@ export const LAZY_MODULES = [
   "lib/cli/status.ts",
   "lib/cli/sandbox.ts",
   "lib/cli/demo.ts",
+  "lib/cli/playground.ts",
   "lib/wake/wake.ts",
   "lib/wake/engaged/mod.ts",
   "lib/wake/escalation.ts",

@@ -138,4 +138,11 @@ export const COMMANDS: readonly CommandEntry[] = [
       (await lazyImport<typeof import("./demo.ts")>("lib/cli/demo.ts"))
         .demoCommand,
   },
+  {
+    name: "playground",
+    summary: "watch and talk to an agent in a browser: the sandbox, real wakes, a live page",
+    load: async () =>
+      (await lazyImport<typeof import("./playground.ts")>("lib/cli/playground.ts"))
+        .playgroundCommand,
+  },
 ];

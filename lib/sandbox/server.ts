@@ -14,7 +14,7 @@ import { RouteTable } from "./shared/http.ts";
 import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./shared/problem.ts";
 import { findTimeline, viewersOf } from "./shared/access.ts";
-import { WakeRouter } from "./router.ts";
+import { type WakeDirectory, WakeRouter } from "./router.ts";
 import { blobRoutes } from "./routes/blobs.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { contentRoutes } from "./routes/content.ts";
@@ -142,13 +142,7 @@ export class Sandbox {
         command: options.wakeCommand,
         baseUrl: this.#state.baseUrl,
         homeRoot: options.agentsRoot ?? options.dataDir ?? this.#scratchHome(),
-        directory: {
-          viewers: (timeline) => {
-            const found = findTimeline(this.#state, timeline);
-            return found ? viewersOf(this.#state, found) : [];
-          },
-          tokenFor: (user) => this.#tokenFor(user),
-        },
+        directory: this.directory,
         log: this.#log,
         output: options.wakeOutput,
         env: options.wakeEnv,
@@ -193,6 +187,25 @@ export class Sandbox {
   /** The router emulation, when a wake command was given. */
   get router(): WakeRouter | null {
     return this.#router;
+  }
+
+  /**
+   * Who views a timeline, and a live API token per user: what router emulation wakes agents
+   * with (the built-in {@link router} and `harness playground`'s own).
+   */
+  get directory(): WakeDirectory {
+    return {
+      viewers: (timeline) => {
+        const found = findTimeline(this.#state, timeline);
+        return found ? viewersOf(this.#state, found) : [];
+      },
+      tokenFor: (user) => this.#tokenFor(user),
+    };
+  }
+
+  /** Calls `listener` right after every recorded event; returns the function that stops it. */
+  onEvent(listener: (event: SandboxEvent) => void): () => void {
+    return this.#state.events.subscribe(listener);
   }
 
   /** Requests served so far, oldest first (the newest 10,000). */

@@ -378,6 +378,29 @@ const LAYERS: readonly Layer[] = [
     may: ["lib/base", "lib/platform", "lib/gate", "lib/sandbox"],
   },
   {
+    folder: "lib/playground/static",
+    purpose: "the playground page's files (HTML, CSS, JS), embedded in the program",
+    may: [],
+  },
+  {
+    folder: "lib/playground",
+    purpose:
+      "the playground: the sandbox platform, router emulation running real wakes, and a local web page to watch and talk to an agent",
+    // lib/cli/demo: the playground seats the demo's world and spawns wakes the way the demo does.
+    may: [
+      "lib/base",
+      "lib/pycompat",
+      "lib/journal",
+      "lib/platform",
+      "lib/home/records",
+      "lib/core/transcript",
+      "lib/gate",
+      "lib/sandbox",
+      "lib/cli/demo",
+      "lib/playground/static",
+    ],
+  },
+  {
     folder: "lib/cli",
     purpose:
       "the harness command line: the argument parser, the command registry and one module per subcommand",
@@ -398,6 +421,7 @@ const LAYERS: readonly Layer[] = [
       "lib/replay",
       "lib/sandbox",
       "lib/cli/demo",
+      "lib/playground",
     ],
   },
   {

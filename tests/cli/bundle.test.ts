@@ -3,7 +3,8 @@
  * temporary directory and run from outside the repository, the way the compiled binary runs: every
  * lazily imported module is present at its path, the directory carries its own permission set and
  * points nowhere into the source tree, and the CLI's real paths work from it — every command's
- * help, a wake that answers and an idle wake after it, an approved MCP server, and the demo.
+ * help, a wake that answers and an idle wake after it, an approved MCP server, the demo, and the
+ * playground's embedded page.
  */
 import assert from "node:assert/strict";
 import { COMMANDS } from "../../lib/cli/registry.ts";
@@ -11,6 +12,7 @@ import { LAZY_MODULES } from "../../lib/base/lazy_modules.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
 import { writeServer } from "../mcp/support.ts";
+import { startPlayground } from "../playground/support.ts";
 import { agentPosts, chatMessages, say, scriptReply, world } from "../e2e/wake_support.ts";
 import { attrs, otlpReceiver } from "../support/otlp_receiver.ts";
 import { permissionFlags } from "../../deploy/permissions.ts";
@@ -205,6 +207,21 @@ Deno.test({
     } finally {
       await Deno.remove(tmp, { recursive: true });
     }
+  },
+});
+
+Deno.test({
+  name: "the playground serves its embedded page from the bundle",
+  ...loose,
+  async fn() {
+    const { dir } = await bundle();
+    await using away = await elsewhere();
+    const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TMPDIR: away.path };
+    await using playground = await startPlayground([], env, { bundle: dir, cwd: away.path });
+    assert.match(await (await fetch(playground.url)).text(), /<title>Harness playground<\/title>/);
+    assert.match(await (await fetch(`${playground.url}app.js`)).text(), /new EventSource\(/);
+    assert.match(await (await fetch(`${playground.url}app.css`)).text(), /\.ansi-34/);
+    assert.equal(await playground.stop(), 0, playground.stderr());
   },
 });
 

@@ -100,7 +100,7 @@ export function wakeEnv(
 }
 
 /** Deno's own notice when a deno.json permission set is used; not part of the journal. */
-const DENO_NOTICE = /Permissions in the config file is an experimental feature/;
+export const DENO_NOTICE: RegExp = /Permissions in the config file is an experimental feature/;
 
 /** What the wake process left behind. */
 export interface WakeOutcome {

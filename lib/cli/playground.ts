@@ -1,0 +1,98 @@
+/**
+ * `harness playground`: the sandbox platform, a seated human and AI peer, router emulation that
+ * runs the real `harness wake` per event, and a local web page to watch and talk to the agent
+ * (docs/playground.md). Stdout carries one JSON line once the page is served; wake start/exit
+ * lines go to stderr. Stops on Ctrl-C / SIGTERM.
+ */
+import { writeStderr, writeStdout } from "../journal/output.ts";
+import { errorMessage } from "../base/error_text.ts";
+import { type Command, integerFlag, UsageError } from "./command.ts";
+
+const options = {
+  port: { type: "string" },
+  data: { type: "string" },
+  host: { type: "string" },
+  "allow-remote": { type: "boolean" },
+} as const;
+
+const stderrLine = (line: string) => writeStderr(line + "\n");
+
+export const playgroundCommand: Command<typeof options> = {
+  name: "playground",
+  usage: `Usage: harness playground [--port N] [--data DIR] [--host H --allow-remote]
+
+Watch and talk to an agent in a browser, offline. Starts the local BaseCradle-compatible
+platform, seats a human @ada and an AI peer @vega on a shared timeline (or finds them again in
+--data), wakes vega for every message, asset, activated task or webhook delivery by running
+"harness wake --timeline <uuid>" as a separate process — what a router runs — and serves a page
+showing the timeline, each wake's journal, tool calls, tokens, cost and turn record, live.
+Prints one JSON line once serving:
+  {"url": "http://127.0.0.1:PORT/", "base_url": "http://127.0.0.1:PORT2"}
+
+The model is the sandbox's deterministic "sandbox-demo" (no account, no network, no key).
+With AI_API_KEY set, wakes use your real vendor instead: AI_MODEL is then required, and
+AI_PROVIDER, AI_SDK, AI_SDK_SURFACE and AI_BASE_URL are passed through as set.
+
+Options:
+  --port N         the page's port (default 0: any free port)
+  --data DIR       keep the platform, the seated users and the agents' homes in DIR
+                   (default: a temporary directory, removed at exit)
+  --host H         the page's address (default 127.0.0.1); anything but loopback also
+                   needs --allow-remote, since the page has no login
+  --allow-remote   serve on a non-loopback --host anyway (prints a warning)
+  -h, --help       show this help
+`,
+  options,
+  async run({ values }) {
+    const port = integerFlag("port", values.port, { min: 0, max: 65535 }) ?? 0;
+    const dataDir = values.data;
+    if (dataDir !== undefined && dataDir.trim() === "") throw new UsageError("--data is empty");
+    const host = values.host ?? "127.0.0.1";
+    const { hostRefusal, isLoopback, remoteWarning, startPlayground } = await import(
+      "../playground/mod.ts"
+    );
+    const refusal = hostRefusal(host, values["allow-remote"] === true);
+    if (refusal) throw new UsageError(refusal);
+    if (!isLoopback(host)) stderrLine(remoteWarning(host));
+    let playground;
+    try {
+      playground = await startPlayground({
+        host,
+        port,
+        dataDir,
+        env: Deno.env.toObject(),
+        log: stderrLine,
+      });
+    } catch (error) {
+      stderrLine(`harness playground: ${errorMessage(error)}`);
+      return 1;
+    }
+    writeStdout(
+      `{"url": ${JSON.stringify(playground.url)}, "base_url": ${
+        JSON.stringify(playground.platformUrl)
+      }}\n`,
+    );
+    stderrLine(
+      `playground serving url=${playground.url} model=${JSON.stringify(playground.model)}`,
+    );
+    const signal = await untilStopped();
+    stderrLine(`playground stopping signal=${signal}`);
+    await playground.close();
+    return 0;
+  },
+};
+
+/** Resolves with the name of the first SIGINT or SIGTERM received. */
+function untilStopped(): Promise<Deno.Signal> {
+  return new Promise((resolve) => {
+    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+    const handlers = signals.map((signal) => {
+      const handler = () => {
+        signals.forEach((s, i) => Deno.removeSignalListener(s, handlers[i]));
+        resolve(signal);
+      };
+      Deno.addSignalListener(signal, handler);
+      return handler;
+    });
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * What the page is sent: the human's timelines with their items, and every wake. Items are
+ * mapped field by field into {@link ItemView}s — never passed through whole — so nothing the page
+ * has no use for (a webhook's ingest token, a blob's signed URL) is ever in a response; the
+ * serialised snapshot is scrubbed of secrets on top (lib/journal/scrub.ts).
+ */
+import type { Item, PlatformClient, TimelineItem } from "../platform/mod.ts";
+import type { WakeView } from "./wakes.ts";
+
+/** One timeline item as the page shows it. */
+export interface ItemView {
+  readonly uuid: string;
+  readonly type: string;
+  readonly at: string;
+  /** The author's handle; null for a webhook delivery, which comes from outside. */
+  readonly author: string | null;
+  /** A message's body, or a webhook event's payload. */
+  readonly body?: string;
+  readonly file?: {
+    readonly filename: string;
+    readonly contentType: string;
+    readonly bytes: number;
+    /** Whether the page may show it as an image. */
+    readonly image: boolean;
+    /** Where the playground serves its bytes (same origin). */
+    readonly href: string;
+  };
+  readonly description?: string;
+  readonly task?: {
+    readonly instructions: string;
+    readonly activateAt: string;
+    readonly status: string;
+  };
+}
+
+/** One timeline and its items, oldest first. */
+export interface TimelineView {
+  readonly uuid: string;
+  readonly name: string;
+  readonly locked: boolean;
+  /** Every viewer's handle, owner first. */
+  readonly viewers: readonly string[];
+  readonly items: readonly ItemView[];
+}
+
+/** Everything the page renders. */
+export interface Snapshot {
+  readonly human: { readonly handle: string; readonly name: string };
+  readonly agent: { readonly handle: string; readonly name: string };
+  /** Which model the wakes talk to, in one line. */
+  readonly model: string;
+  readonly timelines: readonly TimelineView[];
+  readonly wakes: readonly WakeView[];
+}
+
+const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp)$/;
+
+/** Maps one platform item to what the page shows of it. */
+export function itemView(item: TimelineItem): ItemView {
+  const author = (item as { user?: { handle?: string } }).user?.handle ?? null;
+  const at = (item as { created_at?: string }).created_at ?? "";
+  const base = { uuid: item.content.uuid, type: item.type, at, author };
+  // An item of an unknown type never carries a known type name (its schema refuses one).
+  const known = item as Item;
+  switch (known.type) {
+    case "message":
+      return { ...base, body: known.content.body };
+    case "asset": {
+      const file = known.content.file;
+      return {
+        ...base,
+        description: known.content.description ?? undefined,
+        file: file
+          ? {
+            filename: file.filename,
+            contentType: file.content_type,
+            bytes: file.byte_size,
+            image: IMAGE_TYPES.test(file.content_type),
+            href: `/api/assets/${encodeURIComponent(known.content.uuid)}`,
+          }
+          : undefined,
+      };
+    }
+    case "task":
+      return {
+        ...base,
+        task: {
+          instructions: known.content.instructions,
+          activateAt: known.content.activate_at,
+          status: known.content.status,
+        },
+      };
+    case "webhook_event":
+      return { ...base, author: null, body: known.content.payload ?? "" };
+    default:
+      return base;
+  }
+}
+
+/** Reads every timeline the human views, newest first, with its items. */
+export async function timelineViews(client: PlatformClient): Promise<TimelineView[]> {
+  const page = await client.timelines.page();
+  const views: TimelineView[] = [];
+  for (const timeline of page.items) {
+    const { timeline: full, items } = await client.timelines.get(timeline.uuid);
+    views.push({
+      uuid: full.uuid,
+      name: full.name,
+      locked: full.locked,
+      viewers: [full.owner.handle, ...full.participants.flatMap((p) => p.handle ? [p.handle] : [])],
+      items: items.map(itemView),
+    });
+  }
+  return views;
+}
