@@ -180,8 +180,10 @@ export class WakeRunner {
       BASECRADLE_CONFIG_HOME: join(home, "config"),
       BASECRADLE_DELIVERY_ID: view.id,
     }, model);
-    // The page renders the journal's colours, so the wake writes them whatever this shell says.
+    // The page renders the journal's colours, so the wake writes them whatever this shell says
+    // (its stderr is a pipe, where colour is otherwise off).
     delete env.NO_COLOR;
+    env.FORCE_COLOR = "1";
     try {
       await Deno.mkdir(home, { recursive: true });
       const invocation = harnessInvocation(["wake", "--timeline", view.timeline]);

@@ -17,7 +17,8 @@ import type { Check } from "../gate/verdict.ts";
 import type { BuildProviderOptions } from "../providers/factory.ts";
 import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
 import { mcpRunNotice, UNLOCKED_NOTICE } from "../runtime/permissions.ts";
-import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
+import { buildTools, loadOptionalFactories, workingStateTools } from "../runtime/tool_set.ts";
+import type { NoteBook } from "../tools/working_state.ts";
 import { composeCharter, defectsPart, manifestPart, safetyPart } from "../wake/engaged/brief.ts";
 import { replayContext } from "./context.ts";
 
@@ -104,6 +105,14 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
     runtime.memoryTools,
     await loadOptionalFactories(resolution.activeTools, (name) => raw[name]),
   );
+  // Every wake also offers its working-state tools (summarize only while compaction is on), so
+  // the replayed manifest is the recorded one; their calls are answered from the record.
+  tools.push(...workingStateTools(
+    new ScratchNotes(),
+    env.maxContextTokens === 0 ? undefined : {
+      accept: () => "Handoff accepted (a replay compacts nothing).",
+    },
+  ));
   const charter = charterOf(runtime);
   return {
     configHome: runtime.configHome,
@@ -166,4 +175,31 @@ function charterOf(runtime: Runtime): string | undefined {
         : []),
     ]),
   });
+}
+
+/** Notes kept in memory for one replay: a replay writes nothing under any home. */
+class ScratchNotes implements NoteBook {
+  readonly #notes = new Map<string, string>();
+
+  /** Every note, sorted by key. */
+  notes(): Promise<[key: string, value: string][]> {
+    return Promise.resolve([...this.#notes].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** One value, or `undefined`. */
+  get(key: string): Promise<string | undefined> {
+    return Promise.resolve(this.#notes.get(key));
+  }
+
+  /** Creates or replaces a note. */
+  write(key: string, value: string): Promise<"created" | "updated"> {
+    const existed = this.#notes.has(key);
+    this.#notes.set(key, value);
+    return Promise.resolve(existed ? "updated" : "created");
+  }
+
+  /** Removes a note. */
+  delete(key: string): Promise<"deleted" | "already_absent"> {
+    return Promise.resolve(this.#notes.delete(key) ? "deleted" : "already_absent");
+  }
 }
