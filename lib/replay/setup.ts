@@ -18,7 +18,6 @@ import type { BuildProviderOptions } from "../providers/factory.ts";
 import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
 import { mcpRunNotice, UNLOCKED_NOTICE } from "../runtime/permissions.ts";
 import { buildTools, loadOptionalFactories, workingStateTools } from "../runtime/tool_set.ts";
-import type { NoteBook } from "../tools/working_state.ts";
 import { composeCharter, defectsPart, manifestPart, safetyPart } from "../wake/engaged/brief.ts";
 import { replayContext } from "./context.ts";
 
@@ -176,6 +175,9 @@ function charterOf(runtime: Runtime): string | undefined {
     ]),
   });
 }
+
+/** The notes store the working-state tools take. */
+type NoteBook = Parameters<typeof workingStateTools>[0];
 
 /** Notes kept in memory for one replay: a replay writes nothing under any home. */
 class ScratchNotes implements NoteBook {
