@@ -60,7 +60,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "cleanup",
-    summary: "remove the on-box state of deleted timelines (--sweep, or --timeline UUID)",
+    summary: "remove deleted timelines' on-box state (--sweep or --timeline UUID); prune records",
     load: async () =>
       (await lazyImport<typeof import("./cleanup.ts")>("lib/cli/cleanup.ts"))
         .cleanupCommand,
