@@ -6,7 +6,7 @@
  * `verify`'s job), so a month of records reads in one pass. A record's `at` is the first key of
  * its canonical line, which lets lines outside the window be skipped without parsing them.
  */
-import { chainPath, recordedTimelines } from "./files.ts";
+import { queriedTimelines, readChain } from "./files.ts";
 import { splitLines } from "./line.ts";
 import { percentile } from "./stats.ts";
 
@@ -81,17 +81,12 @@ interface Row {
 
 /** Reads every chain (or one) and buckets its records since `query.since`. */
 export async function driftRecords(home: string, query: DriftQuery): Promise<DriftReport> {
-  const timelines = query.timeline === undefined ? await recordedTimelines(home) : [query.timeline];
+  const timelines = await queriedTimelines(home, query.timeline);
   const rows: Row[] = [];
   let unreadable = 0;
   const since = query.since.toISOString();
   for (const timeline of timelines) {
-    let text = "";
-    try {
-      text = await Deno.readTextFile(chainPath(home, timeline));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    const text = await readChain(home, timeline);
     unreadable += collect(text, since, rows);
   }
   return driftOf(rows, query, unreadable);
