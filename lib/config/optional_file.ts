@@ -1,8 +1,8 @@
 /**
  * An optional JSON file of the operator's in the config home (`image_prep.json`,
- * `escalation.json`, `host_rules.json`, `records.json`, `budget.json`, `prices.json`, …): absent means "not configured", while a file that
- * cannot be read or is not JSON refuses with one line naming it and the fix
- * (docs/configuration.md#when-a-file-is-wrong). Each caller validates the parsed value itself.
+ * `escalation.json`, `host_rules.json`, `records.json`, `budget.json`, `prices.json`, …): absent
+ * means "not configured", while a file that cannot be read or is not JSON refuses with one line
+ * naming it and the fix (docs/configuration.md#when-a-file-is-wrong). Each caller validates the parsed value itself.
  *
  * @module
  */
