@@ -6,7 +6,7 @@
  */
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
-import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 
 /** `prices.json`, relative to the config home. */
 export const PRICES_FILE = "prices.json";
@@ -46,9 +46,7 @@ export async function loadPrices(configHome: string): Promise<PriceTable> {
 export function resolvePrices(value: unknown, file: string = PRICES_FILE): PriceTable {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
+    const { issue, path, key } = firstProblem(parsed.error);
     throw refuseFile(
       file,
       path.length === 0

@@ -7,7 +7,7 @@
  */
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
-import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 
 /** `records.json`, relative to the config home. */
 export const RECORDS_FILE = "records.json";
@@ -51,9 +51,7 @@ export async function loadRecordsConfig(configHome: string): Promise<RecordsConf
 export function resolveRecordsConfig(value: unknown, file: string = RECORDS_FILE): RecordsConfig {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
+    const { issue, path, key } = firstProblem(parsed.error);
     throw refuseFile(
       file,
       path.length === 0

@@ -6,7 +6,7 @@
  */
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
-import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 
 /** `budget.json`, relative to the config home. */
 export const BUDGET_FILE = "budget.json";
@@ -59,9 +59,7 @@ export async function loadBudget(configHome: string): Promise<BudgetConfig> {
 export function resolveBudget(value: unknown, file: string = BUDGET_FILE): BudgetConfig {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
+    const { issue, path, key } = firstProblem(parsed.error);
     throw refuseFile(
       file,
       path.length === 0
