@@ -53,3 +53,16 @@ export async function readDirNames(path: string): Promise<string[]> {
     return await (await nodeFs()).readdir(path);
   }
 }
+
+/**
+ * A text file whose absence is meaningful: its text as `Deno.readTextFile` decodes it, or
+ * undefined when there is no such file. Any other failure (permissions, a directory) throws.
+ */
+export async function readTextIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}

@@ -113,6 +113,11 @@ export function integerFlag(
   return value;
 }
 
+/** Refuses a flag given as blank text; undefined (not given) passes. */
+export function nonEmptyFlag(name: string, raw: string | undefined): void {
+  if (raw !== undefined && raw.trim() === "") throw new UsageError(`--${name} is empty`);
+}
+
 /**
  * A uuid flag: its value, else its environment fallback, trimmed and lower-cased; undefined when
  * neither is set.

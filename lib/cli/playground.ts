@@ -6,7 +6,8 @@
  */
 import { writeStderr, writeStdout } from "../journal/output.ts";
 import { errorMessage } from "../base/error_text.ts";
-import { type Command, integerFlag, UsageError } from "./command.ts";
+import { type Command, integerFlag, nonEmptyFlag, UsageError } from "./command.ts";
+import { serveUntilStopped } from "./until_stopped.ts";
 
 const options = {
   port: { type: "string" },
@@ -46,7 +47,7 @@ Options:
   async run({ values }) {
     const port = integerFlag("port", values.port, { min: 0, max: 65535 }) ?? 0;
     const dataDir = values.data;
-    if (dataDir !== undefined && dataDir.trim() === "") throw new UsageError("--data is empty");
+    nonEmptyFlag("data", dataDir);
     const host = values.host ?? "127.0.0.1";
     const { hostRefusal, isLoopback, remoteWarning, startPlayground } = await import(
       "../playground/mod.ts"
@@ -75,24 +76,6 @@ Options:
     stderrLine(
       `playground serving url=${playground.url} model=${JSON.stringify(playground.model)}`,
     );
-    const signal = await untilStopped();
-    stderrLine(`playground stopping signal=${signal}`);
-    await playground.close();
-    return 0;
+    return await serveUntilStopped("playground", () => playground.close());
   },
 };
-
-/** Resolves with the name of the first SIGINT or SIGTERM received. */
-function untilStopped(): Promise<Deno.Signal> {
-  return new Promise((resolve) => {
-    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-    const handlers = signals.map((signal) => {
-      const handler = () => {
-        signals.forEach((s, i) => Deno.removeSignalListener(s, handlers[i]));
-        resolve(signal);
-      };
-      Deno.addSignalListener(signal, handler);
-      return handler;
-    });
-  });
-}

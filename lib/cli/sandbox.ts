@@ -5,7 +5,8 @@
  */
 import { writeStderr, writeStdout } from "../journal/output.ts";
 import { errorMessage } from "../base/error_text.ts";
-import { type Command, integerFlag, UsageError } from "./command.ts";
+import { type Command, integerFlag, nonEmptyFlag } from "./command.ts";
+import { serveUntilStopped } from "./until_stopped.ts";
 
 const options = {
   port: { type: "string" },
@@ -40,11 +41,9 @@ POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events.
   async run({ values }) {
     const port = integerFlag("port", values.port, { min: 0, max: 65535 }) ?? 0;
     const dataDir = values.data;
-    if (dataDir !== undefined && dataDir.trim() === "") throw new UsageError("--data is empty");
+    nonEmptyFlag("data", dataDir);
     const wakeCommand = values["wake-command"];
-    if (wakeCommand !== undefined && wakeCommand.trim() === "") {
-      throw new UsageError("--wake-command is empty");
-    }
+    nonEmptyFlag("wake-command", wakeCommand);
     const { Sandbox } = await import("../sandbox/server.ts");
     let sandbox;
     try {
@@ -59,24 +58,6 @@ POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events.
       JSON.stringify(sandbox.adminUrl)
     }}`;
     writeStdout(line + "\n");
-    const signal = await untilStopped();
-    stderrLine(`sandbox stopping signal=${signal}`);
-    await sandbox.close();
-    return 0;
+    return await serveUntilStopped("sandbox", () => sandbox.close());
   },
 };
-
-/** Resolves with the name of the first SIGINT or SIGTERM received. */
-function untilStopped(): Promise<Deno.Signal> {
-  return new Promise((resolve) => {
-    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-    const handlers = signals.map((signal) => {
-      const handler = () => {
-        signals.forEach((s, i) => Deno.removeSignalListener(s, handlers[i]));
-        resolve(signal);
-      };
-      Deno.addSignalListener(signal, handler);
-      return handler;
-    });
-  });
-}

@@ -6,7 +6,7 @@
  * with a sentence naming the file, the key and the fix.
  */
 import { join } from "../base/paths.ts";
-import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 import * as z from "../base/zod.ts";
 
 /** `escalation.json`, relative to the config home. */
@@ -67,9 +67,7 @@ export function resolveEscalation(
 ): EscalationConfig {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
+    const { issue, path, key } = firstProblem(parsed.error);
     const top = String(path[0] ?? "");
     throw refuseFile(
       file,

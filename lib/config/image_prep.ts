@@ -5,7 +5,7 @@
  * to load with a sentence naming the file, the key and the fix.
  */
 import { join } from "../base/paths.ts";
-import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 import * as z from "../base/zod.ts";
 import { DEFAULT_IMAGE_PREP, type ImagePrepPolicy } from "../core/types/image_policy.ts";
 
@@ -67,10 +67,7 @@ export function resolveImagePrep(
 ): ImagePrepPolicy | null {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    // An unknown key is reported on its object; name the key itself.
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
+    const { issue, path, key } = firstProblem(parsed.error);
     const field = String(path.at(-1) ?? "");
     if (path.length === 0) {
       throw refuseFile(

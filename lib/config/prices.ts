@@ -4,11 +4,9 @@
  * provider's own figure always wins. Absent: nothing is priced. Anything invalid refuses with a
  * sentence naming the file, the key and the fix.
  */
-import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
-import { readBytes } from "../base/read_files.ts";
 import * as z from "../base/zod.ts";
-import { ConfigError } from "./errors.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 
 /** `prices.json`, relative to the config home. */
 export const PRICES_FILE = "prices.json";
@@ -36,17 +34,8 @@ const FileSchema = z.record(
  */
 export async function loadPrices(configHome: string): Promise<PriceTable> {
   const path = join(configHome, PRICES_FILE);
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path)));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Map();
-    throw new ConfigError({
-      variable: path,
-      message: `${path} could not be read as JSON: ${errorMessage(error)}. Fix: correct it, or ` +
-        "delete it to price nothing.",
-    });
-  }
+  const value = await readOptionalJson(path, { deleteTo: "price nothing" });
+  if (value === ABSENT) return new Map();
   return resolvePrices(value, path);
 }
 
@@ -57,17 +46,15 @@ export async function loadPrices(configHome: string): Promise<PriceTable> {
 export function resolvePrices(value: unknown, file: string = PRICES_FILE): PriceTable {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
-    throw new ConfigError({
-      variable: file,
-      message: path.length === 0
+    const { issue, path, key } = firstProblem(parsed.error);
+    throw refuseFile(
+      file,
+      path.length === 0
         ? `${file} must be a JSON object of model → {"input", "cached", "output"} (USD per ` +
           "1M tokens). Fix: write that, or delete the file."
         : `${file} key '${key}' is wrong (${issue.message}). Fix: give each model "input" and ` +
           '"output" (and optionally "cached") as non-negative USD per 1M tokens, nothing else.',
-    });
+    );
   }
   return new Map(
     Object.entries(parsed.data).map(([model, p]) => [

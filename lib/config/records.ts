@@ -5,11 +5,9 @@
  * pruned by `harness cleanup`; absent keeps them forever). Absent file: full, forever. Anything
  * invalid refuses to load with a sentence naming the file, the key and the fix.
  */
-import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
-import { readBytes } from "../base/read_files.ts";
 import * as z from "../base/zod.ts";
-import { ConfigError } from "./errors.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 
 /** `records.json`, relative to the config home. */
 export const RECORDS_FILE = "records.json";
@@ -41,27 +39,8 @@ const FileSchema = z.strictObject({
  */
 export async function loadRecordsConfig(configHome: string): Promise<RecordsConfig> {
   const path = join(configHome, RECORDS_FILE);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return RECORDS_DEFAULT;
-    throw refuse(
-      path,
-      `${path} could not be read: ${errorMessage(error)}. Fix: make it a readable UTF-8 file, ` +
-        "or delete it to keep full records forever.",
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw refuse(
-      path,
-      `${path} is not valid JSON: ${errorMessage(error)}. Fix: correct the syntax, or delete ` +
-        "the file to keep full records forever.",
-    );
-  }
+  const value = await readOptionalJson(path, { deleteTo: "keep full records forever" });
+  if (value === ABSENT) return RECORDS_DEFAULT;
   return resolveRecordsConfig(value, path);
 }
 
@@ -72,10 +51,8 @@ export async function loadRecordsConfig(configHome: string): Promise<RecordsConf
 export function resolveRecordsConfig(value: unknown, file: string = RECORDS_FILE): RecordsConfig {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
-    throw refuse(
+    const { issue, path, key } = firstProblem(parsed.error);
+    throw refuseFile(
       file,
       path.length === 0
         ? `${file} must be a JSON object such as {"content": "full", "retention_days": 90}. ` +
@@ -94,8 +71,4 @@ export function resolveRecordsConfig(value: unknown, file: string = RECORDS_FILE
     content: parsed.data.content ?? "full",
     retentionDays: parsed.data.retention_days ?? null,
   });
-}
-
-function refuse(path: string, message: string): ConfigError {
-  return new ConfigError({ variable: path, message });
 }

@@ -4,11 +4,9 @@
  * wake and per UTC day. Absent, or an empty object: no limits. Anything invalid refuses to load
  * with a sentence naming the file, the key and the fix.
  */
-import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
-import { readBytes } from "../base/read_files.ts";
 import * as z from "../base/zod.ts";
-import { ConfigError } from "./errors.ts";
+import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 
 /** `budget.json`, relative to the config home. */
 export const BUDGET_FILE = "budget.json";
@@ -49,17 +47,8 @@ const FileSchema = z.strictObject({
  */
 export async function loadBudget(configHome: string): Promise<BudgetConfig> {
   const path = join(configHome, BUDGET_FILE);
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(path)));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return BUDGET_NONE;
-    throw refuse(
-      path,
-      `${path} could not be read as JSON: ${errorMessage(error)}. Fix: correct it, or delete ` +
-        "it to run without spending limits.",
-    );
-  }
+  const value = await readOptionalJson(path, { deleteTo: "run without spending limits" });
+  if (value === ABSENT) return BUDGET_NONE;
   return resolveBudget(value, path);
 }
 
@@ -70,10 +59,8 @@ export async function loadBudget(configHome: string): Promise<BudgetConfig> {
 export function resolveBudget(value: unknown, file: string = BUDGET_FILE): BudgetConfig {
   const parsed = FileSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
-    const key = path.map(String).join(".");
-    throw refuse(
+    const { issue, path, key } = firstProblem(parsed.error);
+    throw refuseFile(
       file,
       path.length === 0
         ? `${file} must be a JSON object such as {"usd_per_day": 5}. Fix: write that, or ` +
@@ -98,8 +85,4 @@ export function resolveBudget(value: unknown, file: string = BUDGET_FILE): Budge
     tokensPerWake: d.tokens_per_wake ?? null,
     tokensPerDay: d.tokens_per_day ?? null,
   });
-}
-
-function refuse(path: string, message: string): ConfigError {
-  return new ConfigError({ variable: path, message });
 }

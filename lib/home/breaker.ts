@@ -4,6 +4,7 @@
  * `max` wakes per window before the timeline self-declines. It only logs; it never posts.
  */
 import { dirname } from "../base/paths.ts";
+import { readTextIfPresent } from "../base/read_files.ts";
 import { pythonFloatRepr } from "../pycompat/json.ts";
 import type { Journal } from "../journal/journal.ts";
 import { breakerPaths } from "./paths.ts";
@@ -82,22 +83,13 @@ function ignoreNotFound(error: unknown): void {
   if (!(error instanceof Deno.errors.NotFound)) throw error;
 }
 
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
 /**
  * The window's stamps. A line that does not parse is skipped, never fatal to the wake, and said
  * once on `journal`: the rewrite that follows drops it, and the window counts fewer wakes than
  * ran, so a burst may take longer to trip the breaker.
  */
 async function readWindow(path: string, journal: Journal): Promise<number[]> {
-  const text = await readText(path);
+  const text = await readTextIfPresent(path);
   if (text === undefined) return [];
   const stamps: number[] = [];
   let corrupt = 0;
@@ -129,7 +121,7 @@ async function writeWindow(path: string, stamps: number[]): Promise<void> {
  * `journal` and removed, so the next wakes judge the window afresh instead of warning forever.
  */
 async function readTrip(path: string, journal: Journal): Promise<number | undefined> {
-  const text = await readText(path);
+  const text = await readTextIfPresent(path);
   if (text === undefined) return undefined;
   const trippedAt = parsePythonFloat(text);
   if (trippedAt !== undefined) return trippedAt;

@@ -4,6 +4,7 @@
  * file means "no mark" and sends the kind into its first-wake bootstrap.
  */
 import { atomicWrite } from "../base/atomic_write.ts";
+import { readTextIfPresent } from "../base/read_files.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type MarkKind, markPath } from "./paths.ts";
 
@@ -28,13 +29,8 @@ export async function readMark(
   journal: Journal = silentJournal,
 ): Promise<string | undefined> {
   const path = markPath(home, kind, timeline);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+  const text = await readTextIfPresent(path);
+  if (text === undefined) return undefined;
   const mark = text.trim();
   if (mark === "") return undefined;
   if (!ITEM_ID.test(mark)) {

@@ -8,7 +8,14 @@
  */
 import { join } from "node:path";
 import { errorMessage } from "../base/error_text.ts";
-import { ACTIONABLE_EVENTS, type SandboxEvent, uuid7, type WakeDirectory } from "../sandbox/mod.ts";
+import {
+  ACTIONABLE_EVENTS,
+  AgentQueues,
+  type SandboxEvent,
+  uuid7,
+  type WakeDirectory,
+  wakeRecipients,
+} from "../sandbox/mod.ts";
 import {
   DENO_NOTICE,
   harnessInvocation,
@@ -76,11 +83,8 @@ interface Job {
 /** Runs real wakes for sandbox events, serialised per agent. */
 export class WakeRunner {
   readonly #options: WakeRunnerOptions;
-  readonly #queues = new Map<string, Job[]>();
-  readonly #running = new Map<string, Promise<void>>();
-  readonly #children = new Set<Deno.ChildProcess>();
+  readonly #queues = new AgentQueues<Job>((job) => this.#run(job));
   readonly #wakes: WakeView[] = [];
-  #closed = false;
 
   constructor(options: WakeRunnerOptions) {
     this.#options = options;
@@ -98,13 +102,11 @@ export class WakeRunner {
 
   /** Queues the wakes an event calls for (recipients chosen now, as a router would). */
   dispatch(event: SandboxEvent): void {
-    if (this.#closed || !ACTIONABLE_EVENTS.has(event.event)) return;
+    if (this.#queues.closed || !ACTIONABLE_EVENTS.has(event.event)) return;
     const { directory } = this.#options;
     const viewers = directory.viewers(event.timeline);
     const actor = viewers.find((v) => v.uuid === event.actor)?.handle ?? null;
-    for (const viewer of viewers) {
-      if (viewer.kind !== "ai") continue;
-      if (viewer.uuid === event.actor && event.event !== "task.activated") continue;
+    for (const viewer of wakeRecipients(viewers, event)) {
       const token = directory.tokenFor(viewer.uuid);
       registerSecret(token);
       const view: WakeView = {
@@ -123,44 +125,19 @@ export class WakeRunner {
         record: null,
       };
       this.#wakes.push(view);
-      const queue = this.#queues.get(viewer.uuid) ?? [];
-      queue.push({ view, handle: viewer.handle, token });
-      this.#queues.set(viewer.uuid, queue);
-      if (!this.#running.has(viewer.uuid)) this.#drain(viewer.uuid);
+      this.#queues.push(viewer.uuid, { view, handle: viewer.handle, token });
     }
     this.#options.onChange();
   }
 
   /** Resolves once no wake is queued or running. */
-  async idle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all(this.#running.values());
+  idle(): Promise<void> {
+    return this.#queues.idle();
   }
 
   /** Drops queued wakes, asks running ones to stop (SIGTERM) and waits for them. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.#queues.clear();
-    for (const child of this.#children) {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // Already exited.
-      }
-    }
-    await this.idle();
-  }
-
-  #drain(agent: string): void {
-    const loop = async () => {
-      for (;;) {
-        const job = this.#queues.get(agent)?.shift();
-        if (!job || this.#closed) break;
-        await this.#run(job);
-      }
-      this.#queues.delete(agent);
-      this.#running.delete(agent);
-    };
-    this.#running.set(agent, loop());
+  close(): Promise<void> {
+    return this.#queues.close();
   }
 
   async #run(job: Job): Promise<void> {
@@ -195,7 +172,7 @@ export class WakeRunner {
         stdout: "null",
         stderr: "piped",
       }).spawn();
-      this.#children.add(child);
+      this.#queues.track(child);
       let rest = "";
       const take = (line: string) => {
         if (DENO_NOTICE.test(line)) return;
@@ -209,7 +186,7 @@ export class WakeRunner {
       }
       if (rest) take(rest);
       view.code = (await child.status).code;
-      this.#children.delete(child);
+      this.#queues.untrack(child);
     } catch (error) {
       view.spawnError = errorMessage(error);
     }

@@ -4,7 +4,7 @@
  * a count of the newest. Read-only and lenient as the stats are: a line that is not a valid
  * record is counted and skipped (whether the chain is intact is `verify`'s question).
  */
-import { chainPath, recordedTimelines, type TurnRecord } from "../home/records/mod.ts";
+import { queriedTimelines, readChain, type TurnRecord } from "../home/records/mod.ts";
 import { judgeLine, splitLines } from "../home/records/line.ts";
 
 /** Which turns to replay; every field narrows, none given means every record. */
@@ -33,18 +33,11 @@ export interface SelectedTurns {
 
 /** Reads the records under `home` and applies `selection`. */
 export async function selectTurns(home: string, selection: TurnSelection): Promise<SelectedTurns> {
-  const timelines = selection.timeline === undefined
-    ? await recordedTimelines(home)
-    : [selection.timeline];
+  const timelines = await queriedTimelines(home, selection.timeline);
   const all: TurnRecord[] = [];
   let unreadable = 0;
   for (const timeline of timelines) {
-    let text = "";
-    try {
-      text = await Deno.readTextFile(chainPath(home, timeline));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    const text = await readChain(home, timeline);
     const { lines, torn } = splitLines(text);
     if (torn !== undefined) unreadable++;
     for (const line of lines) {

@@ -8,6 +8,7 @@
  * @module
  */
 export { type PendingRequest, type RequestRecord, Sandbox, type SandboxOptions } from "./server.ts";
+export { AgentQueues, type RecipientViewer, wakeRecipients } from "./agent_queues.ts";
 export {
   ACTIONABLE_EVENTS,
   type WakeDirectory,

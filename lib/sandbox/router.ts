@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SandboxEvent } from "./shared/events.ts";
 import { uuid7 } from "./shared/uuid7.ts";
+import { AgentQueues, wakeRecipients } from "./agent_queues.ts";
 
 /** The events that wake agents; `timeline.deleted` is terminal and wakes no one. */
 export const ACTIONABLE_EVENTS: ReadonlySet<string> = new Set([
@@ -73,13 +74,10 @@ interface Job {
 /** Runs wake commands for events, serialised per agent. */
 export class WakeRouter {
   readonly #options: WakeRouterOptions;
-  readonly #queues = new Map<string, Job[]>();
-  readonly #running = new Map<string, Promise<void>>();
-  readonly #children = new Set<Deno.ChildProcess>();
+  readonly #queues = new AgentQueues<Job>((job) => this.#run(job));
   readonly #history: WakeRecord[] = [];
   readonly #log: (line: string) => void;
   readonly #output: ((chunk: Uint8Array) => void) | undefined;
-  #closed = false;
 
   constructor(options: WakeRouterOptions) {
     this.#options = options;
@@ -98,12 +96,10 @@ export class WakeRouter {
    * own actor is skipped — except for `task.activated`, where an agent's own task wakes it.
    */
   dispatch(event: SandboxEvent): string[] {
-    if (this.#closed || !ACTIONABLE_EVENTS.has(event.event)) return [];
+    if (this.#queues.closed || !ACTIONABLE_EVENTS.has(event.event)) return [];
     const { directory } = this.#options;
     const deliveries: string[] = [];
-    for (const viewer of directory.viewers(event.timeline)) {
-      if (viewer.kind !== "ai") continue;
-      if (viewer.uuid === event.actor && event.event !== "task.activated") continue;
+    for (const viewer of wakeRecipients(directory.viewers(event.timeline), event)) {
       const job = {
         delivery: uuid7(),
         event,
@@ -111,44 +107,19 @@ export class WakeRouter {
         token: directory.tokenFor(viewer.uuid),
       };
       deliveries.push(job.delivery);
-      const queue = this.#queues.get(viewer.uuid) ?? [];
-      queue.push(job);
-      this.#queues.set(viewer.uuid, queue);
-      if (!this.#running.has(viewer.uuid)) this.#drain(viewer.uuid);
+      this.#queues.push(viewer.uuid, job);
     }
     return deliveries;
   }
 
   /** Resolves once no wake is queued or running. */
-  async idle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all(this.#running.values());
+  idle(): Promise<void> {
+    return this.#queues.idle();
   }
 
   /** Drops queued wakes, asks running ones to stop (SIGTERM) and waits for them. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.#queues.clear();
-    for (const child of this.#children) {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // Already exited.
-      }
-    }
-    await this.idle();
-  }
-
-  #drain(agent: string): void {
-    const loop = async () => {
-      for (;;) {
-        const job = this.#queues.get(agent)?.shift();
-        if (!job || this.#closed) break;
-        await this.#run(job);
-      }
-      this.#queues.delete(agent);
-      this.#running.delete(agent);
-    };
-    this.#running.set(agent, loop());
+  close(): Promise<void> {
+    return this.#queues.close();
   }
 
   async #run(job: Job): Promise<void> {
@@ -175,11 +146,11 @@ export class WakeRouter {
         stdout: "piped",
         stderr: "piped",
       }).spawn();
-      this.#children.add(child);
+      this.#queues.track(child);
       registerSecret(job.token); // the parent relays the child's output: it scrubs its token too
       await Promise.all([this.#pump(child.stdout), this.#pump(child.stderr)]);
       code = (await child.status).code;
-      this.#children.delete(child);
+      this.#queues.untrack(child);
     } catch (error) {
       this.#log(`sandbox wake error ${where} reason=${JSON.stringify(String(error))}`);
     }

@@ -4,6 +4,7 @@
  * was written (`at`) and when it was pruned (`pruned_at`). The chain's first remaining record
  * chains onto that hash, so verification starts from the anchor instead of from genesis.
  */
+import { readTextIfPresent } from "../../base/read_files.ts";
 import * as z from "../../base/zod.ts";
 
 /** One anchor as stored. */
@@ -29,12 +30,6 @@ export function parseAnchor(text: string): Anchor | undefined {
 
 /** Reads an anchor file: undefined when absent; "invalid" when present but unreadable. */
 export async function readAnchor(path: string): Promise<Anchor | "invalid" | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-  return parseAnchor(text) ?? "invalid";
+  const text = await readTextIfPresent(path);
+  return text === undefined ? undefined : parseAnchor(text) ?? "invalid";
 }

@@ -6,9 +6,8 @@
  * `verify`'s job), so a month of records reads in one pass. A record's `at` is the first key of
  * its canonical line, which lets lines outside the window be skipped without parsing them.
  */
-import { chainPath, recordedTimelines } from "./files.ts";
+import { queriedTimelines, readChain } from "./files.ts";
 import { splitLines } from "./line.ts";
-import { percentile } from "./stats.ts";
 
 /** The bucket width. */
 export type DriftBy = "day" | "week";
@@ -79,47 +78,151 @@ interface Row {
   readonly model: string;
 }
 
-/** Reads every chain (or one) and buckets its records since `query.since`. */
+/**
+ * Reads every chain (or one) and buckets its records since `query.since`. Each record is folded
+ * into its period's running sums as it is read — only the latencies are kept, for the p95.
+ */
 export async function driftRecords(home: string, query: DriftQuery): Promise<DriftReport> {
-  const timelines = query.timeline === undefined ? await recordedTimelines(home) : [query.timeline];
-  const rows: Row[] = [];
-  let unreadable = 0;
+  const timelines = await queriedTimelines(home, query.timeline);
+  const tally = new Tally(query.by, query.prices ?? new Map());
   const since = query.since.toISOString();
   for (const timeline of timelines) {
-    let text = "";
-    try {
-      text = await Deno.readTextFile(chainPath(home, timeline));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-    unreadable += collect(text, since, rows);
+    tally.unreadable += collect(await readChain(home, timeline), since, tally);
   }
-  return driftOf(rows, query, unreadable);
+  return {
+    since,
+    by: query.by,
+    buckets: [...tally.periods.keys()].sort().map((key) => tally.periods.get(key)!.bucket(key)),
+    total: tally.total.bucket("total"),
+    unreadable: tally.unreadable,
+  };
 }
 
-/** Buckets already-read rows. Pure. */
-function driftOf(rows: readonly Row[], query: DriftQuery, unreadable = 0): DriftReport {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const key = periodOf(row.at, query.by);
-    let group = groups.get(key);
-    if (!group) groups.set(key, group = []);
-    group.push(row);
+/** One period's running sums, added to in reading order (so float sums match a re-read). */
+class Sums {
+  turns = 0;
+  tokensIn = 0;
+  tokensOut = 0;
+  cached = 0;
+  refused = 0;
+  escalated = 0;
+  cost = 0;
+  costed = 0;
+  priced = 0;
+  unpriced = 0;
+  readonly wakes = new Set<string>();
+  #latencies = new Float64Array(64);
+
+  add(row: Row, prices: ReadonlyMap<string, DriftPrice>): void {
+    if (this.turns === this.#latencies.length) {
+      const grown = new Float64Array(this.turns * 2);
+      grown.set(this.#latencies);
+      this.#latencies = grown;
+    }
+    this.#latencies[this.turns++] = row.latency;
+    this.tokensIn += row.tokensIn;
+    this.tokensOut += row.tokensOut;
+    this.cached += row.cached;
+    if (row.refused) this.refused++;
+    if (row.escalated) this.escalated++;
+    this.wakes.add(row.wake);
+    if (row.cost !== null) {
+      this.cost += row.cost;
+      this.costed++;
+      return;
+    }
+    const price = prices.get(row.model);
+    if (!price) {
+      this.unpriced++;
+      return;
+    }
+    const fresh = Math.max(0, row.tokensIn - row.cached);
+    this.cost += (fresh * price.input + row.cached * price.cached + row.tokensOut * price.output) /
+      1e6;
+    this.priced++;
   }
-  const prices = query.prices ?? new Map();
-  const buckets = [...groups.keys()].sort().map((key) => bucketOf(key, groups.get(key)!, prices));
-  return {
-    since: query.since.toISOString(),
-    by: query.by,
-    buckets,
-    total: bucketOf("total", rows, prices),
-    unreadable,
-  };
+
+  bucket(period: string): DriftBucket {
+    const n = this.turns;
+    return {
+      period,
+      turns: n,
+      wakes: this.wakes.size,
+      guardrail_failure_rate: n === 0 ? null : this.refused / n,
+      escalation_rate: n === 0 ? null : this.escalated / n,
+      p95_latency_ms: nearestRank(this.#latencies.subarray(0, n), 95),
+      cache_hit_ratio: this.tokensIn === 0 ? null : this.cached / this.tokensIn,
+      tokens_in: this.tokensIn,
+      tokens_out: this.tokensOut,
+      cached_tokens: this.cached,
+      // Rounded to a nano-dollar so float noise never reaches a report.
+      cost_usd: this.costed + this.priced === 0 ? null : Math.round(this.cost * 1e9) / 1e9,
+      priced_turns: this.priced,
+      unpriced_turns: this.unpriced,
+    };
+  }
+}
+
+/** The window's sums: one per period and one for the whole window. */
+class Tally {
+  readonly periods = new Map<string, Sums>();
+  readonly total = new Sums();
+  unreadable = 0;
+  readonly #by: DriftBy;
+  readonly #prices: ReadonlyMap<string, DriftPrice>;
+  /** Day → its period's sums, so a week's Monday is worked out once per day, not per record. */
+  readonly #ofDay = new Map<string, Sums>();
+
+  constructor(by: DriftBy, prices: ReadonlyMap<string, DriftPrice>) {
+    this.#by = by;
+    this.#prices = prices;
+  }
+
+  add(row: Row): void {
+    const day = row.at.slice(0, 10);
+    let sums = this.#ofDay.get(day);
+    if (!sums) {
+      const key = periodOf(row.at, this.#by);
+      sums = this.periods.get(key);
+      if (!sums) this.periods.set(key, sums = new Sums());
+      this.#ofDay.set(day, sums);
+    }
+    sums.add(row, this.#prices);
+    this.total.add(row, this.#prices);
+  }
+}
+
+/**
+ * The nearest-rank percentile (as `percentile` in stats.ts gives it) of values it may reorder: a
+ * selection (quickselect) finds the one rank instead of sorting them all.
+ */
+function nearestRank(values: Float64Array, p: number): number | null {
+  const n = values.length;
+  if (n === 0) return null;
+  const k = Math.min(n, Math.max(1, Math.ceil((p / 100) * n))) - 1;
+  let lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swap = values[i];
+        values[i++] = values[j];
+        values[j--] = swap;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k];
 }
 
 const AT_PREFIX = '{"at":"';
 
-function collect(text: string, since: string, into: Row[]): number {
+function collect(text: string, since: string, into: Tally): number {
   const { lines, torn } = splitLines(text);
   let unreadable = torn === undefined ? 0 : 1;
   for (const line of lines) {
@@ -130,7 +233,7 @@ function collect(text: string, since: string, into: Row[]): number {
     }
     const row = rowOf(line);
     if (row === undefined) unreadable++;
-    else if (row.at >= since) into.push(row);
+    else if (row.at >= since) into.add(row);
   }
   return unreadable;
 }
@@ -138,18 +241,102 @@ function collect(text: string, since: string, into: Row[]): number {
 const num = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 
-/** The flat object after `"<key>":` in a canonical line (usage, latency_ms have no nesting). */
-function flatObject(line: string, key: string): unknown {
-  // The key occurs once, unescaped; `usage` sits near the line's end, so search from there.
-  const at = line.lastIndexOf(`"${key}":{`);
-  if (at < 0) return undefined;
-  const start = at + key.length + 3;
+/** The flat object that starts at `start` (just past `"<key>":`), parsed; undefined if none. */
+function flatObjectAt(line: string, start: number): unknown {
   const end = line.indexOf("}", start);
   return end < 0 ? undefined : JSON.parse(line.slice(start, end + 1));
 }
 
+const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const CLOSE_BRACE = 0x7d, QUOTE = 0x22, COLON = 0x3a, COMMA = 0x2c;
+const USAGE_FIELDS = ["tokens_in", "tokens_out", "cached_tokens", "cost_usd"] as const;
+const LATENCY_FIELDS = ["total"] as const;
+
+/**
+ * The object at `start` (its `{`) when it is what the writer spells for `usage` and
+ * `latency_ms` — plain keys, number or null values, no whitespace — as the values of `fields`
+ * (absent ones undefined), read without `JSON.parse`, which costs more than the rest of a line's
+ * reading. Anything else is handed to `JSON.parse`, so the answer is the same either way.
+ */
+function flatFields<K extends string>(
+  line: string,
+  start: number,
+  fields: readonly K[],
+): Partial<Record<K, unknown>> | undefined {
+  const values: (number | null | undefined)[] = fields.map(() => undefined);
+  let at = start + 1;
+  if (line.charCodeAt(at) !== CLOSE_BRACE) {
+    for (;;) {
+      if (line.charCodeAt(at) !== QUOTE) return fullObject(line, start, fields);
+      const keyEnd = line.indexOf('"', at + 1);
+      if (keyEnd < 0 || line.charCodeAt(keyEnd + 1) !== COLON) {
+        return fullObject(line, start, fields);
+      }
+      const key = line.slice(at + 1, keyEnd);
+      if (key.includes("\\") || key.includes("}")) return fullObject(line, start, fields);
+      let end = keyEnd + 2;
+      for (; end < line.length; end++) {
+        const code = line.charCodeAt(end);
+        if (code === COMMA || code === CLOSE_BRACE) break;
+      }
+      if (end >= line.length) return fullObject(line, start, fields);
+      const token = line.slice(keyEnd + 2, end);
+      let value: number | null;
+      if (token === "null") value = null;
+      else if (NUMBER_RE.test(token)) value = Number(token);
+      else return fullObject(line, start, fields);
+      const index = fields.indexOf(key as K);
+      if (index >= 0) values[index] = value; // a repeated key: the last wins, as in JSON.parse
+      if (line.charCodeAt(end) === CLOSE_BRACE) break;
+      at = end + 1;
+    }
+  }
+  const out: Partial<Record<K, unknown>> = {};
+  fields.forEach((field, i) => out[field] = values[i]);
+  return out;
+}
+
+function fullObject<K extends string>(
+  line: string,
+  start: number,
+  fields: readonly K[],
+): Partial<Record<K, unknown>> | undefined {
+  const parsed = flatObjectAt(line, start);
+  if (typeof parsed !== "object" || parsed === null) return parsed as undefined;
+  const out: Partial<Record<K, unknown>> = {};
+  for (const field of fields) out[field] = (parsed as Record<string, unknown>)[field];
+  return out;
+}
+
+/** The flat object after `"<key>":` in a canonical line (usage, latency_ms have no nesting). */
+function flatObject(line: string, key: string): unknown {
+  // The key occurs once, unescaped; `usage` sits near the line's end, so search from there.
+  const at = line.lastIndexOf(`"${key}":{`);
+  return at < 0 ? undefined : flatObjectAt(line, at + key.length + 3);
+}
+
+const STRING_RE = /^"(?:[^"\\]|\\.)*"/;
 const WAKE_RE = /"wake_id":("(?:[^"\\]|\\.)*")/;
 const MODEL_RE = /"model":("(?:[^"\\]|\\.)*")/;
+
+/** The JSON string whose opening quote is at `start`, decoded; undefined when unterminated. */
+function stringAt(line: string, start: number): string | undefined {
+  const end = line.indexOf('"', start + 1);
+  if (end < 0) return undefined;
+  const raw = line.slice(start, end + 1);
+  // Without a backslash the first quote closes the string and its text is the value.
+  if (!raw.includes("\\")) return raw.slice(1, -1);
+  const match = STRING_RE.exec(line.slice(start));
+  return match === null ? undefined : JSON.parse(match[0]);
+}
+
+const GATE_KEY = '"gate_verdicts":[';
+const LATENCY_KEY = '"latency_ms":{';
+const MODEL_KEY = '"model":"';
+const USAGE_KEY = '"usage":{';
+const WAKE_KEY = '"wake_id":"';
+const REFUSED = '"verdict":"refused"';
+const ESCALATION_KEY = '"escalation_reason":"';
 
 /**
  * The fields a canonical line spells at top level, read without parsing the whole line (its
@@ -160,23 +347,56 @@ const MODEL_RE = /"model":("(?:[^"\\]|\\.)*")/;
 function fastFields(line: string): Record<string, unknown> | undefined {
   if (!line.startsWith(AT_PREFIX)) return undefined;
   try {
-    const wake = WAKE_RE.exec(line)?.[1];
-    const model = MODEL_RE.exec(line)?.[1];
-    const usage = flatObject(line, "usage");
-    const latency = flatObject(line, "latency_ms");
-    if (wake === undefined || usage === undefined || latency === undefined) return undefined;
-    return {
-      at: line.slice(AT_PREFIX.length, line.indexOf('"', AT_PREFIX.length)),
-      wake_id: JSON.parse(wake),
-      model: model === undefined ? undefined : JSON.parse(model),
-      usage,
-      latency_ms: latency,
-      gate_verdicts: line.includes('"verdict":"refused"') ? [{ verdict: "refused" }] : [],
-      escalation_reason: line.includes('"escalation_reason":"') ? "" : undefined,
-    };
+    return sortedFields(line) ?? scannedFields(line);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * {@link fastFields} for a line whose keys are in canonical (sorted) order, searching only the
+ * stretches where they sit — `escalation_reason` before `gate_verdicts`, the verdicts up to
+ * `latency_ms`, `model` after it, `usage` and `wake_id` near the end — rather than the whole
+ * line once per field. Undefined when the keys are not found in that order.
+ */
+function sortedFields(line: string): Record<string, unknown> | undefined {
+  const gate = line.indexOf(GATE_KEY);
+  if (gate < 0) return undefined;
+  const latency = line.indexOf(LATENCY_KEY, gate);
+  if (latency < 0) return undefined;
+  const usage = line.lastIndexOf(USAGE_KEY);
+  const wake = line.lastIndexOf(WAKE_KEY);
+  if (usage < latency || wake < usage) return undefined;
+  const model = line.indexOf(MODEL_KEY, latency);
+  const wakeId = stringAt(line, wake + WAKE_KEY.length - 1);
+  if (wakeId === undefined) return undefined;
+  return {
+    at: line.slice(AT_PREFIX.length, line.indexOf('"', AT_PREFIX.length)),
+    wake_id: wakeId,
+    model: model < 0 || model > usage ? undefined : stringAt(line, model + MODEL_KEY.length - 1),
+    usage: flatFields(line, usage + USAGE_KEY.length - 1, USAGE_FIELDS),
+    latency_ms: flatFields(line, latency + LATENCY_KEY.length - 1, LATENCY_FIELDS),
+    gate_verdicts: line.slice(gate, latency).includes(REFUSED) ? [{ verdict: "refused" }] : [],
+    escalation_reason: line.slice(0, gate).includes(ESCALATION_KEY) ? "" : undefined,
+  };
+}
+
+/** {@link fastFields} for a line in any key order: each field found by a search of it all. */
+function scannedFields(line: string): Record<string, unknown> | undefined {
+  const wake = WAKE_RE.exec(line)?.[1];
+  const model = MODEL_RE.exec(line)?.[1];
+  const usage = flatObject(line, "usage");
+  const latency = flatObject(line, "latency_ms");
+  if (wake === undefined || usage === undefined || latency === undefined) return undefined;
+  return {
+    at: line.slice(AT_PREFIX.length, line.indexOf('"', AT_PREFIX.length)),
+    wake_id: JSON.parse(wake),
+    model: model === undefined ? undefined : JSON.parse(model),
+    usage,
+    latency_ms: latency,
+    gate_verdicts: line.includes(REFUSED) ? [{ verdict: "refused" }] : [],
+    escalation_reason: line.includes(ESCALATION_KEY) ? "" : undefined,
+  };
 }
 
 /** One line's fields, or undefined when it is not shaped like a record. */
@@ -224,54 +444,6 @@ export function periodOf(at: string, by: DriftBy): string {
   const date = new Date(`${day}T00:00:00Z`);
   const back = (date.getUTCDay() + 6) % 7; // Monday → 0 … Sunday → 6
   return new Date(date.getTime() - back * 86_400_000).toISOString().slice(0, 10);
-}
-
-function bucketOf(
-  period: string,
-  rows: readonly Row[],
-  prices: ReadonlyMap<string, DriftPrice>,
-): DriftBucket {
-  let tokensIn = 0, tokensOut = 0, cached = 0, refused = 0, escalated = 0;
-  let cost = 0, costed = 0, priced = 0, unpriced = 0;
-  const wakes = new Set<string>();
-  for (const row of rows) {
-    tokensIn += row.tokensIn;
-    tokensOut += row.tokensOut;
-    cached += row.cached;
-    if (row.refused) refused++;
-    if (row.escalated) escalated++;
-    wakes.add(row.wake);
-    if (row.cost !== null) {
-      cost += row.cost;
-      costed++;
-      continue;
-    }
-    const price = prices.get(row.model);
-    if (!price) {
-      unpriced++;
-      continue;
-    }
-    const fresh = Math.max(0, row.tokensIn - row.cached);
-    cost += (fresh * price.input + row.cached * price.cached + row.tokensOut * price.output) / 1e6;
-    priced++;
-  }
-  const n = rows.length;
-  return {
-    period,
-    turns: n,
-    wakes: wakes.size,
-    guardrail_failure_rate: n === 0 ? null : refused / n,
-    escalation_rate: n === 0 ? null : escalated / n,
-    p95_latency_ms: percentile(rows.map((row) => row.latency), 95),
-    cache_hit_ratio: tokensIn === 0 ? null : cached / tokensIn,
-    tokens_in: tokensIn,
-    tokens_out: tokensOut,
-    cached_tokens: cached,
-    // Rounded to a nano-dollar so float noise never reaches a report.
-    cost_usd: costed + priced === 0 ? null : Math.round(cost * 1e9) / 1e9,
-    priced_turns: priced,
-    unpriced_turns: unpriced,
-  };
 }
 
 /**

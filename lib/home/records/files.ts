@@ -5,6 +5,7 @@
  * alone cannot tell that its last records were cut off, the head can.
  */
 import { join } from "../../base/paths.ts";
+import { readTextIfPresent } from "../../base/read_files.ts";
 import { quote, unquote } from "../../pycompat/quote.ts";
 
 /** The folder under `HARNESS_HOME`. */
@@ -58,4 +59,14 @@ export async function recordedTimelines(home: string): Promise<string[]> {
     }
   }
   return [...timelines].sort();
+}
+
+/** A timeline's chain text; empty when the timeline has no chain file (yet, or any more). */
+export async function readChain(home: string, timeline: string): Promise<string> {
+  return (await readTextIfPresent(chainPath(home, timeline))) ?? "";
+}
+
+/** The timelines a query covers: just `timeline` when given, else every recorded one. */
+export function queriedTimelines(home: string, timeline: string | undefined): Promise<string[]> {
+  return timeline === undefined ? recordedTimelines(home) : Promise.resolve([timeline]);
 }

@@ -14,6 +14,8 @@ export {
   anchorPath,
   chainPath,
   headPath,
+  queriedTimelines,
+  readChain,
   recordedTimelines,
   RECORDS_DIR,
   recordsDir,

@@ -4,7 +4,7 @@
  * `unreadable` and skipped — because they answer "how is it going", not "is it intact" (that is
  * `verify`'s job).
  */
-import { chainPath, recordedTimelines } from "./files.ts";
+import { queriedTimelines, readChain } from "./files.ts";
 import { judgeLine, splitLines } from "./line.ts";
 import type { TurnRecord } from "./schema.ts";
 
@@ -33,17 +33,10 @@ export async function statsRecords(
   home: string,
   options: { readonly timeline?: string } = {},
 ): Promise<TimelineStats[]> {
-  const timelines = options.timeline === undefined
-    ? await recordedTimelines(home)
-    : [options.timeline];
+  const timelines = await queriedTimelines(home, options.timeline);
   const out: TimelineStats[] = [];
   for (const timeline of timelines) {
-    let text = "";
-    try {
-      text = await Deno.readTextFile(chainPath(home, timeline));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    const text = await readChain(home, timeline);
     out.push(statsOfChain(timeline, text));
   }
   return out;

@@ -5,7 +5,7 @@
  * valid record is skipped (`harness records verify` is the integrity check). A wake that found
  * nothing new wrote no record and is not here.
  */
-import { chainPath, recordedTimelines } from "./files.ts";
+import { queriedTimelines, readChain } from "./files.ts";
 import { judgeLine, splitLines } from "./line.ts";
 import type { Outcome, TurnRecord } from "./schema.ts";
 
@@ -84,17 +84,10 @@ export async function recentWakes(
   home: string,
   options: { readonly timeline?: string; readonly limit: number },
 ): Promise<WakeSummary[]> {
-  const timelines = options.timeline === undefined
-    ? await recordedTimelines(home)
-    : [options.timeline];
+  const timelines = await queriedTimelines(home, options.timeline);
   const out: WakeSummary[] = [];
   for (const timeline of timelines) {
-    let text = "";
-    try {
-      text = await Deno.readTextFile(chainPath(home, timeline));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    const text = await readChain(home, timeline);
     out.push(...wakesOfChain(timeline, text).slice(-options.limit).reverse());
   }
   return out;

@@ -11,7 +11,7 @@ import {
   periodOf,
   type TurnRecordInput,
 } from "../../../lib/home/records/mod.ts";
-import { TL, TL2, turnInput, withHome } from "./fixture.ts";
+import { chainLines, putLines, TL, TL2, turnInput, withHome } from "./fixture.ts";
 
 const passed = { kind: "tool", verdict: "passed", checks: [] } as const;
 const refused = { kind: "tool", verdict: "refused", checks: ["secrets"] } as const;
@@ -206,5 +206,34 @@ Deno.test("a line not in canonical spelling is read whole, with the same numbers
     assert.equal(report.total.guardrail_failure_rate, 1);
     assert.equal(report.total.cache_hit_ratio, 0.5);
     assert.equal(report.total.cost_usd, 0.5);
+  });
+});
+
+Deno.test("drift reads a line the same whether it is spelled canonically or not", async () => {
+  await withHome(async (home) => {
+    await write(home);
+    const canonical = await driftRecords(home, { since: SINCE, by: "day", prices: PRICES });
+    // The lenient reader checks no hash, so it must find the same fields in lines it did not
+    // write: one chain with `at` first but the other keys reversed, the other in canonical order
+    // but with spaces inside `usage` and `latency_ms`.
+    const respell = async (
+      timeline: string,
+      spell: (record: Record<string, unknown>) => string,
+    ) => {
+      const lines = await chainLines(home, timeline);
+      await putLines(home, lines.map((line) => spell(JSON.parse(line))), timeline);
+    };
+    await respell(
+      TL,
+      ({ at, ...rest }) =>
+        JSON.stringify({ at, ...Object.fromEntries(Object.entries(rest).reverse()) }),
+    );
+    await respell(
+      TL2,
+      (record) => JSON.stringify(record).replace(/"(usage|latency_ms)":\{/g, '"$1":{ '),
+    );
+    assert.match((await chainLines(home, TL2))[0], /"usage":\{ "/);
+    const respelled = await driftRecords(home, { since: SINCE, by: "day", prices: PRICES });
+    assert.deepEqual(respelled, canonical);
   });
 });
