@@ -61,8 +61,8 @@ export interface WakeRunnerOptions {
   readonly model: ModelChoice;
   /** This process's environment, which the wake inherits minus its own agent settings. */
   readonly parentEnv: Readonly<Record<string, string>>;
-  /** Called whenever a wake starts, logs a line or finishes. */
-  readonly onChange: () => void;
+  /** Called with the wake whenever one is queued, starts, logs a line or finishes. */
+  readonly onChange: (wake: WakeView) => void;
   /** One line per wake start and exit (no trailing newline). */
   readonly log: (line: string) => void;
 }
@@ -126,9 +126,9 @@ export class WakeRunner {
       const queue = this.#queues.get(viewer.uuid) ?? [];
       queue.push({ view, handle: viewer.handle, token });
       this.#queues.set(viewer.uuid, queue);
+      this.#options.onChange(view);
       if (!this.#running.has(viewer.uuid)) this.#drain(viewer.uuid);
     }
-    this.#options.onChange();
   }
 
   /** Resolves once no wake is queued or running. */
@@ -171,7 +171,7 @@ export class WakeRunner {
     const started = performance.now();
     view.startedAt = new Date().toISOString();
     log(`playground wake start ${where} event=${view.trigger.event}`);
-    onChange();
+    onChange(view);
     const before = await transcriptLength(home, view.timeline);
     const env = wakeEnv({ ...parentEnv }, {
       HARNESS_HOME: home,
@@ -200,7 +200,7 @@ export class WakeRunner {
       const take = (line: string) => {
         if (DENO_NOTICE.test(line)) return;
         view.journal.push(readJournalLine(line));
-        onChange();
+        onChange(view);
       };
       for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) {
         const parts = (rest + text).split("\n");
@@ -219,6 +219,6 @@ export class WakeRunner {
     view.toolCalls = await readToolCalls(home, view.timeline, before);
     view.record = await readTurnRecord(home, view.timeline, view.id);
     log(`playground wake exit ${where} code=${view.code ?? "none"} ms=${view.ms}`);
-    onChange();
+    onChange(view);
   }
 }
