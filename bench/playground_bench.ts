@@ -386,14 +386,19 @@ async function inChromium(url: string, lastWake: string, oneMoreWake: () => Prom
         ),
       );
     }
-    // Expand the newest wake's journal by keyboard: focus its summary, press Enter, next frame.
+    // Expand the newest wake's journal by keyboard: focus its summary, press Enter, until its
+    // lines are shown and the next frame.
     const summary = page.locator("article.wake").first().locator("summary").first();
     await summary.focus();
     const expandStarted = performance.now();
     await page.keyboard.press("Enter");
-    await page.evaluate(
-      "new Promise((r) => requestAnimationFrame(() => r(null)))",
+    // The panel's body is built on its first toggle, so wait for it, then for the next frame.
+    await page.waitForFunction(
+      'document.querySelector("article.wake details[open] pre.journal") !== null',
+      undefined,
+      { polling: "raf" },
     );
+    await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))");
     const expandMs = Math.round(performance.now() - expandStarted);
     const opened = await page.evaluate<boolean>(
       'document.querySelector("article.wake details")?.open === true',

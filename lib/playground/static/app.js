@@ -32,17 +32,28 @@ function s(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** A <details> whose open state survives re-rendering. */
-function details(key, summary, ...body) {
+/**
+ * A <details> whose open state survives re-rendering. Its body is built when it is first shown
+ * (`build` returns the children), so a long session's closed panels cost the page nothing.
+ */
+function details(key, summary, build) {
   const el = h(
     "details",
     { "data-key": key, open: openDetails.has(key) },
     h("summary", { "data-key": `${key}/summary` }, summary),
-    ...body,
   );
+  let built = false;
+  const fill = () => {
+    if (built) return;
+    built = true;
+    el.append(...[build()].flat());
+  };
+  if (el.open) fill();
   el.addEventListener("toggle", () => {
-    if (el.open) openDetails.add(key);
-    else openDetails.delete(key);
+    if (el.open) {
+      openDetails.add(key);
+      fill();
+    } else openDetails.delete(key);
   });
   return el;
 }
@@ -279,55 +290,57 @@ function renderWake(wake, n) {
     h("dt", {}, "Cost"),
     h("dd", {}, dollars(sum.cost)),
   );
-  const journal = h(
-    "pre",
-    { className: "journal", "aria-label": "Journal" },
-    wake.journal.map((line) =>
-      h(
-        "span",
-        { className: `line level-${line.level || "none"}` },
-        line.segments.map((seg, i) => {
-          const cls = [
-            seg.colour ? `ansi-${seg.colour}` : null,
-            i === 0 && line.level ? "level" : null,
-          ]
-            .filter(Boolean).join(" ");
-          return cls ? h("span", { className: cls }, seg.text) : seg.text;
-        }),
-      )
-    ),
-  );
-  const tools = wake.toolCalls.map((call, i) =>
+  const journal = () =>
     h(
-      "div",
-      { className: "tool-call" },
-      h("h4", {}, `${i + 1}. ${call.name}`),
-      h("p", {}, "Arguments"),
-      h("pre", {}, JSON.stringify(call.arguments, null, 2)),
-      h("p", {}, "Result"),
-      h("pre", {}, call.result ?? "(no result recorded)"),
-    )
-  );
-  const unspoken = sum.unspoken.length
-    ? sum.unspoken.map((t) => h("blockquote", {}, t))
-    : [h("p", {}, "None.")];
-  const record = wake.record;
-  const recordBody = record
-    ? [
-      h(
-        "p",
-        { className: record.verified ? "verified" : "unverified" },
-        record.verified
-          ? `Chain verified: ${record.records} record${
-            record.records === 1 ? "" : "s"
-          }, every hash and link intact.`
-          : `Chain damaged: ${record.problem}`,
+      "pre",
+      { className: "journal", "aria-label": "Journal" },
+      wake.journal.map((line) =>
+        h(
+          "span",
+          { className: `line level-${line.level || "none"}` },
+          line.segments.map((seg, i) => {
+            const cls = [
+              seg.colour ? `ansi-${seg.colour}` : null,
+              i === 0 && line.level ? "level" : null,
+            ]
+              .filter(Boolean).join(" ");
+            return cls ? h("span", { className: cls }, seg.text) : seg.text;
+          }),
+        )
       ),
-      record.record
-        ? h("pre", {}, JSON.stringify(record.record, null, 2))
-        : h("p", {}, "This wake wrote no record."),
-    ]
-    : [h("p", {}, running ? "Not yet written." : "No turn record (the wake engaged no turn).")];
+    );
+  const tools = () =>
+    wake.toolCalls.length === 0 ? h("p", {}, "None.") : wake.toolCalls.map((call, i) =>
+      h(
+        "div",
+        { className: "tool-call" },
+        h("h4", {}, `${i + 1}. ${call.name}`),
+        h("p", {}, "Arguments"),
+        h("pre", {}, JSON.stringify(call.arguments, null, 2)),
+        h("p", {}, "Result"),
+        h("pre", {}, call.result ?? "(no result recorded)"),
+      )
+    );
+  const unspoken = () =>
+    sum.unspoken.length ? sum.unspoken.map((t) => h("blockquote", {}, t)) : [h("p", {}, "None.")];
+  const record = wake.record;
+  const recordBody = () =>
+    record
+      ? [
+        h(
+          "p",
+          { className: record.verified ? "verified" : "unverified" },
+          record.verified
+            ? `Chain verified: ${record.records} record${
+              record.records === 1 ? "" : "s"
+            }, every hash and link intact.`
+            : `Chain damaged: ${record.problem}`,
+        ),
+        record.record
+          ? h("pre", {}, JSON.stringify(record.record, null, 2))
+          : h("p", {}, "This wake wrote no record."),
+      ]
+      : [h("p", {}, running ? "Not yet written." : "No turn record (the wake engaged no turn).")];
   const key = `wake/${wake.id}`;
   return h(
     "article",
@@ -339,11 +352,7 @@ function renderWake(wake, n) {
       : null,
     dl,
     details(`${key}/journal`, `Journal (${wake.journal.length} lines)`, journal),
-    details(
-      `${key}/tools`,
-      `Tool calls (${wake.toolCalls.length})`,
-      tools.length ? tools : h("p", {}, "None."),
-    ),
+    details(`${key}/tools`, `Tool calls (${wake.toolCalls.length})`, tools),
     details(`${key}/unspoken`, "Unspoken narration", unspoken),
     details(`${key}/record`, "Turn record", recordBody),
   );
