@@ -10,8 +10,8 @@ import * as z from "../base/zod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
 import { chooseModel } from "../cli/demo/wake_process.ts";
 import { STATIC_FILES } from "./static/mod.ts";
-import { type Snapshot, timelineViews } from "./views.ts";
-import { WakeRunner } from "./wakes.ts";
+import { type Snapshot, type SnapshotUpdate, type TimelineView, timelineViews } from "./views.ts";
+import { WakeRunner, type WakeView } from "./wakes.ts";
 import { isLoopback } from "./host.ts";
 import { openWorld, type PlaygroundWorld } from "./world.ts";
 
@@ -75,21 +75,24 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const world = await openWorld(sandbox, dataDir);
     registerSecret(world.human.token);
     registerSecret(world.agent.token);
-    const hub = new Hub(() => snapshot(world, model.label, runner));
+    const hub = new Hub({
+      snapshot: () => snapshot(world, model.label, runner),
+      timelines: () => timelineViews(world.human.client),
+    });
     const runner = new WakeRunner({
       directory: sandbox.directory,
       baseUrl: sandbox.baseUrl,
       dataDir,
       model,
       parentEnv: options.env,
-      onChange: () => hub.changed(),
+      onChange: (wake) => hub.changed({ wake }),
       log: options.log,
     });
     cleanups.push(() => runner.close());
     // Routing starts after the world is seated: the welcome message wakes no one.
     const unsubscribe = sandbox.onEvent((event) => {
       runner.dispatch(event);
-      hub.changed();
+      hub.changed({ timelines: true });
     });
     cleanups.push(() => Promise.resolve(unsubscribe()));
     const abort = new AbortController();
@@ -134,35 +137,69 @@ async function snapshot(
   };
 }
 
-/** The server-sent-event subscribers, each sent the whole scrubbed snapshot on every change. */
+/** What {@link Hub} builds its events from. */
+interface HubSources {
+  /** The whole snapshot: `/api/state` and each stream's first event. */
+  readonly snapshot: () => Promise<Snapshot>;
+  /** The timelines alone, re-read when a platform event or a write touched them. */
+  readonly timelines: () => Promise<TimelineView[]>;
+}
+
+/** What changed; see {@link Hub.changed}. */
+interface HubChange {
+  readonly wake?: WakeView;
+  readonly timelines?: boolean;
+}
+
+/**
+ * The server-sent-event subscribers. Each stream starts with the whole scrubbed snapshot
+ * (`event: state`); after that, each burst of changes is one `event: update` carrying only the
+ * wakes that changed and, when they changed, the timelines — so a long session does not re-send
+ * every finished wake on every journal line (docs/playground.md#the-page).
+ */
 class Hub {
-  readonly #build: () => Promise<Snapshot>;
+  readonly #sources: HubSources;
   readonly #streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
   readonly #encoder = new TextEncoder();
+  readonly #wakes = new Set<WakeView>();
+  #timelines = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** Updates are built and sent one after another, so they arrive in the order they happened. */
+  #sending: Promise<void> = Promise.resolve();
   #keepAlive: ReturnType<typeof setInterval>;
 
-  constructor(build: () => Promise<Snapshot>) {
-    this.#build = build;
+  constructor(sources: HubSources) {
+    this.#sources = sources;
     this.#keepAlive = setInterval(() => this.#send(": keep-alive\n\n"), 15_000);
   }
 
   /** The current snapshot as scrubbed JSON text. */
   async json(): Promise<string> {
-    return scrubSecrets(JSON.stringify(await this.#build()));
+    return scrubSecrets(JSON.stringify(await this.#sources.snapshot()));
   }
 
-  /** Coalesces a burst of changes (a wake's journal lines) into one broadcast. */
-  changed(): void {
+  /** Notes a change and coalesces a burst of them (a wake's journal lines) into one update. */
+  changed(change: HubChange): void {
+    if (change.wake) this.#wakes.add(change.wake);
+    if (change.timelines) this.#timelines = true;
     if (this.#timer !== null) return;
-    this.#timer = setTimeout(async () => {
+    this.#timer = setTimeout(() => {
       this.#timer = null;
+      const wakes = [...this.#wakes];
+      const timelines = this.#timelines;
+      this.#wakes.clear();
+      this.#timelines = false;
       if (this.#streams.size === 0) return;
-      try {
-        this.#send(`event: state\ndata: ${await this.json()}\n\n`);
-      } catch {
-        // The sandbox is closing; the next change (if any) tries again.
-      }
+      this.#sending = this.#sending.then(async () => {
+        try {
+          const update: SnapshotUpdate = timelines
+            ? { timelines: await this.#sources.timelines(), wakes }
+            : { wakes };
+          this.#send(`event: update\ndata: ${scrubSecrets(JSON.stringify(update))}\n\n`);
+        } catch {
+          // The sandbox is closing; the next change (if any) tries again.
+        }
+      });
     }, 100);
   }
 
@@ -242,7 +279,7 @@ async function handle(req: Request, ctx: Context): Promise<Response> {
     if (req.method !== "POST") throw new Refusal(405, `${req.method} is not allowed here.`);
     sameOrigin(req);
     const response = await write(url.pathname, req, ctx);
-    ctx.hub.changed();
+    ctx.hub.changed({ timelines: true });
     return response;
   } catch (error) {
     if (error instanceof Refusal) return json({ error: error.message }, error.status);

@@ -53,6 +53,17 @@ export interface Snapshot {
   readonly wakes: readonly WakeView[];
 }
 
+/**
+ * What changed since the previous event on a stream: the wakes that were queued, logged a line
+ * or finished since then (whole, each replacing the page's copy of the same `id`, or appended
+ * when new), and the timelines when a platform event or a write touched them. Wakes that did not
+ * change are not sent again.
+ */
+export interface SnapshotUpdate {
+  readonly timelines?: readonly TimelineView[];
+  readonly wakes: readonly WakeView[];
+}
+
 const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp)$/;
 
 /** Maps one platform item to what the page shows of it. */

@@ -68,8 +68,8 @@ export interface WakeRunnerOptions {
   readonly model: ModelChoice;
   /** This process's environment, which the wake inherits minus its own agent settings. */
   readonly parentEnv: Readonly<Record<string, string>>;
-  /** Called whenever a wake starts, logs a line or finishes. */
-  readonly onChange: () => void;
+  /** Called with the wake whenever one is queued, starts, logs a line or finishes. */
+  readonly onChange: (wake: WakeView) => void;
   /** One line per wake start and exit (no trailing newline). */
   readonly log: (line: string) => void;
 }
@@ -125,9 +125,9 @@ export class WakeRunner {
         record: null,
       };
       this.#wakes.push(view);
+      this.#options.onChange(view);
       this.#queues.push(viewer.uuid, { view, handle: viewer.handle, token });
     }
-    this.#options.onChange();
   }
 
   /** Resolves once no wake is queued or running. */
@@ -148,7 +148,7 @@ export class WakeRunner {
     const started = performance.now();
     view.startedAt = new Date().toISOString();
     log(`playground wake start ${where} event=${view.trigger.event}`);
-    onChange();
+    onChange(view);
     const before = await transcriptLength(home, view.timeline);
     const env = wakeEnv({ ...parentEnv }, {
       HARNESS_HOME: home,
@@ -177,7 +177,7 @@ export class WakeRunner {
       const take = (line: string) => {
         if (DENO_NOTICE.test(line)) return;
         view.journal.push(readJournalLine(line));
-        onChange();
+        onChange(view);
       };
       for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) {
         const parts = (rest + text).split("\n");
@@ -196,6 +196,6 @@ export class WakeRunner {
     view.toolCalls = await readToolCalls(home, view.timeline, before);
     view.record = await readTurnRecord(home, view.timeline, view.id);
     log(`playground wake exit ${where} code=${view.code ?? "none"} ms=${view.ms}`);
-    onChange();
+    onChange(view);
   }
 }

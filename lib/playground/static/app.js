@@ -1,11 +1,13 @@
-// The playground page: renders the server's snapshot (sent whole over server-sent events on
-// every change) and posts the composer's forms back. Untrusted text is only ever set as
-// textContent, never parsed as HTML.
+// The playground page: renders the server's snapshot (sent whole when the event stream opens,
+// then as updates carrying only the wakes and timelines that changed) and posts the composer's
+// forms back. Untrusted text is only ever set as textContent, never parsed as HTML.
 
 const SVG = "http://www.w3.org/2000/svg";
 let state = null;
 let selected = null;
 const openDetails = new Set();
+/** Each wake's panel by wake id, so an update rebuilds only the panels of the wakes it carries. */
+const panels = new Map();
 
 /** Builds an element; attributes starting with "on" become listeners. */
 function h(tag, attrs = {}, ...children) {
@@ -30,17 +32,28 @@ function s(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** A <details> whose open state survives re-rendering. */
-function details(key, summary, ...body) {
+/**
+ * A <details> whose open state survives re-rendering. Its body is built when it is first shown
+ * (`build` returns the children), so a long session's closed panels cost the page nothing.
+ */
+function details(key, summary, build) {
   const el = h(
     "details",
     { "data-key": key, open: openDetails.has(key) },
     h("summary", { "data-key": `${key}/summary` }, summary),
-    ...body,
   );
+  let built = false;
+  const fill = () => {
+    if (built) return;
+    built = true;
+    el.append(...[build()].flat());
+  };
+  if (el.open) fill();
   el.addEventListener("toggle", () => {
-    if (el.open) openDetails.add(key);
-    else openDetails.delete(key);
+    if (el.open) {
+      openDetails.add(key);
+      fill();
+    } else openDetails.delete(key);
   });
   return el;
 }
@@ -105,7 +118,7 @@ function renderTimelines() {
     items.replaceChildren(h("li", {}, "No timeline yet."));
     return;
   }
-  items.replaceChildren(...timeline.items.map(renderItem));
+  reconcile(items, timeline.items.map(cachedItem));
   const mentions = document.getElementById("mentions");
   mentions.replaceChildren(
     ...timeline.viewers.filter((v) => v !== state.human.handle).map((handle) =>
@@ -123,6 +136,30 @@ function renderTimelines() {
       }, `Mention @${handle}`)
     ),
   );
+}
+
+/** Each item's element by uuid, with the text it was built from, reused while that is unchanged. */
+const itemNodes = new Map();
+
+function cachedItem(item) {
+  const key = JSON.stringify(item) + state.agent.handle;
+  const known = itemNodes.get(item.uuid);
+  if (known?.key === key) return known.el;
+  const el = renderItem(item);
+  itemNodes.set(item.uuid, { key, el });
+  return el;
+}
+
+/**
+ * Makes `parent`'s children exactly `nodes`, touching only positions that differ, so a timeline
+ * that gained one item moves nothing else (a long list is not rebuilt and laid out again).
+ */
+function reconcile(parent, nodes) {
+  nodes.forEach((node, i) => {
+    const at = parent.children[i];
+    if (at !== node) parent.insertBefore(node, at ?? null);
+  });
+  while (parent.children.length > nodes.length) parent.lastElementChild.remove();
 }
 
 function renderItem(item) {
@@ -171,13 +208,46 @@ function renderWakes() {
   const wakes = state.wakes;
   renderCharts(wakes.filter((w) => w.finishedAt));
   const box = document.getElementById("wakes");
+  panels.clear();
   if (wakes.length === 0) {
     box.replaceChildren(h("p", {}, "No wake yet: post a message that mentions the agent."));
     return;
   }
   box.replaceChildren(
-    ...wakes.map((wake, i) => renderWake(wake, i + 1)).reverse(),
+    ...wakes.map((wake, i) => {
+      const panel = renderWake(wake, i + 1);
+      panels.set(wake.id, panel);
+      return panel;
+    }).reverse(),
   );
+}
+
+/** Applies one update: replaces or appends its wakes, and re-renders only what it touched. */
+function applyUpdate(update) {
+  const focused = document.activeElement;
+  const focusKey = focused?.getAttribute?.("data-key");
+  if (update.timelines) {
+    state.timelines = update.timelines;
+    renderTimelines();
+  }
+  const box = document.getElementById("wakes");
+  if (state.wakes.length === 0 && update.wakes.length > 0) box.replaceChildren();
+  let finished = false;
+  for (const wake of update.wakes) {
+    let n = state.wakes.findLastIndex((w) => w.id === wake.id) + 1;
+    if (n === 0) n = state.wakes.push(wake);
+    else state.wakes[n - 1] = wake;
+    finished ||= wake.finishedAt !== null;
+    const panel = renderWake(wake, n);
+    const old = panels.get(wake.id);
+    if (old) old.replaceWith(panel);
+    else box.prepend(panel);
+    panels.set(wake.id, panel);
+  }
+  if (finished) renderCharts(state.wakes.filter((w) => w.finishedAt));
+  if (focusKey && !focused.isConnected) {
+    document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
+  }
 }
 
 function renderWake(wake, n) {
@@ -220,55 +290,57 @@ function renderWake(wake, n) {
     h("dt", {}, "Cost"),
     h("dd", {}, dollars(sum.cost)),
   );
-  const journal = h(
-    "pre",
-    { className: "journal", "aria-label": "Journal" },
-    wake.journal.map((line) =>
-      h(
-        "span",
-        { className: `line level-${line.level || "none"}` },
-        line.segments.map((seg, i) => {
-          const cls = [
-            seg.colour ? `ansi-${seg.colour}` : null,
-            i === 0 && line.level ? "level" : null,
-          ]
-            .filter(Boolean).join(" ");
-          return cls ? h("span", { className: cls }, seg.text) : seg.text;
-        }),
-      )
-    ),
-  );
-  const tools = wake.toolCalls.map((call, i) =>
+  const journal = () =>
     h(
-      "div",
-      { className: "tool-call" },
-      h("h4", {}, `${i + 1}. ${call.name}`),
-      h("p", {}, "Arguments"),
-      h("pre", {}, JSON.stringify(call.arguments, null, 2)),
-      h("p", {}, "Result"),
-      h("pre", {}, call.result ?? "(no result recorded)"),
-    )
-  );
-  const unspoken = sum.unspoken.length
-    ? sum.unspoken.map((t) => h("blockquote", {}, t))
-    : [h("p", {}, "None.")];
-  const record = wake.record;
-  const recordBody = record
-    ? [
-      h(
-        "p",
-        { className: record.verified ? "verified" : "unverified" },
-        record.verified
-          ? `Chain verified: ${record.records} record${
-            record.records === 1 ? "" : "s"
-          }, every hash and link intact.`
-          : `Chain damaged: ${record.problem}`,
+      "pre",
+      { className: "journal", "aria-label": "Journal" },
+      wake.journal.map((line) =>
+        h(
+          "span",
+          { className: `line level-${line.level || "none"}` },
+          line.segments.map((seg, i) => {
+            const cls = [
+              seg.colour ? `ansi-${seg.colour}` : null,
+              i === 0 && line.level ? "level" : null,
+            ]
+              .filter(Boolean).join(" ");
+            return cls ? h("span", { className: cls }, seg.text) : seg.text;
+          }),
+        )
       ),
-      record.record
-        ? h("pre", {}, JSON.stringify(record.record, null, 2))
-        : h("p", {}, "This wake wrote no record."),
-    ]
-    : [h("p", {}, running ? "Not yet written." : "No turn record (the wake engaged no turn).")];
+    );
+  const tools = () =>
+    wake.toolCalls.length === 0 ? h("p", {}, "None.") : wake.toolCalls.map((call, i) =>
+      h(
+        "div",
+        { className: "tool-call" },
+        h("h4", {}, `${i + 1}. ${call.name}`),
+        h("p", {}, "Arguments"),
+        h("pre", {}, JSON.stringify(call.arguments, null, 2)),
+        h("p", {}, "Result"),
+        h("pre", {}, call.result ?? "(no result recorded)"),
+      )
+    );
+  const unspoken = () =>
+    sum.unspoken.length ? sum.unspoken.map((t) => h("blockquote", {}, t)) : [h("p", {}, "None.")];
+  const record = wake.record;
+  const recordBody = () =>
+    record
+      ? [
+        h(
+          "p",
+          { className: record.verified ? "verified" : "unverified" },
+          record.verified
+            ? `Chain verified: ${record.records} record${
+              record.records === 1 ? "" : "s"
+            }, every hash and link intact.`
+            : `Chain damaged: ${record.problem}`,
+        ),
+        record.record
+          ? h("pre", {}, JSON.stringify(record.record, null, 2))
+          : h("p", {}, "This wake wrote no record."),
+      ]
+      : [h("p", {}, running ? "Not yet written." : "No turn record (the wake engaged no turn).")];
   const key = `wake/${wake.id}`;
   return h(
     "article",
@@ -280,11 +352,7 @@ function renderWake(wake, n) {
       : null,
     dl,
     details(`${key}/journal`, `Journal (${wake.journal.length} lines)`, journal),
-    details(
-      `${key}/tools`,
-      `Tool calls (${wake.toolCalls.length})`,
-      tools.length ? tools : h("p", {}, "None."),
-    ),
+    details(`${key}/tools`, `Tool calls (${wake.toolCalls.length})`, tools),
     details(`${key}/unspoken`, "Unspoken narration", unspoken),
     details(`${key}/record`, "Turn record", recordBody),
   );
@@ -429,6 +497,9 @@ function connect() {
     state = JSON.parse(event.data);
     connection.textContent = "Live";
     render();
+  });
+  events.addEventListener("update", (event) => {
+    if (state) applyUpdate(JSON.parse(event.data));
   });
   events.addEventListener("error", () => {
     connection.textContent = "Disconnected — retrying…";
