@@ -38,7 +38,6 @@ const BROWSER_HEADERS = {
   "accept": "*/*",
   "user-agent": "Mozilla/5.0 (X11; Linux x86_64) playground-bench",
 };
-const CHROMIUM = "/usr/bin/chromium";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -343,98 +342,79 @@ try {
 // ---- Chromium ------------------------------------------------------------------------------
 
 async function inChromium(url: string, lastWake: string, oneMoreWake: () => Promise<void>) {
-  const { chromium } = await import("playwright-core");
-  const profile = await Deno.makeTempDir({ prefix: "playground-bench-chromium-" });
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+  // The tests' launcher: Debian's Chromium with the flags this machine needs, a fresh profile.
+  const { openBrowser } = await import("../tests/playground/browser.ts");
+  await using context = await openBrowser();
+  const page = await context.newPage();
+  const sizes: Promise<{ url: string; bytes: number }>[] = [];
+  page.on("requestfinished", (request) => {
+    sizes.push(
+      request.sizes().then((s) => ({ url: request.url(), bytes: s.responseBodySize })),
+    );
   });
-  try {
-    const page = await context.newPage();
-    const sizes: Promise<{ url: string; bytes: number }>[] = [];
-    page.on("requestfinished", (request) => {
-      sizes.push(
-        request.sizes().then((s) => ({ url: request.url(), bytes: s.responseBodySize })),
-      );
-    });
-    const started = performance.now();
-    await page.goto(url);
-    await page.waitForSelector(`article.wake[data-wake="${lastWake}"]`, { timeout: 120_000 });
-    const toLastPanelMs = Math.round(performance.now() - started);
-    const finished = await Promise.all(sizes);
-    const firstEventBytes = new TextEncoder().encode(
-      await (await fetch(`${url}api/state`)).text(),
-    ).length;
-    const panels = await page.locator("article.wake").count();
-    const frames: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      frames.push(
-        await page.evaluate<number>(
-          "new Promise((r) => { const t = performance.now(); " +
-            "requestAnimationFrame(() => r(performance.now() - t)); })",
-        ),
-      );
-    }
-    // Expand the newest wake's journal by keyboard: focus its summary, press Enter, until its
-    // lines are shown and the next frame.
-    const summary = page.locator("article.wake").first().locator("summary").first();
-    await summary.focus();
-    const expandStarted = performance.now();
-    await page.keyboard.press("Enter");
-    // The panel's body is built on its first toggle, so wait for it, then for the next frame.
-    await page.waitForFunction(
-      'document.querySelector("article.wake details[open] pre.journal") !== null',
-      undefined,
-      { polling: "raf" },
+  const started = performance.now();
+  await page.goto(url);
+  await page.waitForSelector(`article.wake[data-wake="${lastWake}"]`, { timeout: 120_000 });
+  const toLastPanelMs = Math.round(performance.now() - started);
+  const finished = await Promise.all(sizes);
+  const firstEventBytes = new TextEncoder().encode(
+    await (await fetch(`${url}api/state`)).text(),
+  ).length;
+  const panels = await page.locator("article.wake").count();
+  const frames: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    frames.push(
+      await page.evaluate<number>(
+        "new Promise((r) => { const t = performance.now(); " +
+          "requestAnimationFrame(() => r(performance.now() - t)); })",
+      ),
     );
-    await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))");
-    const expandMs = Math.round(performance.now() - expandStarted);
-    const opened = await page.evaluate<boolean>(
-      'document.querySelector("article.wake details")?.open === true',
-    );
-
-    // One more wake with the page open: its long tasks and the event stream it caused.
-    await page.evaluate(
-      "window.__long = []; new PerformanceObserver((list) => { for (const e of list.getEntries()) " +
-        "window.__long.push(e.duration); }).observe({ type: 'longtask' });",
-    );
-    const stream = await openStream(url);
-    await oneMoreWake();
-    await new Promise((r) => setTimeout(r, 1500));
-    stream.close();
-    const long = await page.evaluate<number[]>("window.__long");
-    return {
-      chromiumFirstLoadBytes: finished.reduce((n, s) => n + Math.max(0, s.bytes), 0),
-      chromiumResponses: finished.length,
-      eventStreamFirstEventBytes: firstEventBytes,
-      panels,
-      toLastPanelMs,
-      rafMs: frames.map((f) => round(f)),
-      expandByKeyboardMs: expandMs,
-      expanded: opened === true,
-      oneMoreWake: {
-        longTasks: long.length,
-        longTaskMs: round(long.reduce((a, b) => a + b, 0)),
-        longestTaskMs: round(Math.max(0, ...long)),
-        streamEvents: stream.events(),
-        streamBytes: stream.bytes(),
-      },
-    };
-  } finally {
-    await context.close();
-    await Deno.remove(profile, { recursive: true }).catch(() => {});
   }
+  // Expand the newest wake's journal by keyboard: focus its summary, press Enter, until its
+  // lines are shown and the next frame.
+  const summary = page.locator("article.wake").first().locator("summary").first();
+  await summary.focus();
+  const expandStarted = performance.now();
+  await page.keyboard.press("Enter");
+  // The panel's body is built on its first toggle, so wait for it, then for the next frame.
+  await page.waitForFunction(
+    'document.querySelector("article.wake details[open] pre.journal") !== null',
+    undefined,
+    { polling: "raf" },
+  );
+  await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))");
+  const expandMs = Math.round(performance.now() - expandStarted);
+  const opened = await page.evaluate<boolean>(
+    'document.querySelector("article.wake details")?.open === true',
+  );
+
+  // One more wake with the page open: its long tasks and the event stream it caused.
+  await page.evaluate(
+    "window.__long = []; new PerformanceObserver((list) => { for (const e of list.getEntries()) " +
+      "window.__long.push(e.duration); }).observe({ type: 'longtask' });",
+  );
+  const stream = await openStream(url);
+  await oneMoreWake();
+  await new Promise((r) => setTimeout(r, 1500));
+  stream.close();
+  const long = await page.evaluate<number[]>("window.__long");
+  return {
+    chromiumFirstLoadBytes: finished.reduce((n, s) => n + Math.max(0, s.bytes), 0),
+    chromiumResponses: finished.length,
+    eventStreamFirstEventBytes: firstEventBytes,
+    panels,
+    toLastPanelMs,
+    rafMs: frames.map((f) => round(f)),
+    expandByKeyboardMs: expandMs,
+    expanded: opened === true,
+    oneMoreWake: {
+      longTasks: long.length,
+      longTaskMs: round(long.reduce((a, b) => a + b, 0)),
+      longestTaskMs: round(Math.max(0, ...long)),
+      streamEvents: stream.events(),
+      streamBytes: stream.bytes(),
+    },
+  };
 }
 
 /** Follows `/api/events` as a browser would, counting events and wire bytes. */
