@@ -66,3 +66,13 @@ export async function readTextIfPresent(path: string): Promise<string | undefine
     throw error;
   }
 }
+
+/** Whether anything (a file, a folder, a link's target) is at `path`; an unreadable path counts as none. */
+export async function pathExists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

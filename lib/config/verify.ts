@@ -9,6 +9,7 @@
  * It proves presence and currency only. Whether a present tool activates (its provider, key and
  * the policy) is `harness resolved-config`'s answer, and the report says so in `notes`.
  */
+import { pathExists } from "../base/read_files.ts";
 import { atomicWrite } from "../base/atomic_write.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
@@ -208,7 +209,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
           "cannot exist",
         `${INSTALL} --revoke-opt-in ${stem}`,
       );
-    } else if (relevant(rel) && !(await exists(join(root, rel)))) {
+    } else if (relevant(rel) && !(await pathExists(join(root, rel)))) {
       add(
         "opt-in-missing",
         stem,
@@ -221,7 +222,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
 
   for (const rel of report.declaredFiles) {
     if (isToolRel(rel) && granted.has(toolStem(rel))) continue;
-    if (await exists(join(root, rel))) continue;
+    if (await pathExists(join(root, rel))) continue;
     add(
       "overlay-file-missing",
       rel,
@@ -379,13 +380,4 @@ async function providerFromAgentEnv(root: string): Promise<string | undefined> {
     if (value) found = value;
   }
   return found;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

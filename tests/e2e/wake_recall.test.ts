@@ -4,6 +4,7 @@
  * into turn 0 on another timeline a month later, inside the volatile part of the request; and a
  * store that cannot be used costs a WARNING, never the wake.
  */
+import { pathExists } from "../../lib/base/read_files.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -91,17 +92,11 @@ Deno.test("recall: an idle wake bound to recall never opens its store", async ()
   const result = await w.wake([], RECALL);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits(), 0);
-  assert.ok(!(await exists(join(w.home, "recall.db"))), "recall.db was created by an idle wake");
+  assert.ok(
+    !(await pathExists(join(w.home, "recall.db"))),
+    "recall.db was created by an idle wake",
+  );
 });
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("mempalace: a wake says once that the automatic provider serves it, and works", async () => {
   await using w = await world();

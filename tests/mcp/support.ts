@@ -3,6 +3,7 @@
  * ignored `tmp/`, reused by every test and every later run), a capturing journal, config-home
  * helpers, and a Deno-native Streamable HTTP server for the failure cases.
  */
+import { pathExists } from "../../lib/base/read_files.ts";
 import type { Journal, Level } from "../../lib/journal/journal.ts";
 import { type McpServerConfig, readMcpConfigs } from "../../lib/mcp/config.ts";
 import { inspectServers } from "../../lib/mcp/load.ts";
@@ -42,7 +43,7 @@ async function install(): Promise<NpmServers> {
     filesystem: `${NPM_CACHE}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`,
   };
   const done = `${NPM_CACHE}/.complete`;
-  if (await exists(done)) return paths;
+  if (await pathExists(done)) return paths;
   const scratch = `${NPM_CACHE}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   await Deno.mkdir(scratch, { recursive: true });
   const specs = Object.entries(NPM_PINS).map(([name, version]) => `${name}@${version}`);
@@ -71,18 +72,9 @@ async function install(): Promise<NpmServers> {
   } catch {
     // Another test process won the race; its tree is as good as ours.
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
-    if (!(await exists(done))) throw new Error(`could not install into ${NPM_CACHE}`);
+    if (!(await pathExists(done))) throw new Error(`could not install into ${NPM_CACHE}`);
   }
   return paths;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A journal that keeps `LEVEL text` lines. */
