@@ -1,12 +1,15 @@
 /**
- * `harness records verify | stats`: reads the chained turn records under
+ * `harness records verify | stats | show`: reads the chained turn records under
  * `$HARNESS_HOME/records/`. `verify` exits 1 naming each damaged chain's first bad line as
- * `records/<file>:<line>: <reason>: <detail>`; `stats` prints the drift numbers per timeline.
+ * `records/<file>:<line>: <reason>: <detail>`; `stats` prints the drift numbers per timeline;
+ * `show` prints what each turn read and said (docs/records.md#reading-what-was-said).
  * Read-only: no platform, no model, no credentials.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { didYouMean } from "../base/suggest.ts";
-import { type Command, type Io, processIo, UsageError } from "./command.ts";
+import { type Command, integerFlag, type Io, processIo, UsageError } from "./command.ts";
+import { instantFlag } from "./instant_flag.ts";
+import { showRecords } from "./records_show.ts";
 import {
   type DriftBucket,
   type DriftBy,
@@ -15,6 +18,9 @@ import {
   parseSince,
   statsRecords,
   type TimelineStats,
+  type TurnResult,
+  TurnResultSchema,
+  type TurnSelection,
   verifyRecords,
 } from "../home/records/mod.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
@@ -27,7 +33,15 @@ const options = {
   since: { type: "string" },
   by: { type: "string" },
   chart: { type: "string" },
+  until: { type: "string" },
+  last: { type: "string" },
+  result: { type: "string" },
 } as const;
+
+/** The subcommands, likeliest first (a typo is answered with the nearest). */
+const ACTIONS = ["verify", "stats", "show"] as const;
+/** The results `--result` can pick. */
+const RESULTS: readonly TurnResult[] = TurnResultSchema.options;
 
 /** The series `--chart` can draw. */
 const CHART_SERIES = ["cost", "tokens", "p95", "cache"] as const;
@@ -36,7 +50,7 @@ export type ChartSeries = typeof CHART_SERIES[number];
 
 /** What {@link runRecords} is given. */
 export interface RecordsRun {
-  /** `verify` or `stats`. */
+  /** `verify`, `stats` or `show`. */
   readonly action: string;
   readonly timeline?: string;
   readonly json?: boolean;
@@ -51,6 +65,8 @@ export interface RecordsRun {
   readonly configHome?: string;
   /** Whether stdout is a terminal (a chart is drawn only then). */
   readonly terminal?: boolean;
+  /** `show`: which turns (`since`, `until`, `result`, `last`; `timeline` above wins). */
+  readonly selection?: TurnSelection;
 }
 
 /** Runs a records action and resolves to the exit code. */
@@ -66,6 +82,10 @@ export async function runRecords(run: RecordsRun): Promise<number> {
   }
   try {
     if (run.action === "verify") return await verify(home, run, io);
+    if (run.action === "show") {
+      const selection = { ...run.selection, timeline: run.timeline };
+      return await showRecords(home, selection, run.json === true, io);
+    }
     return run.since ? await drift(home, run, run.since, io) : await stats(home, run, io);
   } catch (error) {
     const message = errorMessage(error);
@@ -209,6 +229,8 @@ export const recordsCommand: Command<typeof options> = {
        harness records stats [--timeline UUID] [--json]
        harness records stats --since SPAN [--by day|week] [--chart SERIES] [--timeline UUID]
                              [--json]
+       harness records show [--timeline UUID] [--since WHEN] [--until WHEN] [--last N]
+                            [--result spoke|silent|escalated|failed] [--json]
 
 Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl per timeline).
 
@@ -223,11 +245,19 @@ Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl 
            guardrail-failure rate (turns with a gate refusal / turns), escalation rate,
            p95 latency, cache-hit rate — with tokens, cost and wakes, and the total.
            prices.json in the config home prices turns whose provider reported no cost.
+  show     one entry per turn, oldest first: time, timeline, result, model, tokens
+           in/out/cached, cost, what the agent read (first 200 characters; whole in --json)
+           and each post's uuid and text. Records kept in hashes mode show "(hashes only)".
+           Nothing selected prints "no turns …" and exits 0.
 
 Options:
   --timeline UUID  only this timeline
   --json           print JSON instead of text
-  --since SPAN     only records of the last SPAN: <n>h, <n>d or <n>w (e.g. 7d)
+  --since SPAN     only records of the last SPAN: <n>h, <n>d or <n>w (e.g. 7d);
+                   show also takes an ISO 8601 time
+  --until WHEN     show: only records written at or before WHEN (a span back or ISO 8601)
+  --last N         show: after the other filters, only the newest N turns
+  --result R       show: only turns that came to R (spoke, silent, escalated, failed)
   --by day|week    bucket by UTC day (default) or by ISO week (Monday to Sunday)
   --chart SERIES   below the table, a bar chart of cost, tokens, p95 or cache per period;
                    drawn only when stdout is a terminal
@@ -238,19 +268,22 @@ Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
 `,
   options,
   allowPositionals: true,
-  positionalWords: ["verify", "stats"],
+  positionalWords: [...ACTIONS],
   run({ values, positionals }) {
     const [action, extra] = positionals;
-    if (action !== "verify" && action !== "stats") {
+    if (action !== "verify" && action !== "stats" && action !== "show") {
       throw new UsageError(
         action === undefined
-          ? "a subcommand is required: verify or stats"
-          : `unknown subcommand '${action}' (expected verify or stats).${
-            didYouMean(action, ["verify", "stats"])
+          ? "a subcommand is required: verify, stats or show"
+          : `unknown subcommand '${action}' (expected verify, stats or show).${
+            didYouMean(action, ACTIONS)
           }`,
       );
     }
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
+    if (action === "show") return show(values);
+    const only = (["until", "last", "result"] as const).filter((k) => values[k] !== undefined);
+    if (only.length > 0) throw new UsageError(`--${only[0]} is an option of show`);
     const span = values.since?.trim();
     const since = span === undefined ? undefined : parseSince(span, new Date());
     if (span !== undefined && since === undefined) {
@@ -283,6 +316,41 @@ Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
     });
   },
 };
+
+/** `records show`: the selection flags checked, then the run. */
+function show(values: {
+  timeline?: string;
+  json?: boolean;
+  since?: string;
+  until?: string;
+  last?: string;
+  result?: string;
+  by?: string;
+  chart?: string;
+}): Promise<number> {
+  if (values.by !== undefined || values.chart !== undefined) {
+    throw new UsageError(`--${values.by !== undefined ? "by" : "chart"} is an option of stats`);
+  }
+  const now = new Date();
+  const result = values.result?.trim();
+  if (result !== undefined && !(RESULTS as readonly string[]).includes(result)) {
+    throw new UsageError(
+      `--result '${result}' must be one of ${RESULTS.join(", ")}.${didYouMean(result, RESULTS)}`,
+    );
+  }
+  return runRecords({
+    action: "show",
+    timeline: values.timeline?.trim() || undefined,
+    json: values.json === true,
+    home: Deno.env.get("HARNESS_HOME"),
+    selection: {
+      since: instantFlag("since", values.since, now),
+      until: instantFlag("until", values.until, now),
+      last: integerFlag("last", values.last, { min: 1, max: 1_000_000 }),
+      result: result as TurnResult | undefined,
+    },
+  });
+}
 
 /** The config home for `prices.json`; none when it cannot be found (nothing is priced). */
 function configHomeOrNone(): string | undefined {

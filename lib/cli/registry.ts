@@ -93,7 +93,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "records",
-    summary: "verify the chained turn records, or print per-timeline stats (verify | stats)",
+    summary:
+      "verify turn records, print stats, or show what turns read and said (verify | stats | show)",
     load: async () =>
       (await lazyImport<typeof import("./records.ts")>("lib/cli/records.ts"))
         .recordsCommand,

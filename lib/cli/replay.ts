@@ -6,9 +6,9 @@
  * process on a free loopback port.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { parseSince } from "../home/records/drift.ts";
 import { isUuid } from "../base/uuid.ts";
 import { type Command, integerFlag, type Io, processIo, UsageError } from "./command.ts";
+import { instantFlag } from "./instant_flag.ts";
 import {
   type FailRule,
   parseFailOn,
@@ -147,22 +147,6 @@ export async function runReplay(run: ReplayRun): Promise<number> {
   } finally {
     await sandbox?.close();
   }
-}
-
-/** `--since`/`--until`: a span back from now (`7d`, `12h`, `2w`) or an ISO 8601 instant. */
-export function instantFlag(name: string, raw: string | undefined, now: Date): Date | undefined {
-  const value = raw?.trim();
-  if (value === undefined) return undefined;
-  const span = parseSince(value, now);
-  if (span !== undefined) return span;
-  const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : undefined;
-  if (at === undefined || Number.isNaN(at.getTime())) {
-    throw new UsageError(
-      `--${name} '${value}' is neither a span (<n>h, <n>d, <n>w, e.g. 7d) nor an ISO 8601 ` +
-        "time (e.g. 2026-05-01T00:00:00Z)",
-    );
-  }
-  return at;
 }
 
 /** `--timeline`: a uuid, lower-cased. */

@@ -3,6 +3,7 @@
  * checked on the way out and documented in one place (docs/records.md#the-json-report).
  */
 import * as z from "../base/zod.ts";
+import { TURN_COST_FIELDS } from "../home/records/mod.ts";
 
 /** One side of a turn: what the record says, or what the replay did. */
 export const SideSchema = z.strictObject({
@@ -19,11 +20,7 @@ export const SideSchema = z.strictObject({
     checks: z.array(z.string()),
   })),
   refusals: z.number().int().nonnegative(),
-  tokens_in: z.number().int().nonnegative(),
-  tokens_out: z.number().int().nonnegative(),
-  cached_tokens: z.number().int().nonnegative(),
-  cost_usd: z.number().nonnegative().nullable(),
-  model: z.string(),
+  ...TURN_COST_FIELDS,
 });
 
 /** One side of a turn. */

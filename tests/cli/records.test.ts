@@ -95,7 +95,7 @@ Deno.test("records: HARNESS_HOME unset is one stderr line and exit 1", async () 
 Deno.test("records: a missing or unknown subcommand is a usage error (exit 2)", async () => {
   const none = await runCli(["records"], { env: { HARNESS_HOME: "/nonexistent" } });
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /a subcommand is required: verify or stats/);
+  assert.match(none.stderr, /a subcommand is required: verify, stats or show/);
   const unknown = await runCli(["records", "verify", "extra"], {
     env: { HARNESS_HOME: "/nonexistent" },
   });

@@ -12,7 +12,7 @@ import {
   type WebhookEvent,
 } from "../../lib/platform/mod.ts";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
-import { chatCompletion, ModelMock } from "../support/model_mock.ts";
+import { chatCompletion, type FixtureUsage, ModelMock } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
 
 /** A running world; close it with `await using`. */
@@ -89,16 +89,25 @@ export async function world(options: { third?: boolean } = {}): Promise<World> {
   };
 }
 
-/** Scripts one reply turn: a `messages` create with `body`, then a closing narration. */
-export function scriptReply(model: ModelMock, body: string, narration = "Answered."): void {
+/**
+ * Scripts one reply turn: a `messages` create with `body`, then a closing narration; `usage`
+ * gives what each of the two calls reports.
+ */
+export function scriptReply(
+  model: ModelMock,
+  body: string,
+  narration = "Answered.",
+  usage: { create?: FixtureUsage; close?: FixtureUsage } = {},
+): void {
   model.reply(
     "chat",
     {
       json: chatCompletion({
         toolCalls: [{ id: "call_0", name: "messages", arguments: { action: "create", body } }],
+        usage: usage.create,
       }),
     },
-    { json: chatCompletion({ content: narration }) },
+    { json: chatCompletion({ content: narration, usage: usage.close }) },
   );
 }
 

@@ -4,7 +4,7 @@
  *
  * Turn records: one chained JSON line per engaged turn under `$HARNESS_HOME/records/`, one chain
  * per timeline. The wake calls {@link appendTurnRecord} after each turn; `harness records verify`
- * and `harness records stats` read them back.
+ * and `harness records stats|show` read them back.
  * @module
  */
 export { canonicalHash, canonicalJson, GENESIS_HASH, recordHash, sha256Hex } from "./canonical.ts";
@@ -20,7 +20,14 @@ export {
   RECORDS_DIR,
   recordsDir,
 } from "./files.ts";
-export { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
+export {
+  type Outcome,
+  RECORD_VERSION,
+  type TurnRecord,
+  TurnRecordSchema,
+  type TurnResult,
+  TurnResultSchema,
+} from "./schema.ts";
 export {
   type AppendOptions,
   appendTurnRecord,
@@ -51,3 +58,15 @@ export {
   parseSince,
   periodOf,
 } from "./drift.ts";
+export { type SelectedTurns, selectTurns, type TurnSelection } from "./select.ts";
+export {
+  type ShownPost,
+  ShownPostSchema,
+  type ShownTurn,
+  ShownTurnSchema,
+  type ShowReport,
+  showReport,
+  ShowReportSchema,
+  showTurn,
+  TURN_COST_FIELDS,
+} from "./show.ts";

@@ -72,6 +72,8 @@ export const GateVerdictSchema = z.strictObject({
 
 /** What the turn came to, in one word: it posted, stayed silent, escalated, or failed. */
 export const TurnResultSchema = z.enum(["spoke", "silent", "escalated", "failed"]);
+/** What the turn came to. */
+export type TurnResult = z.infer<typeof TurnResultSchema>;
 
 /** Provider-reported usage summed over the turn's model calls. */
 export const UsageSchema = z.strictObject({
