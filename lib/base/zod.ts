@@ -57,3 +57,13 @@ export type {
   ZodUnion,
   ZodUnknown,
 } from "zod";
+
+/**
+ * A schema built on its first use. Building a zod schema costs real time at module load (about a
+ * millisecond for a small object); a module on the idle wake's path that parses only when an
+ * optional file exists builds its schema then, not on every wake.
+ */
+export function lazySchema<T>(build: () => T): () => T {
+  let schema: T | undefined;
+  return () => schema ??= build();
+}

@@ -34,10 +34,12 @@ export interface EscalationConfig {
 /** Escalation off: no file, or `"enabled": false`. */
 export const ESCALATION_OFF: EscalationConfig = Object.freeze({ enabled: false, on: [] });
 
-const FileSchema = z.strictObject({
-  enabled: z.boolean(),
-  on: z.array(z.enum(ESCALATION_REASONS)).optional(),
-});
+const fileSchema = z.lazySchema(() =>
+  z.strictObject({
+    enabled: z.boolean(),
+    on: z.array(z.enum(ESCALATION_REASONS)).optional(),
+  })
+);
 
 const FIX_ON = `a list of ${ESCALATION_REASONS.map((r) => `"${r}"`).join(", ")}`;
 
@@ -65,7 +67,7 @@ export function resolveEscalation(
   token: string | undefined,
   file: string = ESCALATION_FILE,
 ): EscalationConfig {
-  const parsed = FileSchema.safeParse(value);
+  const parsed = fileSchema().safeParse(value);
   if (!parsed.success) {
     const { issue, path, key } = firstProblem(parsed.error);
     const top = String(path[0] ?? "");

@@ -18,18 +18,19 @@ export const ANY_MODEL = "*";
 const limit = (min: number) => z.int().min(min);
 
 /** One model's partial policy, snake_case as the file spells it; unknown keys refuse. */
-const Partial = z.strictObject({
-  segment_height: limit(256).optional(),
-  segment_overlap: limit(0).optional(),
-  max_base64_bytes: limit(1024).optional(),
-  max_long_edge: limit(256).optional(),
-  max_images: limit(0).optional(),
-});
+const partialSchema = () =>
+  z.strictObject({
+    segment_height: limit(256).optional(),
+    segment_overlap: limit(0).optional(),
+    max_base64_bytes: limit(1024).optional(),
+    max_long_edge: limit(256).optional(),
+    max_images: limit(0).optional(),
+  });
 
 /** The file: model id (or `"*"`) → a partial policy, or `null` to switch preparation off. */
-const FileSchema = z.record(z.string(), Partial.nullable());
+const fileSchema = z.lazySchema(() => z.record(z.string(), partialSchema().nullable()));
 
-type PartialPolicy = z.infer<typeof Partial>;
+type PartialPolicy = z.infer<ReturnType<typeof partialSchema>>;
 
 /** What each key accepts, for the refusal's fix. */
 const ACCEPTS: Record<string, string> = {
@@ -65,7 +66,7 @@ export function resolveImagePrep(
   model: string | undefined,
   file: string = IMAGE_PREP_FILE,
 ): ImagePrepPolicy | null {
-  const parsed = FileSchema.safeParse(value);
+  const parsed = fileSchema().safeParse(value);
   if (!parsed.success) {
     const { issue, path, key } = firstProblem(parsed.error);
     const field = String(path.at(-1) ?? "");

@@ -28,10 +28,12 @@ export const RECORDS_DEFAULT: RecordsConfig = Object.freeze({
   retentionDays: null,
 });
 
-const FileSchema = z.strictObject({
-  content: z.enum(["full", "hashes"]).optional(),
-  retention_days: z.number().int().positive().optional(),
-});
+const fileSchema = z.lazySchema(() =>
+  z.strictObject({
+    content: z.enum(["full", "hashes"]).optional(),
+    retention_days: z.number().int().positive().optional(),
+  })
+);
 
 /**
  * `configHome`'s `records.json`, resolved; {@link RECORDS_DEFAULT} when absent.
@@ -49,7 +51,7 @@ export async function loadRecordsConfig(configHome: string): Promise<RecordsConf
  * @throws {ConfigError} naming `file`, the key and the fix.
  */
 export function resolveRecordsConfig(value: unknown, file: string = RECORDS_FILE): RecordsConfig {
-  const parsed = FileSchema.safeParse(value);
+  const parsed = fileSchema().safeParse(value);
   if (!parsed.success) {
     const { issue, path, key } = firstProblem(parsed.error);
     throw refuseFile(

@@ -32,13 +32,15 @@ export function budgetLimited(budget: BudgetConfig): boolean {
   return Object.values(budget).some((limit) => limit !== null);
 }
 
-const Usd = z.number().positive();
-const Tokens = z.number().int().positive();
-const FileSchema = z.strictObject({
-  usd_per_wake: Usd.optional(),
-  usd_per_day: Usd.optional(),
-  tokens_per_wake: Tokens.optional(),
-  tokens_per_day: Tokens.optional(),
+const fileSchema = z.lazySchema(() => {
+  const usd = z.number().positive().optional();
+  const tokens = z.number().int().positive().optional();
+  return z.strictObject({
+    usd_per_wake: usd,
+    usd_per_day: usd,
+    tokens_per_wake: tokens,
+    tokens_per_day: tokens,
+  });
 });
 
 /**
@@ -57,7 +59,7 @@ export async function loadBudget(configHome: string): Promise<BudgetConfig> {
  * @throws {ConfigError} naming `file`, the key and the fix.
  */
 export function resolveBudget(value: unknown, file: string = BUDGET_FILE): BudgetConfig {
-  const parsed = FileSchema.safeParse(value);
+  const parsed = fileSchema().safeParse(value);
   if (!parsed.success) {
     const { issue, path, key } = firstProblem(parsed.error);
     throw refuseFile(
