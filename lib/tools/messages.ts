@@ -176,7 +176,6 @@ export class MessagesTool extends Tool {
       // The gate already logged `post blocked`; the model reads which check failed.
       if (error instanceof GateRefusal) {
         redactRefusedBody(args, error);
-        context.recordRefusal?.();
         call?.reportOutcome?.("blocked");
         return `Couldn't create a message: ${error.message}`;
       }

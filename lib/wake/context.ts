@@ -39,14 +39,17 @@ export class WakeContext implements PlatformContext {
   readonly vision?: boolean;
   /** Visible acts since the current turn began. */
   acts: VisibleAct[] = [];
-  /** Gate refusals of the agent's posts since the current turn began. */
-  refusals = 0;
   /** Messages the agent posted with its `messages` tool this wake (`posted=`). */
   spoken = 0;
   /** Posts that reached the platform since the current turn began (the turn record's). */
   outbound: { uuid: string; kind: string; text: string }[] = [];
   /** The gate's decisions since the current turn began (the turn record's). */
   verdicts: { kind: string; verdict: "passed" | "refused"; checks: string[] }[] = [];
+
+  /** Gate refusals of the agent's own speech (`messages` posts) since the current turn began. */
+  get refusals(): number {
+    return this.verdicts.filter((v) => v.kind === "tool" && v.verdict === "refused").length;
+  }
   #turn: KeyedTurn | undefined;
   /** Keys pinned for re-issued calls: a re-issue uses the recorded call's ordinal. */
   readonly #pinned = new Map<string, string>();
@@ -68,7 +71,6 @@ export class WakeContext implements PlatformContext {
     this.#turn = { anchor, messages, turnStart };
     this.#pinned.clear();
     this.acts = [];
-    this.refusals = 0;
     this.outbound = [];
     this.verdicts = [];
   }
@@ -122,10 +124,6 @@ export class WakeContext implements PlatformContext {
   /** Counts a create whose outcome is unknown (the turn then leaves its item unsettled). */
   recordUnknownOutcome(): void {
     this.unknownOutcomes++;
-  }
-
-  recordRefusal(): void {
-    this.refusals++;
   }
 
   recordAct(act: VisibleAct): void {

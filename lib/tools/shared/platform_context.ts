@@ -47,10 +47,4 @@ export interface PlatformContext {
    * the create under the same key. Optional: a context with no recovery behind it omits it.
    */
   recordUnknownOutcome?(): void;
-  /**
-   * Records that the outbound gate refused a post of the agent's own speech. A wake counts them
-   * per turn: a second refusal with nothing posted may notify the operator
-   * (docs/operating.md#escalation). Optional: a context with no escalation behind it omits it.
-   */
-  recordRefusal?(): void;
 }

@@ -45,7 +45,8 @@ import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
 import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
-import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
+import { persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
+import { budgetLimited } from "../../config/spending.ts";
 import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
 
@@ -124,7 +125,7 @@ export async function drive(
     throw error;
   } finally {
     await recordTurn(wake, spec, outcome, facts);
-    if (facts.result && budgetActive(wake)) {
+    if (facts.result && budgetLimited(wake.budget)) {
       const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
       await guard.chargeTurn(wake, facts.result.usage); // docs/operating.md#the-budget-guard
     }
