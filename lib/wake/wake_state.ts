@@ -16,7 +16,7 @@ import type { WakeContext } from "./context.ts";
 import type { HarnessEnv } from "../config/env.ts";
 import type { EscalationConfig } from "../config/escalation.ts";
 import type { RecordsConfig } from "../config/records.ts";
-import type { BudgetConfig } from "../config/spending.ts";
+import { type BudgetConfig, budgetLimited } from "../config/spending.ts";
 import type { ReadAhead } from "./read_ahead.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
@@ -143,4 +143,12 @@ export function startDashboardRead(wake: Wake): void {
 /** Saves the live transcript (capped, atomic). */
 export function persist(wake: Wake): Promise<void> {
   return wake.store.save(sourceOf(wake.settings.timeline), wake.messages);
+}
+
+/**
+ * Whether `budget.json` sets a limit, so the guard is loaded (docs/operating.md#the-budget-guard).
+ * The engaged half asks here: it may not import lib/config itself.
+ */
+export function budgetActive(wake: Pick<Wake, "budget">): boolean {
+  return budgetLimited(wake.budget);
 }

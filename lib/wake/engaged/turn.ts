@@ -45,8 +45,7 @@ import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
 import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
-import { persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
-import { budgetLimited } from "../../config/spending.ts";
+import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
 import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
 
@@ -125,7 +124,7 @@ export async function drive(
     throw error;
   } finally {
     await recordTurn(wake, spec, outcome, facts);
-    if (facts.result && budgetLimited(wake.budget)) {
+    if (facts.result && budgetActive(wake)) {
       const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
       await guard.chargeTurn(wake, facts.result.usage); // docs/operating.md#the-budget-guard
     }
