@@ -13,7 +13,7 @@ import type { Asset } from "../../platform/mod.ts";
 import { uuid5 } from "../../platform/idempotency.ts";
 import { pyRepr } from "../../pycompat/repr.ts";
 import { describeAsset } from "../shared/asset_format.ts";
-import { targetTimeline } from "../shared/platform_tool.ts";
+import { PlatformTool, targetTimeline } from "../shared/platform_tool.ts";
 import type { PlatformContext } from "../shared/platform_context.ts";
 import { relay, ToolRefusal } from "../shared/relay.ts";
 
@@ -267,4 +267,32 @@ export async function sourceBytes(
   if (refusal) throw new ToolRefusal(refusal);
   const { bytes } = await context.client.assets.download(asset, { signal });
   return { asset, bytes, contentType: file.content_type, filename: file.filename };
+}
+
+/**
+ * A media tool over one vendor's endpoint: the endpoint it was built with, and the refusal a
+ * wake on another provider, or without a key, gets instead of a paid call.
+ */
+export abstract class VendorMediaTool<Args> extends PlatformTool<Args> {
+  /** The provider this tool's vendor calls need (`AI_PROVIDER`). */
+  protected abstract readonly vendor: "openai" | "xai";
+  readonly #endpoint: MediaEndpoint;
+
+  /** Builds the tool over `endpoint`, optionally bound. */
+  constructor(endpoint: MediaEndpoint, context?: PlatformContext) {
+    super(context);
+    this.#endpoint = endpoint;
+  }
+
+  /** The endpoint, or the refusal when this wake is not on {@link vendor} with a key. */
+  protected endpoint(): MediaEndpoint {
+    const endpoint = this.#endpoint;
+    if (endpoint.provider !== this.vendor || !endpoint.apiKey) {
+      throw new ToolRefusal(
+        `the '${this.name}' tool needs the '${this.vendor}' provider with AI_API_KEY set ` +
+          `(this wake runs AI_PROVIDER=${endpoint.provider}).`,
+      );
+    }
+    return endpoint;
+  }
 }

@@ -14,7 +14,6 @@ import { withoutNodeGlobals } from "../../providers/without_node_globals.ts";
 import { describeAsset, isAudio, isImage } from "../shared/asset_format.ts";
 import { optionalText, present } from "../shared/args.ts";
 import type { PlatformContext } from "../shared/platform_context.ts";
-import { PlatformTool } from "../shared/platform_tool.ts";
 import { relay, ToolRefusal } from "../shared/relay.ts";
 import {
   bodyDetail,
@@ -25,6 +24,7 @@ import {
   MediaRejected,
   postGeneratedImage,
   sourceBytes,
+  VendorMediaTool,
 } from "./common.ts";
 
 export { type MediaEndpoint, mediaEndpointFrom } from "./common.ts";
@@ -169,26 +169,9 @@ function imageParams(args: GenerateArgs) {
 }
 
 /** Shared by the OpenAI tools: the endpoint, the provider check, the failure wrapping. */
-abstract class OpenAIMediaTool<Args> extends PlatformTool<Args> {
-  readonly #endpoint: MediaEndpoint;
-
-  /** Builds the tool over `endpoint`, optionally bound. */
-  constructor(endpoint: MediaEndpoint, context?: PlatformContext) {
-    super(context);
-    this.#endpoint = endpoint;
-  }
-
-  /** The endpoint, or the refusal when this wake has no OpenAI key. */
-  protected endpoint(): MediaEndpoint {
-    const endpoint = this.#endpoint;
-    if (endpoint.provider !== "openai" || !endpoint.apiKey) {
-      throw new ToolRefusal(
-        `the '${this.name}' tool needs the 'openai' provider with AI_API_KEY set ` +
-          `(this wake runs AI_PROVIDER=${endpoint.provider}).`,
-      );
-    }
-    return endpoint;
-  }
+abstract class OpenAIMediaTool<Args> extends VendorMediaTool<Args> {
+  /** The vendor's provider name. */
+  protected readonly vendor = "openai";
 
   /** Runs one paid call; every failure becomes `<lead>: <reason>`. */
   protected async attempt(

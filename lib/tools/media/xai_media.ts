@@ -13,8 +13,8 @@ import type { MediaKind } from "../../journal/catalogue_engine.ts";
 import { isImage } from "../shared/asset_format.ts";
 import { optionalText, present } from "../shared/args.ts";
 import type { PlatformContext } from "../shared/platform_context.ts";
-import { PlatformTool, targetTimeline } from "../shared/platform_tool.ts";
-import { relay, ToolRefusal } from "../shared/relay.ts";
+import { targetTimeline } from "../shared/platform_tool.ts";
+import { relay } from "../shared/relay.ts";
 import {
   bodyDetail,
   fromBase64,
@@ -29,6 +29,7 @@ import {
   sourceBytes,
   toBase64,
   uploadGenerated,
+  VendorMediaTool,
   XAI_DEFAULT_BASE_URL,
 } from "./common.ts";
 
@@ -152,26 +153,9 @@ function shape(args: { aspect_ratio?: string; resolution?: string }): Record<str
 }
 
 /** Shared by the xAI tools: the endpoint check and the failure wrapping. */
-abstract class XaiMediaTool<Args> extends PlatformTool<Args> {
-  readonly #endpoint: MediaEndpoint;
-
-  /** Builds the tool over `endpoint`, optionally bound. */
-  constructor(endpoint: MediaEndpoint, context?: PlatformContext) {
-    super(context);
-    this.#endpoint = endpoint;
-  }
-
-  /** The endpoint, or the refusal when this wake is not on xAI with a key. */
-  protected endpoint(): MediaEndpoint {
-    const endpoint = this.#endpoint;
-    if (endpoint.provider !== "xai" || !endpoint.apiKey) {
-      throw new ToolRefusal(
-        `the '${this.name}' tool needs the 'xai' provider with AI_API_KEY set ` +
-          `(this wake runs AI_PROVIDER=${endpoint.provider}).`,
-      );
-    }
-    return endpoint;
-  }
+abstract class XaiMediaTool<Args> extends VendorMediaTool<Args> {
+  /** The vendor's provider name. */
+  protected readonly vendor = "xai";
 
   /** Runs one paid call; every failure becomes `<lead>: <reason>`. */
   protected async attempt(
