@@ -239,13 +239,16 @@ const flag = (fallback: boolean) =>
 /** A numeric variable: its range (ranges.ts), and what a special value means, if one does. */
 type RangedName = keyof typeof ENV_RANGES;
 
-/** `name`'s value read as a number inside its range, else the refusal naming the range. */
-function number(name: RangedName, raw: string, note?: string): number {
+/**
+ * `name`'s value read as a number inside its range, else the refusal naming the range (after
+ * `lead`, the other spellings the variable takes).
+ */
+function number(name: RangedName, raw: string, note?: string, lead = ""): number {
   const range: NumberRange = ENV_RANGES[name];
   const value = raw.trim();
   const parsed = (range.integer ? INT : FLOAT).test(value) ? Number(value) : Number.NaN;
   if (!inRange(parsed, range)) {
-    throw new Refusal(`${name} must be ${describeRange(range, note)}, got ${shown(raw)}.`);
+    throw new Refusal(`${name} must be ${lead}${describeRange(range, note)}, got ${shown(raw)}.`);
   }
   return parsed;
 }
@@ -322,7 +325,7 @@ const Schema = z.object({
   HARNESS_CONTEXT_MESSAGES: field((raw): number | "all" => {
     if (raw === undefined) return ENV_DEFAULTS.contextMessages;
     if (raw.trim().toLowerCase() === "all") return "all";
-    return number("HARNESS_CONTEXT_MESSAGES", raw, "or 'all'");
+    return number("HARNESS_CONTEXT_MESSAGES", raw, undefined, "'all' or ");
   }),
   HARNESS_ONBOARD: flag(true),
   HARNESS_PROFILE: z.string().optional(),

@@ -93,7 +93,7 @@ for (const [name, range] of Object.entries(ENV_RANGES) as [string, NumberRange][
       const error = refusal(() => parseEnv({ [name]: String(value) }));
       assert.equal(error.issues.length, 1);
       assert.equal(error.issues[0].variable, name);
-      assert.ok(error.message.startsWith(`${name} must be ${bounds(range)}`), error.message);
+      assert.ok(error.message.startsWith(`${name} must be `), error.message);
       assert.ok(states(error.message, range), error.message);
       assert.ok(error.message.includes(`got '${value}'`), error.message);
     }
