@@ -200,6 +200,8 @@ const LAYERS: readonly Layer[] = [
       "lib/core",
       // lib/providers: the openai SDK is constructed with Node globals hidden, as the provider does.
       "lib/providers",
+      // lib/tools/net: a container file is read under web_fetch's byte cap.
+      "lib/tools/net",
       "lib/tools/shared",
       // lib/tools/media: a code run's files are uploaded the way a generated image is.
       "lib/tools/media",
