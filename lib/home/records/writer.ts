@@ -15,6 +15,7 @@
  * in the same write, so it stays on a line of its own where the verifier reports it.
  */
 import { atomicWrite } from "../../base/atomic_write.ts";
+import { openLocked } from "../../base/locked_file.ts";
 import { scrubSecrets } from "../../journal/scrub.ts";
 import {
   canonicalHashAsync,
@@ -136,7 +137,7 @@ export async function appendTurnRecord(
   });
   Object.assign(draft, await completeFields(input));
   await Deno.mkdir(recordsDir(home), { recursive: true });
-  const file = await openLocked(chainPath(home, input.timeline));
+  const file = await openChainLocked(chainPath(home, input.timeline));
   try {
     const tail = await readTail(file, (await file.stat()).size);
     // A chain retention emptied continues from its anchor, not from genesis.
@@ -168,19 +169,8 @@ export async function appendTurnRecord(
  * rename) under the same lock, so a descriptor opened before a prune is reopened on the new file
  * rather than appending to the unlinked old one.
  */
-async function openLocked(path: string): Promise<Deno.FsFile> {
-  for (;;) {
-    const file = await Deno.open(path, { read: true, append: true, create: true });
-    try {
-      await file.lock(true); // released by close
-      const [held, named] = [await file.stat(), await Deno.stat(path).catch(() => undefined)];
-      if (named !== undefined && held.ino === named.ino && held.dev === named.dev) return file;
-    } catch (error) {
-      file.close();
-      throw error;
-    }
-    file.close();
-  }
+function openChainLocked(path: string): Promise<Deno.FsFile> {
+  return openLocked(path, { read: true, append: true, create: true });
 }
 
 /** One write call in practice; the loop only guards against a short write. */
