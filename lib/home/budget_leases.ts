@@ -209,11 +209,11 @@ export class BudgetLease {
   /** Ends the lease: deletes its file and lets go of it (call under the lock). */
   async release(): Promise<void> {
     try {
-      await Deno.remove(this.#path).catch((error) => {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      });
+      await Deno.remove(this.#path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
     } finally {
-      this.#file.close();
+      this.#file.close(); // the lock goes with the descriptor
     }
   }
 
