@@ -116,7 +116,10 @@ Deno.test("a wrong budget.json refuses the wake naming the file, the key and the
   await say(w, "@ada hello");
   const result = await w.wake();
   assert.notEqual(result.code, 0);
-  assert.match(result.stderr, /budget\.json key 'usd_per_day' must be a positive number.*Fix:/);
+  assert.match(
+    result.stderr,
+    /budget\.json key 'usd_per_day' must be a number above 0 and at most 1000000 \(USD\).*Fix:/,
+  );
   assert.equal(w.model.hits("chat"), 0);
 });
 
