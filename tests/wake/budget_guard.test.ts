@@ -192,6 +192,30 @@ Deno.test("each step's spend reaches the lease; a turn that failed is charged wh
   }
 });
 
+Deno.test("usd_per_wake: the wake's turns add up their cost, and the one that reaches it stops the next", async () => {
+  const home = await Deno.makeTempDir({ prefix: "budget-guard-" });
+  try {
+    const budget = resolveBudget({ usd_per_wake: 0.5 });
+    const { wake, journal } = wakeFor(home, budget, "tl-a");
+    const costing = (usd: number) => ({ tokensIn: 10, tokensOut: 0, cost: usd });
+    assert.equal(await admitTurn(wake), true);
+    await chargeTurn(wake, costing(0.25));
+    assert.equal(await admitTurn(wake), true); // 0.25 of 0.5: the next turn may start
+    await chargeTurn(wake, costing(0.25)); // together they reach the limit
+    assert.equal(await admitTurn(wake), false);
+    assert.equal(journal.lines.length, 1, journal.lines.join("\n"));
+    assert.match(
+      journal.lines[0],
+      /^WARNING Budget guard EXHAUSTED for timeline tl-a: usd_per_wake 0\.5\/0\.5 on /,
+    );
+    // A new wake starts with nothing spent, whatever the day's ledger holds.
+    const next = wakeFor(home, budget, "tl-a");
+    assert.equal(await admitTurn(next.wake), true);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("the exhaustion notice goes out once per limit and day for the whole box", async () => {
   await using ntfy = await startStub(() => new Response('{"id":"n1"}'));
   const home = await Deno.makeTempDir({ prefix: "budget-guard-" });
