@@ -3,7 +3,11 @@
  * containers routes, the real sandbox platform for the assets they read and create.
  */
 import { strict as assert } from "node:assert";
+import { Compactor } from "../../lib/core/compaction/compaction.ts";
+import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import { Engine } from "../../lib/core/engine.ts";
+import { ProviderContextLengthError } from "../../lib/core/types/faults.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { uuid5 } from "../../lib/platform/idempotency.ts";
@@ -17,6 +21,7 @@ import {
   CodeSession,
 } from "../../lib/tools/code/mod.ts";
 import { containerFiles, ModelMock, openaiError, responsesReply } from "../support/model_mock.ts";
+import { conversation, SplitProvider } from "../core/compaction_fixtures.ts";
 import { since, withRoom } from "./timelines_fixture.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000c0de";
@@ -132,6 +137,50 @@ Deno.test("the same source and files are not stored twice in a wake", async () =
     assert.equal(again.steps, 1, "nothing new was stored, so the turn was not extended");
     assert.equal(journal.lines.filter((l) => l.includes("code_bridge stored")).length, 2);
     assert.equal(mock.hits("container_file_content"), 1);
+  }, keyed);
+});
+
+Deno.test("a context overflow after a code run is not retried: the paid run is never made again", async () => {
+  await using mock = await ModelMock.start();
+  mock.reply(
+    "responses",
+    { json: responsesReply({ code: [{ code: "print(1)", container: "cntr_1" }], text: "Ran." }) },
+    {
+      status: 400,
+      json: openaiError("This model's maximum context length is 8000 tokens", {
+        code: "context_length_exceeded",
+      }),
+    },
+  );
+  // Whatever comes after would be the retry: the code run again.
+  mock.always("responses", {
+    json: responsesReply({ code: [{ code: "print(1)", container: "cntr_1" }], text: "Again." }),
+  });
+  mock.always("container_files", { json: containerFiles("cntr_1", []) });
+  await withRoom(async ({ context, journal }) => {
+    const code = session(mock);
+    // A transcript long enough for the emergency compaction to cut, then the turn.
+    const messages = conversation(10);
+    const turn = Message.user("[t11] ann: run it");
+    messages.push(turn);
+    const summarizer = new SplitProvider([], ["NOTES"]);
+    const budget = new ContextBudget(summarizer, { override: 8000, maxSteps: 1, journal });
+    const compactor = new Compactor(summarizer, budget, { journal });
+    const e = engine(mock, code, context);
+    await assert.rejects(
+      withOverflowHeal(() => e.run(messages), { compactor, messages, turn, journal }),
+      ProviderContextLengthError,
+    );
+    // The run's artifact note was the evidence: the model was asked twice, never a third time.
+    assert.equal(mock.hits("responses"), 2);
+    const note = messages.find((m) => m.role === "user" && m.injected);
+    assert.ok(note?.content?.startsWith(ARTIFACTS_LEAD), note?.content ?? "no note");
+    assert.ok(messages.some((m) => m.codeRun), "the run stays on record");
+    assert.match(
+      journal.lines.find((l) => l.includes("had already run")) ?? journal.lines.join("\n"),
+      /^WARNING Context overflow after 1 tool call\(s\) had already run: the turn is NOT retried/,
+    );
+    assert.equal(journal.lines.filter((l) => l.includes("code_bridge stored")).length, 1);
   }, keyed);
 });
 

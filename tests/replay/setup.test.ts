@@ -1,0 +1,60 @@
+/**
+ * What a replay's outbound gate screens: the checks `prepareReplay` resolves refuse the agent's
+ * own credentials (its platform token, its model API key, its password) in the spellings the
+ * generic secret shapes miss — without their vendor prefix, split by invisible characters — as a
+ * wake's gate does, so a replayed turn that leaks one is counted as refused, not as spoken.
+ */
+import assert from "node:assert/strict";
+import { prepareReplay, type ReplaySetup } from "../../lib/replay/mod.ts";
+
+const TOKEN = "bc_uat_Q7mZ2xK9pL4vR8tW1nB6cY3dF5gH0jS2";
+const API_KEY = "sk-proj-Vb8Nq3Lz6Xw1Rt9Ky4Hm7Jd2Pc5Fs0Ga";
+const PASSWORD = "Tr0ub4dor&3-horse-Battery-Staple";
+
+/** Resolves a replay setup under a fresh `HOME` with `platform`'s credentials in the environment. */
+async function setupWith(platform: Record<string, string>): Promise<ReplaySetup> {
+  const home = await Deno.makeTempDir({ prefix: "replay-setup-" });
+  try {
+    return await prepareReplay({
+      env: { HOME: home, BASECRADLE_BASE_URL: "http://127.0.0.1:9", ...platform },
+      model: { provider: "openai", sdk: "openai", model: "gpt-test", apiKey: API_KEY },
+      scratchHome: `${home}/scratch`,
+    });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+/** The names of the checks that refuse `body`. */
+function refusedBy(setup: ReplaySetup, body: string): string[] {
+  return setup.checks.map((check) => check.judge(body)).filter((v) => !v.passed).map((v) =>
+    v.check
+  );
+}
+
+/** `secret` without its vendor prefix, with a zero-width space after every fourth character. */
+function disguised(secret: string, prefix: string): string {
+  return secret.slice(prefix.length).replace(/(.{4})/g, "$1\u200b");
+}
+
+Deno.test("a replay's gate refuses the agent's own token and API key, however they are spelled", async () => {
+  const setup = await setupWith({ BASECRADLE_TOKEN: TOKEN });
+  assert.deepEqual(refusedBy(setup, "nothing secret here"), []);
+  for (
+    const body of [
+      `my token: ${disguised(TOKEN, "bc_uat_")}`,
+      `the key is ${disguised(API_KEY, "sk-proj-")}`,
+    ]
+  ) {
+    assert.deepEqual(refusedBy(setup, body), ["known_secrets"], body);
+  }
+});
+
+Deno.test("a replay's gate refuses the agent's own password", async () => {
+  const setup = await setupWith({
+    BASECRADLE_EMAIL: "ada@example.com",
+    BASECRADLE_PASSWORD: PASSWORD,
+  });
+  assert.deepEqual(refusedBy(setup, `log in with ${PASSWORD}`), ["known_secrets"]);
+  assert.deepEqual(refusedBy(setup, "log in with the usual password"), []);
+});
