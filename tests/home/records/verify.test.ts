@@ -292,3 +292,46 @@ Deno.test("verify: a lone record that does not start at seq 1 is `invalid`", asy
     assert.deepEqual([bad.line, bad.reason, bad.detail], [1, "invalid", "seq 2 where 1 was due"]);
   });
 });
+
+Deno.test("verify: a chain rewritten whole, its head to match, is `edited` by the witness log", async () => {
+  await withHome(async (home) => {
+    const records = await writeChain(home, 4);
+    // Every record re-hashed and re-linked with one field changed: the links and the head hold.
+    const edited = records.map((r, i) => i === 1 ? { ...r, steps: 9 } : r);
+    const { lines, head } = renumbered(edited, [1, 2, 3, 4]);
+    await putLines(home, lines);
+    await writeFile(headPath(home, TL), head);
+    const bad = await firstBad(home);
+    assert.deepEqual([bad.line, bad.reason], [4, "edited"]);
+    assert.match(
+      bad.detail,
+      /the witness log names another record at seq 4: the chain was rewritten/,
+    );
+  });
+});
+
+Deno.test("verify: a record of another version, however well hashed, is `invalid`", async () => {
+  await withHome(async (home) => {
+    const records = await writeChain(home, 2);
+    const { lines, head } = renumbered(records.map((r) => ({ ...r, version: 2 })), [1, 2]);
+    await putLines(home, lines);
+    await writeFile(headPath(home, TL), head);
+    await Deno.remove(witnessPath(home));
+    const bad = await firstBad(home);
+    assert.deepEqual([bad.line, bad.reason, bad.detail], [
+      1,
+      "invalid",
+      "record version 2 is not 1",
+    ]);
+  });
+});
+
+Deno.test("verify: a blank line is `invalid` and says so", async () => {
+  await withHome(async (home) => {
+    await writeChain(home, 3);
+    const lines = await chainLines(home);
+    await putLines(home, [lines[0], "", ...lines.slice(1)]);
+    const bad = await firstBad(home);
+    assert.deepEqual([bad.line, bad.reason, bad.detail], [2, "invalid", "blank line"]);
+  });
+});
