@@ -239,14 +239,12 @@ function assertStanding(run: Awaited<ReturnType<typeof simulate>>): number {
 }
 
 Deno.test("standing agent: 300 turns stay under the ceiling, with cumulative summaries", async () => {
-  const started = performance.now();
   const run = await simulate();
   assertStanding(run);
   assert.equal(run.model.overflows, 0, "compaction alone kept every request inside the window");
   assert.equal(run.journal.lines().some((l) => l.includes("Context overflow")), false);
   assert.equal(run.journal.at("WARNING").some((l) => l.includes("declined")), false);
   assert.equal(run.journal.at("WARNING").some((l) => l.includes("did not fit")), false);
-  assert.ok(performance.now() - started < 10_000);
 });
 
 Deno.test("standing agent: a turn that leaps the wall is healed, and every destroyed item is accounted for", async () => {

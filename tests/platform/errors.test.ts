@@ -277,7 +277,7 @@ Deno.test("an unresolvable host is a TransportError (dns)", async () => {
 
 Deno.test("a response slower than the timeout is a TransportError (timeout)", async () => {
   await using stub = await startStub(async (_rec, _req, closing) => {
-    await sleep(3000, closing);
+    await sleep(60_000, closing); // a minute, unless the stub closes first
     return json({});
   });
   const started = performance.now();
@@ -285,7 +285,7 @@ Deno.test("a response slower than the timeout is a TransportError (timeout)", as
   assert.ok(err instanceof TransportError);
   assert.equal(err.failure, "timeout");
   assert.match(err.message, /timed out after 0\.2 s|timed out after 0\.1 s/);
-  assert.ok(performance.now() - started < 2000);
+  assert.ok(performance.now() - started < 30_000, "gave up at the timeout, not at the reply");
 });
 
 Deno.test("a body that stalls after the headers also times out", async () => {

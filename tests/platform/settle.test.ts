@@ -74,14 +74,16 @@ Deno.test("settle: an ambiguous failure is re-sent under the same key until it s
 });
 
 Deno.test("settle: a timeout is ambiguous too; the re-send settles it", async () => {
+  // The first answer would take a minute; the re-send is answered at once, well inside a deadline
+  // long enough for a loaded machine.
   await using stub = await scripted(
     async (closing) => {
-      await sleep(2_000, closing);
+      await sleep(60_000, closing);
       return ok();
     },
     ok,
   );
-  const made = await client(stub.url, { timeoutMs: 200 }).messages.create(TL, { body: "hi" }, {
+  const made = await client(stub.url, { timeoutMs: 2_000 }).messages.create(TL, { body: "hi" }, {
     idempotencyKey: "k-2",
   });
   assert.equal(made.content.body, "hi");

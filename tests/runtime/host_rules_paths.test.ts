@@ -148,7 +148,8 @@ Deno.test({
       });
       assert.ok(lines.includes(line("mcp")));
       await fenced(THIS_ADDRESS, async () => {
-        const mcp = await loadMcp({ configHome: home, timeoutSeconds: 5 });
+        // Loads at once; the deadline is only there for a machine under load.
+        const mcp = await loadMcp({ configHome: home, timeoutSeconds: 30 });
         try {
           assert.ok(mcp.tools.length > 0, "allowed, the same server loads");
         } finally {
