@@ -110,6 +110,7 @@ export function resolvedConfigDocument(
     harness_version: VERSION,
     ai_provider: env.aiProvider,
     ai_sdk: env.aiSdk,
+    ai_sdk_configured: env.aiSdkConfigured,
     ai_sdk_surface: env.aiSdkSurface,
     ai_sdk_version: sdkVersion(env.aiSdk),
     // The platform client ships inside this harness, so its version is the harness's: never null.

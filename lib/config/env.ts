@@ -53,8 +53,10 @@ export interface HarnessEnv {
   // model axes (docs/environment.md#model)
   /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
   readonly aiProvider: ProviderName;
-  /** `AI_SDK`: the adapter (default `openai`). */
+  /** The adapter that runs (default `openai`; `AI_SDK=xai-sdk` runs on `openai`). */
   readonly aiSdk: "openai" | "openrouter";
+  /** `AI_SDK` as configured, lower-cased (default `openai`); differs from `aiSdk` for `xai-sdk`. */
+  readonly aiSdkConfigured: string;
   /** `AI_SDK_SURFACE`, resolved to the SDK's default surface when unset. */
   readonly aiSdkSurface: string;
   /** `AI_MODEL`: required for a wake, checked there (resolved-config reports it raw or null). */
@@ -502,6 +504,7 @@ const Schema = z.object({
   return {
     aiProvider: axes.provider,
     aiSdk: axes.sdk,
+    aiSdkConfigured: axes.configuredSdk,
     aiSdkSurface: axes.surface,
     aiModel: v.AI_MODEL,
     aiApiKey: v.AI_API_KEY,
