@@ -169,7 +169,7 @@ export interface HarnessEnv {
   readonly home?: string;
   /** `NO_COLOR` non-empty at parse time (the journal still reads it per line). */
   readonly noColor: boolean;
-  /** `FORCE_COLOR` as set (the journal reads it per line: colour even off a terminal). */
+  /** `FORCE_COLOR` as set (the journal reads it per line: `0` or `false` turn colour off). */
   readonly forceColor?: string;
   /** `OTEL_DENO` is `true` or `1`: Deno exports traces, and the harness adds its spans. */
   readonly tracing: boolean;
