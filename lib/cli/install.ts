@@ -13,6 +13,7 @@ import { install } from "../config/installer.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { checkStems, splitStems, UnknownStemError } from "../config/resolve.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
+import { installWakeBin } from "./wake_bin.ts";
 
 const options = {
   "config-home": { type: "string" },
@@ -20,6 +21,7 @@ const options = {
   "revoke-opt-in": { type: "string" },
   provider: { type: "string" },
   "all-providers": { type: "boolean" },
+  "wake-bin": { type: "string" },
 } as const;
 
 const env = (name: string) => Deno.env.get(name);
@@ -28,7 +30,7 @@ const env = (name: string) => Deno.env.get(name);
 export const installCommand: Command<typeof options> = {
   name: "install",
   usage: `Usage: harness install [--config-home DIR] [--opt-in a,b] [--revoke-opt-in a,b]
-                       [--provider NAME | --all-providers]
+                       [--provider NAME | --all-providers] [--wake-bin PATH]
 
 Scaffold the config home, or upgrade it to this version's shipped defaults. A default you
 never touched is refreshed; one you edited is kept and the new default written beside it as
@@ -45,6 +47,10 @@ Options:
   --provider NAME       lay down only tool defaults relevant to this provider and prune unedited
                         mismatched ones (default: $AI_PROVIDER, else openai)
   --all-providers       lay down every tool default regardless of provider
+  --wake-bin PATH       also write the wake command a router runs (its registry's wake_bin),
+                        e.g. ~/.local/bin/basecradle-harness-wake: a small script inside the
+                        agent's home that runs this harness's wake; a file there that is not
+                        one is kept as PATH.prev
   -h, --help            show this help
 
 Exit codes: 0 done, and a wake would load the config home; 1 failed (named on stderr), including
@@ -95,6 +101,20 @@ a stem no shipped plugin has (nothing is written then) and a config home a wake 
       });
       for (const line of report.warnings) processIo.stderr(`${line}\n`);
       processIo.stdout(`${report.summary()}\n`);
+      if (values["wake-bin"] !== undefined) {
+        const wrapper = await installWakeBin({
+          path: values["wake-bin"],
+          home: env("HOME"),
+          user: env("USER") || env("LOGNAME"),
+          harnessBin: env("HARNESS_BIN"),
+        });
+        processIo.stdout(
+          `wake wrapper: ${wrapper.path} (runs ${wrapper.harness} wake)\n` +
+            `  the router's registry wake_bin: ${wrapper.resolved}\n` +
+            (wrapper.keptAs ? `  kept the file it replaced as ${wrapper.keptAs}\n` : ""),
+        );
+        for (const line of wrapper.warnings) processIo.stderr(`${line}\n`);
+      }
       const verdict = await checkWakeConfig({ vars: Deno.env.toObject(), configHome });
       if (verdict.ok) return 0;
       processIo.stderr(
