@@ -115,7 +115,10 @@ a stem no shipped plugin has (nothing is written then) and a config home a wake 
         );
         for (const line of wrapper.warnings) processIo.stderr(`${line}\n`);
       }
-      const verdict = await checkWakeConfig({ vars: Deno.env.toObject(), configHome });
+      // --provider names the agent's provider, so the load judges that one, as verify does.
+      const vars: Record<string, string | undefined> = Deno.env.toObject();
+      if (fromFlag && provider !== null) vars.AI_PROVIDER = provider;
+      const verdict = await checkWakeConfig({ vars, configHome });
       if (verdict.ok) return 0;
       processIo.stderr(
         `${commandLabel("install")}: a wake would refuse this config home: ${verdict.sentence}\n`,
