@@ -5,8 +5,7 @@
  * deterministic model (or a real vendor when AI_API_KEY is set), and prints the wake's journal
  * and the timeline afterwards.
  */
-import { isTerminal, writeStderr, writeStdout } from "../journal/output.ts";
-import { colorEnabled, processEnv } from "../journal/render.ts";
+import { writeStderr, writeStdout } from "../journal/output.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "node:path";
 import { type Command, integerFlag } from "./command.ts";
@@ -81,9 +80,7 @@ export async function runDemo(
       const args = ["wake", "--timeline", timeline.uuid];
       out(`Wake       harness ${args.join(" ")}  (as @${vega.handle}, a separate process)`);
       out("Journal");
-      // The wake's stderr is a pipe to this process, so it would write plain lines; the demo
-      // shows them on its own stdout, coloured when that is a terminal (docs/journal.md#colour).
-      if (colorEnabled(processEnv, isTerminal("stdout"))) env.FORCE_COLOR = "1";
+      // The wake colours its verdicts unless NO_COLOR, which it inherits (docs/journal.md#colour).
       const invocation = wakeProcess.harnessInvocation(args);
       const wake = await wakeProcess.runWakeProcess(invocation, env, (line) => out(`  ${line}`));
       if (wake.stdout.trim()) {

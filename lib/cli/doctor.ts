@@ -1,6 +1,7 @@
 /**
  * `harness doctor [--json] [--timeout SECONDS]` (docs/operating.md#harness-doctor): is this box
- * ready to wake? Checks the environment, the config home, the platform credential, the model
+ * ready to wake? Checks the environment (the config home's agent.env filling in what the
+ * process's leaves unset), the config home and its wake load, the platform credential, the model
  * endpoint, the MCP servers, the permission plan and HARNESS_HOME, each OK, WARN or FAIL with a
  * one-line fix, and exits 1 when any check failed. Each check has its own time limit, so the
  * doctor never hangs on an unreachable endpoint. It writes nothing.
@@ -19,6 +20,7 @@ import {
   type EnvMap,
 } from "./doctor_checks.ts";
 import { bounded, type CheckResult, doctorReport, doctorTable, fail } from "./doctor_report.ts";
+import { checkWakeLoad, withAgentEnvOf } from "./doctor_config.ts";
 import { type McpConfigRead, readMcpConfigs } from "../mcp/mod.ts";
 import { errorMessage } from "../base/error_text.ts";
 
@@ -44,7 +46,9 @@ export interface DoctorRun {
 export async function runDoctor(run: DoctorRun): Promise<number> {
   const io = run.io ?? processIo;
   const limit = run.timeoutMs;
-  const environment = checkEnvironment(run.env);
+  // The environment a wake of this agent gets: agent.env fills in what this one leaves unset.
+  const vars = await withAgentEnvOf(run.env);
+  const environment = checkEnvironment(vars);
   const rows: CheckResult[][] = [environment.rows];
   const env = environment.env;
   if (env === undefined) {
@@ -71,6 +75,9 @@ export async function runDoctor(run: DoctorRun): Promise<number> {
         typeof home === "string"
           ? bounded("config-home", limit, () => checkConfigHome(env, home))
           : Promise.resolve([home]),
+        typeof home === "string"
+          ? bounded("wake-config", limit, () => checkWakeLoad(vars, env))
+          : Promise.resolve([]),
         bounded("platform", limit, () => checkPlatform(env, limit)),
         bounded("model", limit, () => checkModel(env, limit)),
         mcpProblem
@@ -104,6 +111,7 @@ a one-line fix under anything not OK. Nothing is written anywhere.
   environment    every variable parses (as a wake parses it); unknown HARNESS_*/BASECRADLE_*
                  names, with the name probably meant
   config-home    installed, stamped with this version, or what the next wake's reconcile changes
+  wake-config    every config-home file loads as a wake loads it; else the wake's own sentence
   platform       the credential is accepted (one authenticated read)
   model          the endpoint answers, accepts AI_API_KEY and knows AI_MODEL
   mcp, mcp:NAME  each server approved, started, its tools listed and still as pinned

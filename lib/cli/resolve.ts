@@ -133,7 +133,7 @@ environment, no config home, no network; writes nothing.
 
 Options:
   --provider P         AI_PROVIDER: openai (default), xai or openrouter
-  --sdk S              AI_SDK: openai (default) or openrouter
+  --sdk S              AI_SDK: openai (default), openrouter, or xai-sdk (runs on openai)
   --surface X          AI_SDK_SURFACE (default: the SDK's own default surface)
   --model M            AI_MODEL, echoed
   --profile P          locked (default) or unlocked: the policy gating shell-class tools

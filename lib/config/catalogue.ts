@@ -1,7 +1,4 @@
 /**
- * `lib/config/`: reading and validating configuration: the environment, the config home, plugin
- * files, the install reconcile.
- *
  * The vocabulary a plugin file may name: every function tool and server-side built-in the
  * shipped stems (docs/tools.md#the-shipped-stems) refer to, with whether this runtime implements it
  * yet. A name outside the vocabulary makes a plugin file broken (a typo must fail loud); a name

@@ -54,8 +54,10 @@ export interface HarnessEnv {
   // model axes (docs/environment.md#model)
   /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
   readonly aiProvider: ProviderName;
-  /** `AI_SDK`: the adapter (default `openai`). */
+  /** The adapter that runs (default `openai`; `AI_SDK=xai-sdk` runs on `openai`). */
   readonly aiSdk: "openai" | "openrouter";
+  /** `AI_SDK` as configured, lower-cased (default `openai`); differs from `aiSdk` for `xai-sdk`. */
+  readonly aiSdkConfigured: string;
   /** `AI_SDK_SURFACE`, resolved to the SDK's default surface when unset. */
   readonly aiSdkSurface: string;
   /** `AI_MODEL`: required for a wake, checked there (resolved-config reports it raw or null). */
@@ -168,7 +170,7 @@ export interface HarnessEnv {
   readonly home?: string;
   /** `NO_COLOR` non-empty at parse time (the journal still reads it per line). */
   readonly noColor: boolean;
-  /** `FORCE_COLOR` as set (the journal reads it per line: colour even off a terminal). */
+  /** `FORCE_COLOR` as set (the journal reads it per line: `0` or `false` turn colour off). */
   readonly forceColor?: string;
   /** `OTEL_DENO` is `true` or `1`: Deno exports traces, and the harness adds its spans. */
   readonly tracing: boolean;
@@ -479,6 +481,7 @@ const Schema = z.object({
   return {
     aiProvider: axes.provider,
     aiSdk: axes.sdk,
+    aiSdkConfigured: axes.configuredSdk,
     aiSdkSurface: axes.surface,
     aiModel: v.AI_MODEL,
     aiApiKey: v.AI_API_KEY,

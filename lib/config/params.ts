@@ -17,6 +17,7 @@ import {
   OPENROUTER_DROPPED_KEYS,
   OPENROUTER_OWNED_KEYS,
   stripOwned,
+  XAI_SDK_PROFILE_OWNED_KEYS,
 } from "../providers/params.ts";
 import { ConfigError } from "./errors.ts";
 
@@ -42,7 +43,10 @@ export interface ModelParams {
 
 /** How {@link loadModelParams} strips. */
 export interface ModelParamsOptions {
-  /** `AI_SDK` (`openai` or `openrouter`); decides the owned keys. Default `openai`. */
+  /**
+   * `AI_SDK` as configured (`openai`, `openrouter`, or `xai-sdk`, which runs on openai but also
+   * drops the keys the Python xai-sdk adapter owned); decides the owned keys. Default `openai`.
+   */
   readonly sdk?: string;
   /** Where the WARNING lines go (they are returned either way). */
   readonly journal?: Journal;
@@ -76,7 +80,11 @@ export async function loadModelParams(
  */
 export function splitModelParams(raw: Params, options: ModelParamsOptions = {}): ModelParams {
   const sdk = (options.sdk ?? "openai").trim().toLowerCase() || "openai";
-  const owned = sdk === "openrouter" ? OPENROUTER_OWNED_KEYS : OPENAI_OWNED_KEYS;
+  const owned = sdk === "openrouter"
+    ? OPENROUTER_OWNED_KEYS
+    : sdk === "xai-sdk"
+    ? XAI_SDK_PROFILE_OWNED_KEYS
+    : OPENAI_OWNED_KEYS;
   const { kept, stripped } = stripOwned(raw, owned);
   const warnings = stripped.map((key) =>
     key === "model"

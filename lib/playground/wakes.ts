@@ -157,10 +157,9 @@ export class WakeRunner {
       BASECRADLE_CONFIG_HOME: join(home, "config"),
       BASECRADLE_DELIVERY_ID: view.id,
     }, model);
-    // The page renders the journal's colours, so the wake writes them whatever this shell says
-    // (its stderr is a pipe, where colour is otherwise off).
+    // The page renders the journal's colours, so the wake writes them whatever this shell says.
     delete env.NO_COLOR;
-    env.FORCE_COLOR = "1";
+    delete env.FORCE_COLOR;
     try {
       await Deno.mkdir(home, { recursive: true });
       const invocation = harnessInvocation(["wake", "--timeline", view.timeline]);

@@ -27,15 +27,12 @@ import {
 } from "./usage.ts";
 import { isRecord, requireApiKey } from "./wire.ts";
 import { withoutNodeGlobals } from "./without_node_globals.ts";
+import { DEFAULT_BASE_URLS } from "./axes.ts";
 
 /** The two wire surfaces of the openai SDK. */
 export type OpenAISurface = "responses" | "chat";
 
-/** Default base URL per endpoint vendor when none is given (`openai` uses the SDK's own). */
-export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = {
-  xai: "https://api.x.ai/v1",
-  openrouter: "https://openrouter.ai/api/v1",
-};
+export { DEFAULT_BASE_URLS } from "./axes.ts";
 
 /** The header that makes OpenRouter return its routing metadata (the served endpoint). */
 export const OPENROUTER_METADATA_HEADER = "X-OpenRouter-Metadata";

@@ -24,6 +24,17 @@ export const OPENAI_OWNED_KEYS: ReadonlySet<string> = new Set([
   "stream",
 ]);
 
+/**
+ * Keys dropped under `AI_SDK=xai-sdk`, which runs on the openai SDK: the openai SDK's own, plus
+ * the ones the Python xai-sdk adapter owned (`api_host`, `client`), so a Grok persona's
+ * model_params.json never sends them to the Responses API.
+ */
+export const XAI_SDK_PROFILE_OWNED_KEYS: ReadonlySet<string> = new Set([
+  ...OPENAI_OWNED_KEYS,
+  "api_host",
+  "client",
+]);
+
 /** Keys the harness sets itself on the openrouter SDK. */
 export const OPENROUTER_OWNED_KEYS: ReadonlySet<string> = new Set([
   "model",

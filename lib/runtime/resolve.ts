@@ -44,6 +44,7 @@ import type { Guardrails } from "../gate/guardrails.ts";
 import type { HostRules } from "../base/host_rules.ts";
 import { installFence } from "../base/host_fence.ts";
 import { hostRefused } from "../journal/catalogue_wake.ts";
+import { sdkProfileNotice } from "../config/sdk_profile.ts";
 
 /** The operator's host rules in the config home (`HOST_RULES_FILE` of lib/config/host_rules.ts). */
 export const HOST_RULES_FILE = "host_rules.json";
@@ -142,6 +143,9 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const journal = options.journal ?? silentJournal;
   // Lenient env fallbacks (a profile typo running locked) must not be silent.
   for (const line of env.warnings) journal.text("WARNING", line);
+  // Nor is a Python SDK profile running on another adapter (docs/models.md).
+  const substitution = sdkProfileNotice(env);
+  if (substitution) journal.text("INFO", substitution);
   const configHome = resolveConfigHome(env);
   const hostRules = options.hostRules !== undefined
     ? options.hostRules
@@ -212,7 +216,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   for (const line of tools.errors) journal.text("ERROR", line);
   for (const line of tools.warnings) journal.text("WARNING", line);
   for (const line of tools.inactive) journal.text("INFO", line);
-  const modelParams = await loadModelParams(configHome, { sdk: env.aiSdk, journal });
+  const modelParams = await loadModelParams(configHome, { sdk: env.aiSdkConfigured, journal });
   // Validated always (a malformed file stops the wake, docs/configuration.md#model_paramsjson-and-search_paramsjson); used only by the native openrouter web_search.
   const searchFile = await loadSearchParams(configHome);
   const searchParams = env.aiSdk === "openrouter" && tools.builtinNames.includes("web_search")

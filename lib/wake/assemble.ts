@@ -21,12 +21,8 @@ import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import {
-  enforceHostRules,
-  readHostRules,
-  resolveRuntime,
-  type Runtime,
-} from "../runtime/resolve.ts";
+import { enforceHostRules, readHostRules, type Runtime } from "../runtime/resolve.ts";
+import { loadWakeConfig } from "../runtime/wake_config.ts";
 import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./engaged_half.ts";
@@ -61,14 +57,14 @@ export async function assemble(
   const isAlive = livenessSnapshot(home, timeline);
   // Temp files a killed write left beside this timeline's files go now, judged the same way.
   sweepStaleTemps(home, timeline, { isAlive, journal });
-  const runtime = await resolveRuntime(env, {
+  // The same load resolved-config, install, verify and doctor judge (docs/configuration.md#when-a-file-is-wrong).
+  const runtime = await loadWakeConfig(env, {
     journal,
     reconcile: true,
     narrow: true,
     vars: rawEnv,
     hostRules,
   });
-  requireSpeech(runtime);
   if ("error" in early) throw early.error;
   const { client } = early;
   const viewers = await viewersOf(early.timeline);
@@ -141,24 +137,6 @@ function required(env: HarnessEnv): { home: string; model: string; apiKey: strin
     );
   }
   return { home, model, apiKey };
-}
-
-/**
- * An agent speaks only through its `messages` tool. Without it (its plugin file broken, removed
- * or renamed away) a wake would take items it can never answer: claims committed, marks moved,
- * messages lost for good. So the wake refuses before it claims anything, naming the file, and the
- * router's retry finds the item still pending once the file is repaired.
- */
-function requireSpeech(runtime: Runtime): void {
-  if (runtime.tools.activeTools.some((tool) => tool.tool === "messages")) return;
-  const file = join(runtime.configHome, "tools", "messages.json");
-  const status = runtime.tools.stems["messages"];
-  const why = status?.reason ?? "no plugin activates it";
-  throw new WakeConfigError(
-    `The messages tool is not active (${file}: ${why}), so this agent cannot speak; no item ` +
-      "was taken. Repair the file, or delete it and run `harness install` to restore the " +
-      "shipped default.",
-  );
 }
 
 /** What the engine is built with, besides the environment and the runtime. */

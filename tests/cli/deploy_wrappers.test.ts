@@ -102,11 +102,11 @@ Deno.test("every wrapper answers --version with the Python script's line shape",
       assert.match(result.stdout, expected, wrapper);
     }
     const missing = await runWrapper(dir, "basecradle-harness-wake", ["--version"], {
-      AI_SDK: "xai-sdk",
+      AI_SDK: "langchain",
     });
     assert.equal(
       missing.stdout,
-      `basecradle-harness-wake ${VERSION} · xai-sdk SDK not installed\n`,
+      `basecradle-harness-wake ${VERSION} · langchain SDK not installed\n`,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -396,6 +396,7 @@ Deno.test({
       [
         "environment",
         "config-home",
+        "wake-config",
         "platform",
         "model",
         "mcp",

@@ -106,7 +106,7 @@ Deno.test("a bad question is one stderr line and exit 1, nothing on stdout", asy
       /^harness resolve: No shipped tool plugin is named: x_search\. Did you mean 'xai_search' for 'x_search'\? The shipped stems are: assets, /,
     ],
     [["--provider", "google"], /^harness resolve: Unknown AI_PROVIDER 'google'/],
-    [["--sdk", "xai-sdk"], /^harness resolve: AI_SDK=xai-sdk is the Python harness's/],
+    [["--sdk", "xai-sdk"], /^harness resolve: AI_SDK=xai-sdk reaches xAI's native endpoint/],
     [["--surface", "nope"], /^harness resolve: Unknown AI_SDK_SURFACE 'nope'/],
     [
       ["--memory-provider", "redis"],

@@ -17,6 +17,7 @@ const FIELDS = [
   "ai_model",
   "ai_provider",
   "ai_sdk",
+  "ai_sdk_configured",
   "ai_sdk_surface",
   "ai_sdk_version",
   "budget",

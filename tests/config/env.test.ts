@@ -283,7 +283,21 @@ Deno.test("model axes: defaults per SDK, normalised case, the matrix refusals", 
   assert.equal(native.aiSdkSurface, "chat");
   assertRefused({ AI_PROVIDER: "anthropic" }, "AI_PROVIDER", "Unknown AI_PROVIDER 'anthropic'");
   assertRefused({ AI_SDK: "langchain" }, "AI_SDK", "AI_SDK='langchain' has no adapter");
-  assertRefused({ AI_SDK: "xai-sdk", AI_PROVIDER: "xai" }, "AI_SDK", "xai-sdk");
+  assertRefused({ AI_SDK: "xai-sdk", AI_PROVIDER: "openai" }, "AI_SDK", "requires AI_PROVIDER=xai");
+  assertRefused(
+    { AI_SDK: "xai-sdk", AI_PROVIDER: "xai", AI_SDK_SURFACE: "responses" },
+    "AI_SDK_SURFACE",
+    "expected one of (native)",
+  );
+  // The Python harness's native gRPC profile runs on the openai SDK's Responses surface.
+  for (const surface of [undefined, "native", " NATIVE "]) {
+    const grok = parseEnv({ AI_SDK: " XAI-SDK ", AI_PROVIDER: "xai", AI_SDK_SURFACE: surface });
+    assert.deepEqual(
+      [grok.aiProvider, grok.aiSdk, grok.aiSdkSurface, grok.aiSdkConfigured],
+      ["xai", "openai", "responses", "xai-sdk"],
+    );
+  }
+  assert.equal(parseEnv({}).aiSdkConfigured, "openai");
   assertRefused({ AI_SDK_SURFACE: "grpc" }, "AI_SDK_SURFACE", "'grpc'", "responses, chat");
   assertRefused(
     { AI_SDK: "openrouter", AI_PROVIDER: "openai" },
@@ -299,6 +313,7 @@ Deno.test("validateModelAxes is the factory's own check (one source of truth)", 
     provider: "openai",
     sdk: "openai",
     surface: "responses",
+    configuredSdk: "openai",
   });
   assert.throws(() => validateModelAxes({ sdk: "openrouter" }), ProviderConfigError);
 });

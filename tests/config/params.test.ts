@@ -118,6 +118,16 @@ Deno.test("owned keys are stripped with a WARNING; model points at AI_MODEL", as
   });
 });
 
+Deno.test("under AI_SDK=xai-sdk the keys the Python xai-sdk adapter owned are stripped too", () => {
+  const raw = { api_host: "api.x.ai", client: "x", temperature: 0.2, tools: [], reasoning: {} };
+  const grok = splitModelParams(raw, { sdk: "xai-sdk" });
+  assert.deepEqual(grok.params, { temperature: 0.2, reasoning: {} });
+  assert.deepEqual([...grok.stripped].sort(), ["api_host", "client", "tools"]);
+  assert.match(grok.warnings.join("\n"), /key 'api_host' is set by the harness itself/);
+  // On the openai SDK itself those two are ordinary parameters, passed through.
+  assert.deepEqual(splitModelParams(raw, { sdk: "openai" }).stripped, ["tools"]);
+});
+
 Deno.test("on the openrouter SDK a key chat.send does not take is refused, naming file, key and fix", async () => {
   await withHome(async (home) => {
     const path = `${home}/model_params.json`;

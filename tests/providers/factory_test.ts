@@ -40,8 +40,12 @@ Deno.test("matrix errors name the variable to fix", () => {
   const cases: [Parameters<typeof buildProvider>[0], RegExp][] = [
     [{ ...base, provider: "anthropic" }, /Unknown AI_PROVIDER 'anthropic'/],
     [
-      { ...base, provider: "xai", sdk: "xai-sdk" },
-      /xai-sdk.*Python.*AI_SDK=openai.*AI_SDK=openrouter/,
+      { ...base, provider: "openai", sdk: "xai-sdk" },
+      /AI_SDK=xai-sdk reaches xAI's native endpoint, so it requires AI_PROVIDER=xai \(got 'openai'\)/,
+    ],
+    [
+      { ...base, provider: "xai", sdk: "xai-sdk", surface: "chat" },
+      /Unknown AI_SDK_SURFACE 'chat' for AI_SDK='xai-sdk'; expected one of \(native\)/,
     ],
     [{ ...base, sdk: "langchain" }, /AI_SDK='langchain' has no adapter/],
     [
