@@ -38,6 +38,7 @@ export const LAZY_MODULES = [
   "lib/tools/direct_message.ts",
   "lib/tools/xai_balance.ts",
   "lib/tools/code/mod.ts",
+  "lib/tools/net/html_text.ts",
   "lib/poll/mod.ts",
   "lib/mcp/client.ts",
   "lib/core/image_prep.ts",
