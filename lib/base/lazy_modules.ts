@@ -24,6 +24,7 @@ export const LAZY_MODULES = [
   "lib/cli/sandbox.ts",
   "lib/cli/demo.ts",
   "lib/cli/playground.ts",
+  "lib/cli/env_file_flag.ts",
   "lib/wake/wake.ts",
   "lib/wake/engaged/mod.ts",
   "lib/wake/escalation.ts",

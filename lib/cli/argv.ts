@@ -16,11 +16,21 @@
  */
 import { didYouMean } from "../base/suggest.ts";
 
-/** One option: a string that takes a value, or a boolean that does not. */
+/**
+ * One option: a string that takes a value, or a boolean that does not. The rest describes the
+ * value for shell completion (lib/cli/completions.ts); the parser does not check it, since each
+ * command refuses a bad value in its own words.
+ */
 export interface OptionSpec {
   readonly type: "string" | "boolean";
   /** A one-letter alias (`-h`). */
   readonly short?: string;
+  /** The words the value may be (`day`, `week`; tool stems), completed after the flag. */
+  readonly values?: readonly string[];
+  /** The value is a comma-separated list of {@link values} (`--opt-in a,b`). */
+  readonly list?: boolean;
+  /** The value names a file or a directory, so completion offers paths; else it offers none. */
+  readonly completes?: "file" | "directory";
 }
 
 /** The options a command accepts, by long name. */

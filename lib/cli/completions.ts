@@ -5,7 +5,7 @@
  * words a command's first argument may be (`mcp list`, `records stats`, …) and file names after a
  * flag that takes a value.
  */
-import { type Command, type CommandListing, SHARED_FLAGS, UsageError } from "./command.ts";
+import { type Command, type CommandListing, commandOptions, UsageError } from "./command.ts";
 import type { OptionSpecs } from "./argv.ts";
 import { didYouMean } from "../base/suggest.ts";
 import { processIo } from "./command.ts";
@@ -32,7 +32,7 @@ export async function completionEntries(
   const out: CompletionEntry[] = [];
   for (const listing of commands) {
     const command: Command = await listing.load();
-    const options: OptionSpecs = { ...command.options, ...SHARED_FLAGS };
+    const options: OptionSpecs = commandOptions(command);
     out.push({
       name: listing.name,
       summary: listing.summary,
@@ -175,6 +175,7 @@ Exit codes: 0 printed; 2 a usage error (no shell, or one not listed).
   options: {},
   allowPositionals: true,
   positionalWords: SHELLS,
+  readsEnvironment: false,
   async run({ positionals }, context) {
     const [shell, extra] = positionals;
     if (shell === undefined) throw new UsageError("name a shell: bash, zsh or fish");

@@ -148,6 +148,7 @@ Exit codes: 0 answered (JSON on stdout), 1 a bad question (one line on stderr, n
 stdout), 2 usage error.
 `,
   options,
+  readsEnvironment: false,
   async run({ values }) {
     const profile = (values.profile ?? "locked").trim().toLowerCase();
     if (profile !== "locked" && profile !== "unlocked") {

@@ -9,6 +9,7 @@
  * It proves presence and currency only. Whether a present tool activates (its provider, key and
  * the policy) is `harness resolved-config`'s answer, and the report says so in `notes`.
  */
+import { parseEnvFile } from "./env_file.ts";
 import { pathExists } from "../base/read_files.ts";
 import { atomicWrite } from "../base/atomic_write.ts";
 import { errorMessage } from "../base/error_text.ts";
@@ -359,9 +360,9 @@ async function activeProviderOf(
 }
 
 /**
- * `AI_PROVIDER` as agent.env declares it. A deliberately small reader for one variable: `export `
- * and one layer of quotes stripped, trailing comments kept (as a literal `KEY=VALUE` loader keeps
- * them), and the last assignment wins, as it does for the process the file configures.
+ * `AI_PROVIDER` as agent.env declares it, read by the one agent.env parser (`export ` and one
+ * layer of quotes dropped, the last assignment winning, as for the process the file configures);
+ * lower-cased, and undefined when it is missing or blank.
  */
 async function providerFromAgentEnv(root: string): Promise<string | undefined> {
   let text: string;
@@ -370,14 +371,5 @@ async function providerFromAgentEnv(root: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  let found: string | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim().replace(/^export /, "").trim();
-    if (line.startsWith("#") || !line.includes("=")) continue;
-    const eq = line.indexOf("=");
-    if (line.slice(0, eq).trim() !== "AI_PROVIDER") continue;
-    const value = line.slice(eq + 1).trim().replace(/^["']+|["']+$/g, "").trim().toLowerCase();
-    if (value) found = value;
-  }
-  return found;
+  return parseEnvFile(text).values.get("AI_PROVIDER")?.trim().toLowerCase() || undefined;
 }

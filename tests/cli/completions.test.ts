@@ -51,6 +51,7 @@ Deno.test({
       assert.deepEqual(await bashOffers(file, ["harness", "verify", "--e"]), [
         "--expect-version",
         "--emit-claims",
+        "--env-file",
       ]);
       assert.deepEqual(await bashOffers(file, ["harness", "mcp", "a"]), ["approve"]);
       assert.deepEqual(await bashOffers(file, ["harness", "completions", ""]), [
