@@ -4,6 +4,7 @@
  * and the WARNING lines on stderr. Safe to re-run on every upgrade; it never touches agent.env,
  * model_params.json, search_params.json or any file it did not ship.
  */
+import { CONFIG_HOME_FLAG, OPT_IN_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { PROVIDERS } from "../providers/axes.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
@@ -12,10 +13,10 @@ import { resolveConfigHome } from "../config/prompts.ts";
 import { checkStems, splitStems, UnknownStemError } from "../config/resolve.ts";
 
 const options = {
-  "config-home": { type: "string" },
-  "opt-in": { type: "string" },
-  "revoke-opt-in": { type: "string" },
-  provider: { type: "string" },
+  "config-home": CONFIG_HOME_FLAG,
+  "opt-in": OPT_IN_FLAG,
+  "revoke-opt-in": OPT_IN_FLAG,
+  provider: PROVIDER_FLAG,
   "all-providers": { type: "boolean" },
 } as const;
 
