@@ -6,6 +6,7 @@
  * as a wake would (`checkWakeConfig`) and exits 1 with the wake's own sentence when a wake would
  * refuse it: a green install means the next wake loads.
  */
+import { CONFIG_HOME_FLAG, OPT_IN_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { PROVIDERS } from "../providers/axes.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
@@ -16,12 +17,12 @@ import { checkWakeConfig } from "../runtime/wake_config.ts";
 import { installWakeBin } from "./wake_bin.ts";
 
 const options = {
-  "config-home": { type: "string" },
-  "opt-in": { type: "list" },
-  "revoke-opt-in": { type: "list" },
-  provider: { type: "string" },
+  "config-home": CONFIG_HOME_FLAG,
+  "opt-in": OPT_IN_FLAG,
+  "revoke-opt-in": OPT_IN_FLAG,
+  provider: PROVIDER_FLAG,
   "all-providers": { type: "boolean" },
-  "wake-bin": { type: "string" },
+  "wake-bin": { type: "string", completes: "file" },
 } as const;
 
 const env = (name: string) => Deno.env.get(name);

@@ -11,7 +11,7 @@ import { serveUntilStopped } from "./until_stopped.ts";
 
 const options = {
   port: { type: "string" },
-  data: { type: "string" },
+  data: { type: "string", completes: "directory" },
   host: { type: "string" },
   "allow-remote": { type: "boolean" },
 } as const;

@@ -28,17 +28,6 @@ import { resolveConfigHome } from "../config/prompts.ts";
 import { loadPrices } from "../config/prices.ts";
 import { isTerminal } from "../journal/output.ts";
 
-const options = {
-  timeline: { type: "string" },
-  json: { type: "boolean" },
-  since: { type: "string" },
-  by: { type: "string" },
-  chart: { type: "string" },
-  until: { type: "string" },
-  last: { type: "string" },
-  result: { type: "string" },
-} as const;
-
 /** The subcommands, likeliest first (a typo is answered with the nearest). */
 const ACTIONS = ["verify", "stats", "show"] as const;
 /** The results `--result` can pick. */
@@ -48,6 +37,17 @@ const RESULTS: readonly TurnResult[] = TurnResultSchema.options;
 const CHART_SERIES = ["cost", "tokens", "p95", "cache"] as const;
 /** One chartable series. */
 export type ChartSeries = typeof CHART_SERIES[number];
+
+const options = {
+  timeline: { type: "string" },
+  json: { type: "boolean" },
+  since: { type: "string" },
+  by: { type: "string", values: ["day", "week"] },
+  chart: { type: "string", values: CHART_SERIES },
+  until: { type: "string" },
+  last: { type: "string" },
+  result: { type: "string", values: RESULTS },
+} as const;
 
 /** What {@link runRecords} is given. */
 export interface RecordsRun {

@@ -5,6 +5,14 @@
  * would. A bad question (unknown provider, SDK, surface, stem) is one stderr line and exit 1 with
  * nothing on stdout: a half-answer is worse than none.
  */
+import {
+  MEMORY_PROVIDER_WORDS,
+  OPT_IN_FLAG,
+  PROVIDER_FLAG,
+  SDK_FLAG,
+  STEMS_FLAG,
+  SURFACE_FLAG,
+} from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
@@ -14,14 +22,14 @@ import { validateModelAxes } from "../providers/axes.ts";
 import { VERSION } from "../base/version.ts";
 
 const options = {
-  provider: { type: "string" },
-  sdk: { type: "string" },
-  surface: { type: "string" },
+  provider: PROVIDER_FLAG,
+  sdk: SDK_FLAG,
+  surface: SURFACE_FLAG,
   model: { type: "string" },
-  profile: { type: "string" },
-  "opt-in": { type: "list" },
-  only: { type: "list" },
-  "memory-provider": { type: "string" },
+  profile: { type: "string", values: ["locked", "unlocked"] },
+  "opt-in": OPT_IN_FLAG,
+  only: STEMS_FLAG,
+  "memory-provider": { type: "string", values: MEMORY_PROVIDER_WORDS },
   "assume-credentials": { type: "boolean" },
   "no-assume-credentials": { type: "boolean" },
 } as const;
@@ -148,6 +156,7 @@ Exit codes: 0 answered (JSON on stdout), 1 a bad question (one line on stderr, n
 stdout), 2 usage error.
 `,
   options,
+  readsEnvironment: false,
   async run({ values }) {
     const profile = (values.profile ?? "locked").trim().toLowerCase();
     if (profile !== "locked" && profile !== "unlocked") {

@@ -10,6 +10,7 @@
  * on stdout: the same refusal, in the same words, that stops a wake
  * (docs/configuration.md#when-a-file-is-wrong), because both come from `loadWakeConfig`.
  */
+import { CONFIG_HOME_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, type Io, processIo } from "./command.ts";
 import { sdkVersion } from "./version.ts";
@@ -138,9 +139,7 @@ export function resolvedConfigDocument(
 }
 
 /** `harness resolved-config`. */
-export const resolvedConfigCommand: Command<
-  { readonly "config-home": { readonly type: "string" } }
-> = {
+export const resolvedConfigCommand: Command<{ readonly "config-home": typeof CONFIG_HOME_FLAG }> = {
   name: "resolved-config",
   usage: `Usage: harness resolved-config [--config-home DIR]
 
@@ -159,7 +158,7 @@ Options:
 Exit codes: 0 printed; 1 a configuration error (one line on stderr, nothing on stdout);
 2 a usage error.
 `,
-  options: { "config-home": { type: "string" } },
+  options: { "config-home": CONFIG_HOME_FLAG },
   run: ({ values }) => {
     const flag = values["config-home"];
     if (flag === undefined) return runResolvedConfig();

@@ -10,7 +10,7 @@ import { serveUntilStopped } from "./until_stopped.ts";
 
 const options = {
   port: { type: "string" },
-  data: { type: "string" },
+  data: { type: "string", completes: "directory" },
   "wake-command": { type: "string" },
 } as const;
 

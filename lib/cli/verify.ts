@@ -5,6 +5,7 @@
  * runs it so a stripped overlay fails the deploy instead of surviving it silently.
  * `--emit-claims` prints the claims manifest instead (the bytes `harness claims` prints).
  */
+import { CONFIG_HOME_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
@@ -14,8 +15,8 @@ import { manifestText } from "./claims.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 
 const options = {
-  "config-home": { type: "string" },
-  provider: { type: "string" },
+  "config-home": CONFIG_HOME_FLAG,
+  provider: PROVIDER_FLAG,
   "expect-version": { type: "string" },
   json: { type: "boolean" },
   "no-evidence": { type: "boolean" },

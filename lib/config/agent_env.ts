@@ -2,45 +2,25 @@
  * `lib/config/`: reading and validating configuration: the environment, the config home, plugin
  * files, the install reconcile.
  *
- * `agent.env` as the router's wake runner reads it (docs/operating.md#the-agentenv-file): one
- * `KEY=VALUE` per line, read literally, never through a shell. A leading `export ` and one layer
- * of matching quotes around the value are stripped, because the runner strips them and a box's
- * file must mean the same thing to every reader; blank lines, `#` comments, lines without `=` and
- * keys that are not variable names are skipped; the last assignment of a name wins. Nothing is
- * expanded: `$HOME` in a value is those five characters.
+ * The config home's `agent.env`, read as the router's wake runner reads it
+ * (docs/operating.md#the-agentenv-file), through the one parser of the format
+ * (`lib/config/env_file.ts`): the file's variables, and an environment filled in from them.
  *
  * @module
  */
 import { join } from "../base/paths.ts";
 import { readText } from "../base/read_files.ts";
+import { parseEnvFile } from "./env_file.ts";
 
 /** The file's name in the config home. */
 export const AGENT_ENV_FILE = "agent.env";
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** The variables `text` assigns, name → value, as the router's wake runner would export them. */
+/**
+ * The variables `text` assigns, name → value, as the router's wake runner would export them
+ * (the one agent.env parser, {@link parseEnvFile}; lines it skips are skipped here too).
+ */
 export function parseAgentEnv(text: string): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    let line = raw.trimStart();
-    if (line === "" || line.startsWith("#")) continue;
-    if (line.startsWith("export ")) line = line.slice("export ".length);
-    const eq = line.indexOf("=");
-    if (eq < 0) continue;
-    const name = line.slice(0, eq).trim();
-    if (!NAME.test(name)) continue;
-    vars[name] = unquoted(line.slice(eq + 1));
-  }
-  return vars;
-}
-
-/** `value` without one layer of matching surrounding quotes (`"…"` or `'…'`), else as written. */
-function unquoted(value: string): string {
-  if (value.length < 2) return value;
-  const first = value[0];
-  if ((first === '"' || first === "'") && value.at(-1) === first) return value.slice(1, -1);
-  return value;
+  return Object.fromEntries(parseEnvFile(text).values);
 }
 
 /**

@@ -22,6 +22,14 @@ import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { describeRange, ENV_RANGES, inRange, type NumberRange } from "./ranges.ts";
 import { SECRET_VARIABLES } from "../journal/secret_variables.ts";
 
+/**
+ * The sentence a wake or poll says when `AI_API_KEY` is missing, naming the variable (the model
+ * vendor's key is the one credential every engaged turn needs).
+ */
+export const MISSING_API_KEY =
+  "AI_API_KEY is required — set it to this agent's API key for its model vendor (AI_PROVIDER, " +
+  "default openai).";
+
 /** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
 export type EnvSource =
   | Readonly<Record<string, string | undefined>>

@@ -4,6 +4,7 @@
  * never pays for it; SDK retries are off because the engine owns retries
  * (docs/models.md#retries-and-fault-classes).
  */
+import { requireInstalled } from "../base/npm_packages.ts";
 import { fencedFetch } from "../base/host_fence.ts";
 import type OpenAI from "openai";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
@@ -106,6 +107,7 @@ export class OpenAIProvider implements Provider {
   /** Validates the options; the SDK itself loads on the first call. */
   constructor(options: OpenAIProviderOptions) {
     requireApiKey(options.apiKey);
+    requireInstalled(["openai"]); // the SDK loads on the first call: a missing install is said now
     this.#options = options;
     this.provider = options.providerLabel ?? "openai";
     this.model = options.model;

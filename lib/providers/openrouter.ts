@@ -4,6 +4,7 @@
  * never streams. The SDK validates replies strictly and renames fields to camelCase; the raw
  * body is kept per call because its schema drops the `url_citation` annotations.
  */
+import { requireInstalled } from "../base/npm_packages.ts";
 import { fencedFetch } from "../base/host_fence.ts";
 import type { OpenRouter } from "@openrouter/sdk";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
@@ -85,6 +86,7 @@ export class OpenRouterProvider implements Provider {
   /** Validates the options; the SDK itself loads on the first call. */
   constructor(options: OpenRouterProviderOptions) {
     requireApiKey(options.apiKey);
+    requireInstalled(["@openrouter/sdk"]); // the SDK loads on the first call: a missing install is said now
     this.#options = options;
     this.model = options.model;
     this.builtins = (options.builtins ?? []).filter((name) => name === "web_search");

@@ -16,7 +16,7 @@ import * as z from "../base/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { type AddressPolicy, publicAddressPolicy } from "./net/address_policy.ts";
 import { charsetOf, isHtmlType, isTextType, mediaType } from "./net/content_type.ts";
-import { htmlToText } from "./net/html_text.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { decodeContent } from "./net/http1.ts";
 import { type HttpResponse, pinnedTransport, type Transport } from "./net/pinned_transport.ts";
 import { pyRepr } from "../pycompat/repr.ts";
@@ -170,6 +170,10 @@ export class WebFetchTool extends Tool {
     // A cap can split a multi-byte character; its replacement mark is noise, not content.
     if (truncated) text = text.replace(/\ufffd+$/, "");
     if (html) {
+      // The text layer and its entity decoder load with the first page, not with the tool.
+      const { htmlToText } = await lazyImport<typeof import("./net/html_text.ts")>(
+        "lib/tools/net/html_text.ts",
+      );
       const page = htmlToText(text);
       text = page.title ? `Title: ${page.title}\n\n${page.text}` : page.text;
     }

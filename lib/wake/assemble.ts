@@ -12,7 +12,7 @@
  */
 import { join } from "../base/paths.ts";
 import { lazyImport } from "../base/lazy_import.ts";
-import { type HarnessEnv, parseEnv, SECRET_VARIABLES } from "../config/env.ts";
+import { type HarnessEnv, MISSING_API_KEY, parseEnv, SECRET_VARIABLES } from "../config/env.ts";
 import { FileSessionStore } from "../core/transcript/session.ts";
 import { ClaimStore, newWakeId } from "../home/claims.ts";
 import { livenessSnapshot } from "../home/liveness.ts";
@@ -20,6 +20,7 @@ import { sweepStaleTemps } from "../home/temps.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
+import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { enforceHostRules, readHostRules, type Runtime } from "../runtime/resolve.ts";
 import { loadWakeConfig } from "../runtime/wake_config.ts";
@@ -132,9 +133,7 @@ function required(env: HarnessEnv): { home: string; model: string; apiKey: strin
   }
   const apiKey = env.aiApiKey;
   if (!apiKey) {
-    throw new WakeConfigError(
-      "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
-    );
+    throw new WakeConfigError(MISSING_API_KEY);
   }
   return { home, model, apiKey };
 }
@@ -243,6 +242,7 @@ function startPlatformReads(
   timeline: string,
   options: PlatformClientOptions,
 ): EarlyReads | { error: unknown } {
+  if (!hasCredentials(options)) return { error: new WakeConfigError(NO_CREDENTIALS_IN_ENV) };
   let client: PlatformClient;
   try {
     client = new PlatformClient(options);

@@ -14,7 +14,7 @@ import { recordAndCheck } from "../home/breaker.ts";
 import { budgetLimited } from "../config/spending.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
-import { type Journal, withSpan } from "../journal/journal.ts";
+import { type Journal, type Span, withSpan } from "../journal/journal.ts";
 import { LEVEL_NUMBERS, type LogFormat, parseLogFormat, parseLogLevel } from "../journal/level.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
@@ -50,25 +50,27 @@ export async function runWake(request: WakeRequest): Promise<number> {
     format: formatOf(rawEnv.HARNESS_LOG_FORMAT),
   });
   const delivery = rawEnv.BASECRADLE_DELIVERY_ID?.trim() || undefined;
-  let wake: Wake;
+  let wake: Wake | undefined;
   try {
-    const assembled = await assemble(timeline, request.triggers, rawEnv, journal);
-    if (assembled === "skip") {
-      wakeSkipped(journal, { timeline, delivery });
-      return 0;
-    }
-    wake = assembled;
-  } catch (error) {
-    return fail(journal, stderr, timeline, delivery, error);
-  }
-  try {
-    await run(wake);
+    // The trace span opens before the assembly, whose timeline and dashboard reads are the
+    // wake's first platform calls: they belong to its trace (docs/journal.md#traces).
+    const attributes = { "harness.timeline": timeline, "harness.delivery": delivery };
+    await withSpan(journal, "wake", attributes, async (span) => {
+      const assembled = await assemble(timeline, request.triggers, rawEnv, journal);
+      if (assembled === "skip") {
+        span.setAttributes({ "harness.outcome": "skipped" });
+        wakeSkipped(journal, { timeline, delivery });
+        return;
+      }
+      wake = assembled;
+      await run(wake, span);
+    });
     return 0;
   } catch (error) {
     return fail(journal, stderr, timeline, delivery, error);
   } finally {
-    await wake.loaded.mcp?.close(); // never throws; ends every server process group
-    await closeMemoryProvider(wake.memory, journal);
+    await wake?.loaded.mcp?.close(); // never throws; ends every server process group
+    if (wake) await closeMemoryProvider(wake.memory, journal);
   }
 }
 
@@ -76,22 +78,17 @@ export async function runWake(request: WakeRequest): Promise<number> {
  * The wake proper, inside its trace span (docs/journal.md#traces): bookends, breaker, remember,
  * the four reconciles, evidence release, in order.
  */
-function run(wake: Wake): Promise<void> {
-  const { timeline, model } = wake.settings;
-  const attributes = {
-    "harness.timeline": timeline,
-    "harness.delivery": wake.env.deliveryId,
+async function run(wake: Wake, span: Span): Promise<void> {
+  span.setAttributes({
     "gen_ai.provider.name": wake.env.aiProvider,
-    "gen_ai.request.model": model,
-  };
-  return withSpan(wake.journal, "wake", attributes, async (span) => {
-    const outcome = await steps(wake);
-    span.setAttributes({
-      "harness.outcome": outcome,
-      "harness.turns": wake.engine.turns,
-      "harness.steps": wake.engine.steps,
-      "harness.posted": wake.posts + wake.context.spoken,
-    });
+    "gen_ai.request.model": wake.settings.model,
+  });
+  const outcome = await steps(wake);
+  span.setAttributes({
+    "harness.outcome": outcome,
+    "harness.turns": wake.engine.turns,
+    "harness.steps": wake.engine.steps,
+    "harness.posted": wake.posts + wake.context.spoken,
   });
 }
 

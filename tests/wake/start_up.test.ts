@@ -101,6 +101,17 @@ Deno.test("the image codecs are on no start-up graph, idle or engaged, only on t
   }
 });
 
+Deno.test("the HTML entity decoder is on no start-up graph, only the page text layer's", async () => {
+  const decoder = (graph: Set<string>) => [...graph].filter((m) => /^npm:entities@/.test(m));
+  // The scan must see the package where it is imported, or its absence elsewhere proves nothing.
+  assert.ok(decoder(await staticGraph("lib/tools/net/html_text.ts")).length > 0);
+  for (const entry of ["lib/wake/wake.ts", "lib/wake/engaged/mod.ts", "lib/tools/web_fetch.ts"]) {
+    const graph = await staticGraph(entry);
+    assert.deepEqual(decoder(graph), [], `the decoder is on ${entry}'s start-up graph`);
+    assert.ok(!graph.has("lib/tools/net/html_text.ts"), `html_text.ts is on ${entry}'s graph`);
+  }
+});
+
 Deno.test("the CLI's start-up graph holds no subcommand", async () => {
   const graph = await staticGraph("main.ts");
   const commands = [...graph].filter((m) => /^lib\/cli\/(?!main|command|argv|registry)/.test(m));
