@@ -44,7 +44,7 @@ type Outcome = "download" | "script ran" | "rendered";
 /**
  * Opens `href` in a new tab and reports the first of: a download starts, a request matching
  * `script` is sent (the file's script ran), the document finished loading. Also returns every
- * URL the tab requested.
+ * URL the tab requested (but its icon).
  */
 async function open(
   context: BrowserContext,
@@ -53,7 +53,10 @@ async function open(
 ): Promise<{ outcome: Outcome; requests: string[]; page: Page; filename: string | null }> {
   const page = await context.newPage();
   const requests: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
+  page.on("request", (request) => {
+    // A browser may ask any origin for its icon on its own; that is not the file's doing.
+    if (!request.url().endsWith("/favicon.ico")) requests.push(request.url());
+  });
   const never = new Promise<never>(() => {});
   let filename: string | null = null;
   const outcome = await Promise.race<Outcome>([
@@ -73,15 +76,16 @@ async function open(
  * browser saw, or null when it saw none.
  */
 function settled(tab: Page, url: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const over = async (request: BrowserRequest) => {
-      if (request.url() !== url) return;
-      const response = await request.response().catch(() => null);
-      resolve(response?.status() ?? null);
-    };
-    tab.on("requestfinished", over);
-    tab.on("requestfailed", over);
-  });
+  const over = (request: BrowserRequest) => request.url() === url;
+  // Generous: only a request the browser never sends runs into it, and then the test fails.
+  const options = { predicate: over, timeout: 120_000 };
+  const finished = tab.waitForEvent("requestfinished", options);
+  const failed = tab.waitForEvent("requestfailed", options);
+  // One of the two never comes; its rejection (at the timeout, or when the tab closes) is moot.
+  finished.catch(() => {});
+  failed.catch(() => {});
+  return Promise.race([finished, failed])
+    .then(async (request) => (await request.response().catch(() => null))?.status() ?? null);
 }
 
 /** Uploads one file through the page's form and returns the link the page shows for it. */
@@ -101,6 +105,8 @@ Deno.test({
   async fn() {
     await using playground = await startPlayground([], env());
     await using browser = await openBrowser();
+    // Each upload also wakes the agent; on a loaded machine the page may take a while to update.
+    browser.setDefaultTimeout(90_000);
     const page = await browser.newPage();
     await page.goto(playground.url);
     await page.getByText("Welcome to the playground").waitFor();
@@ -227,6 +233,7 @@ Deno.test({
     );
     try {
       await using browser = await openBrowser();
+      browser.setDefaultTimeout(90_000);
       const tab = await browser.newPage();
       const answers = Promise.all([
         settled(tab, `${sandbox}/_sandbox/users`),
