@@ -22,7 +22,8 @@ export const sandboxCommand: Command<typeof options> = {
 
 Run a local BaseCradle-compatible platform on 127.0.0.1, for tests, demos and trying the
 harness without an account. Prints one JSON line once listening:
-  {"base_url": "http://127.0.0.1:PORT", "admin_url": "http://127.0.0.1:PORT/_sandbox"}
+  {"base_url": "http://127.0.0.1:PORT", "admin_url": "http://127.0.0.1:PORT/_sandbox",
+   "admin_token": "sbx_admin_…"}
 then logs each request to stderr. Stops on Ctrl-C / SIGTERM.
 
 Options:
@@ -34,8 +35,9 @@ Options:
                        HARNESS_HOME=DIR/agents/<handle> and BASECRADLE_DELIVERY_ID set
   -h, --help           show this help
 
-Admin routes (no token, loopback only): POST /_sandbox/users, POST /_sandbox/faults,
-POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events.
+Admin routes (send the run's token as "Sandbox-Admin-Token: <admin_token>"; JSON bodies
+with "Content-Type: application/json"): POST /_sandbox/users, POST /_sandbox/faults,
+POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events, POST /_sandbox/contact_messages.
 `,
   options,
   async run({ values }) {
@@ -56,7 +58,7 @@ POST /_sandbox/tasks/<uuid>/activate, GET /_sandbox/events.
     // Spelled out so the line reads exactly as documented (spaces after ':' and ',').
     const line = `{"base_url": ${JSON.stringify(sandbox.baseUrl)}, "admin_url": ${
       JSON.stringify(sandbox.adminUrl)
-    }}`;
+    }, "admin_token": ${JSON.stringify(sandbox.adminToken)}}`;
     writeStdout(line + "\n");
     return await serveUntilStopped("sandbox", () => sandbox.close());
   },

@@ -21,4 +21,14 @@ export type { CreatedUser, NewUser } from "./routes/admin.ts";
 export type { EventName, SandboxEvent } from "./shared/events.ts";
 export type { Fault, FaultSpec } from "./shared/faults.ts";
 export type { SandboxLimits } from "./shared/state.ts";
+export { Problem } from "./shared/problem.ts";
+export { ADMIN_TOKEN_HEADER } from "./shared/admin_token.ts";
+export { BodyTooLargeError, limitBody } from "./shared/body_limit.ts";
+export {
+  crossSiteRefusal,
+  hostRefusal,
+  type ServedHosts,
+  servedHosts,
+} from "./shared/local_origin.ts";
+export { servedInline, userContentHeaders } from "./shared/user_content.ts";
 export { isUuid, uuid7, Uuid7Generator } from "./shared/uuid7.ts";

@@ -4,13 +4,23 @@
  */
 import { namedError } from "../base/error_text.ts";
 import type { DatabaseSync } from "node:sqlite";
-import { adminRoutes, type CreatedUser, createUser, type NewUser } from "./routes/admin.ts";
+import {
+  activateTask,
+  adminRoutes,
+  type CreatedUser,
+  createUser,
+  type NewUser,
+} from "./routes/admin.ts";
 import { authenticate, createSession } from "./shared/auth.ts";
 import { openDatabase } from "./shared/db.ts";
 import { EventLog, type SandboxEvent } from "./shared/events.ts";
 import { type Fault, faultResponse, type FaultSpec, FaultTable } from "./shared/faults.ts";
 import { sleep } from "../base/sleep.ts";
-import { RouteTable } from "./shared/http.ts";
+import { bodyLimitOf, RouteTable, tooLarge } from "./shared/http.ts";
+import { BodyTooLargeError, limitBody } from "./shared/body_limit.ts";
+import { newAdminToken } from "./shared/admin_token.ts";
+import { servedHosts } from "./shared/local_origin.ts";
+import { guardRequest, type SandboxGuard } from "./guard.ts";
 import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./shared/problem.ts";
 import { findTimeline, viewersOf } from "./shared/access.ts";
@@ -101,6 +111,7 @@ export class Sandbox {
   readonly #pending = new Set<PendingRequest>();
   #router: WakeRouter | null = null;
   #closing: Promise<void> | null = null;
+  #guard: SandboxGuard;
 
   private constructor(options: SandboxOptions) {
     this.#log = options.log ?? (() => {});
@@ -136,6 +147,10 @@ export class Sandbox {
     }
     const { hostname, port } = this.#server.addr;
     this.#state.baseUrl = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+    this.#guard = {
+      hosts: servedHosts([options.hostname ?? hostname, hostname], port),
+      adminToken: newAdminToken(),
+    };
 
     if (options.wakeCommand) {
       this.#router = new WakeRouter({
@@ -172,6 +187,19 @@ export class Sandbox {
   /** Where the admin surface lives: `<baseUrl>/_sandbox`. */
   get adminUrl(): string {
     return `${this.#state.baseUrl}/_sandbox`;
+  }
+
+  /**
+   * This run's admin token: every `/_sandbox/*` admin request carries it in the
+   * `Sandbox-Admin-Token` header (docs/sandbox.md#admin-routes). New on every start.
+   */
+  get adminToken(): string {
+    return this.#guard.adminToken;
+  }
+
+  /** The body-size ceilings this sandbox enforces. */
+  get limits(): SandboxLimits {
+    return this.#state.limits;
   }
 
   /** The demo model's OpenAI-compatible base URL (`AI_BASE_URL`): `<baseUrl>/_sandbox/model/v1`. */
@@ -234,6 +262,16 @@ export class Sandbox {
   /** Same as `POST /_sandbox/faults` (`count` defaults to 1). */
   addFault(spec: Omit<FaultSpec, "count"> & { count?: number }): Fault {
     return this.#faults.add({ ...spec, count: spec.count ?? 1 });
+  }
+
+  /**
+   * Same as `POST /_sandbox/tasks/<uuid>/activate`: activates a pending task now and returns it
+   * as the route does.
+   * @throws {Problem} 404 `not_found` for an unknown task, 409 `task_not_pending` for one that is
+   *   not pending.
+   */
+  activateTask(uuid: string): Record<string, unknown> {
+    return activateTask(this.#state, uuid);
   }
 
   /** Activates every due task now; returns how many changed state. */
@@ -301,6 +339,8 @@ export class Sandbox {
     this.#pending.add(arrival);
     let response: Response;
     try {
+      const refused = guardRequest(req, path, this.#guard);
+      if (refused) throw refused;
       const fault = path.startsWith("/_sandbox") ? undefined : this.#faults.take(req.method, path);
       if (fault?.delay_ms) await sleep(fault.delay_ms, this.#abort.signal);
       if (fault?.status !== undefined && !fault.commit) {
@@ -355,7 +395,9 @@ export class Sandbox {
       );
     }
     const base = {
-      req,
+      // Bounded before the handler runs: 413 for a declared length over the route's ceiling,
+      // and a chunked body is cut off there however the handler reads it.
+      req: limitBody(req, bodyLimitOf(match.route, this.#state.limits)),
       url,
       params: match.params,
       state: this.#state,
@@ -369,6 +411,7 @@ export class Sandbox {
 
   #failure(error: unknown): Response {
     if (error instanceof Problem) return problemResponse(error);
+    if (error instanceof BodyTooLargeError) return problemResponse(tooLarge(error.limit));
     // Never a stack on the wire: the operator gets one line, the client a plain 500.
     const reason = namedError(error);
     this.#log(`sandbox internal-error reason=${JSON.stringify(reason)}`);

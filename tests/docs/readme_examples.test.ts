@@ -3,8 +3,10 @@
  *
  *   <!-- offline-example -->          each command line runs; exit 0 expected
  *   <!-- offline-example exit=N -->   the same, exit N expected
- *   <!-- offline-example server -->   one long-running command (a `--port N` becomes a free port);
- *                                     it runs until the file's examples are done, then SIGTERM
+ *   <!-- offline-example server -->   one long-running command (a `--port N` becomes a free port;
+ *                                     the `admin_token` its shown output names becomes the one it
+ *                                     printed); it runs until the file's examples are done, then
+ *                                     SIGTERM
  *   <!-- offline-example script -->   the block runs as one bash script (`-e -o pipefail`)
  *
  * runs as a real process from the repository root, with a private HOME, HARNESS_HOME,
@@ -370,10 +372,17 @@ async function runExamples(t: Deno.TestContext, file: string, examples: Example[
             if (port >= 0) words[port + 1] = "0";
             const server = await startServer(argvOf(words), env);
             servers.push(server);
-            const answer = parseJson(server.firstLine) as { base_url?: string } | undefined;
+            const answer = parseJson(server.firstLine) as
+              | { base_url?: string; admin_token?: string }
+              | undefined;
             assert.ok(answer?.base_url, `${where}: no JSON line on stdout: ${server.firstLine}`);
             const actualHost = new URL(answer.base_url).host;
             if (shownPort) rewrites.push([`127.0.0.1:${shownPort}`, actualHost]);
+            // A per-run secret the page shows one example of, as it shows one port.
+            const shown = parseJson(example.output ?? "") as { admin_token?: string } | undefined;
+            if (shown?.admin_token && answer.admin_token) {
+              rewrites.push([shown.admin_token, answer.admin_token]);
+            }
             if (example.output) {
               assertOutput(example, rewrite(example.output), server.firstLine, "");
             }

@@ -50,7 +50,7 @@ async function everyKindMarked(w: World): Promise<void> {
 async function fault(w: World, spec: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${w.sandbox.adminUrl}/faults`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "sandbox-admin-token": w.sandbox.adminToken },
     body: JSON.stringify(spec),
   });
   assert.equal(res.status, 201, await res.text());

@@ -156,6 +156,7 @@ export async function activatedTask(
   });
   const res = await fetch(`${w.sandbox.adminUrl}/tasks/${task.content.uuid}/activate`, {
     method: "POST",
+    headers: { "sandbox-admin-token": w.sandbox.adminToken },
   });
   const text = await res.text();
   assert.equal(res.status, 200, text);

@@ -5,7 +5,7 @@
  * the sandbox's deterministic model.
  */
 import assert from "node:assert/strict";
-import { startPlayground } from "./support.ts";
+import { pageToken, startPlayground } from "./support.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
 
@@ -64,10 +64,11 @@ Deno.test({
     const timeline: string = state.timelines[0].uuid;
     const stream = collect((await fetch(`${playground.url}api/events`)).body!);
     const exits = () => playground.stderr().split("playground wake exit").length - 1;
+    const token = await pageToken(playground.url);
     const post = async (body: string) => {
       const reply = await fetch(`${playground.url}api/post`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "playground-token": token },
         body: JSON.stringify({ timeline, body }),
       });
       assert.equal(reply.status, 201);

@@ -434,12 +434,15 @@ function renderCharts(done) {
 
 // ---- forms --------------------------------------------------------------------------------
 
+/** This run's write token, which the server wrote into the page (docs/playground.md#safety). */
+const PAGE_TOKEN = document.querySelector('meta[name="playground-token"]')?.content ?? "";
+
 async function send(path, body, done) {
-  const init = { method: "POST" };
+  const init = { method: "POST", headers: { "playground-token": PAGE_TOKEN } };
   if (body instanceof FormData) init.body = body;
   else if (body !== null) {
     init.body = JSON.stringify(body);
-    init.headers = { "content-type": "application/json" };
+    init.headers["content-type"] = "application/json";
   }
   try {
     const reply = await fetch(path, init);

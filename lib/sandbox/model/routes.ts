@@ -21,12 +21,16 @@ import {
   DEMO_CREATED,
   errorResponse,
   jsonResponse,
+  MODEL_BODY_BYTES,
   ModelRequestError,
   readRequest,
 } from "./wire_common.ts";
 
 /** Where the OpenAI-compatible surface lives, relative to the sandbox's base URL. */
 export const MODEL_PATH = "/_sandbox/model/v1";
+
+/** The model's request bodies are whole conversations and media: its own, larger ceiling. */
+const LARGE = { body: MODEL_BODY_BYTES } as const;
 
 /** Registers the demo model's routes. */
 export function modelRoutes(table: RouteTable): void {
@@ -40,7 +44,7 @@ export function modelRoutes(table: RouteTable): void {
       return body.stream === true
         ? chatStream(body, conversation, decision)
         : jsonResponse(200, chatCompletion(body, conversation, decision));
-    }));
+    }), LARGE);
 
   table.public("POST", `${MODEL_PATH}/responses`, (ctx) =>
     answer(async () => {
@@ -51,24 +55,32 @@ export function modelRoutes(table: RouteTable): void {
         ? containers.run(conversation.code?.container, decision.code)
         : undefined;
       return jsonResponse(200, responsesReply(body, conversation, decision, container));
-    }));
+    }), LARGE);
 
   // The media routes (lib/sandbox/model/media_wire.ts): OpenAI's and xAI's share these paths.
   table.public(
     "POST",
     `${MODEL_PATH}/images/generations`,
     (ctx) => answer(() => imageGeneration(ctx.req)),
+    LARGE,
   );
-  table.public("POST", `${MODEL_PATH}/images/edits`, (ctx) => answer(() => imageEdit(ctx.req)));
+  table.public(
+    "POST",
+    `${MODEL_PATH}/images/edits`,
+    (ctx) => answer(() => imageEdit(ctx.req)),
+    LARGE,
+  );
   table.public(
     "POST",
     `${MODEL_PATH}/audio/transcriptions`,
     (ctx) => answer(() => transcription(ctx.req)),
+    LARGE,
   );
   table.public(
     "POST",
     `${MODEL_PATH}/videos/generations`,
     (ctx) => answer(() => videoGeneration(ctx.req)),
+    LARGE,
   );
   table.public(
     "GET",
@@ -87,6 +99,7 @@ export function modelRoutes(table: RouteTable): void {
     "POST",
     `${MODEL_PATH}/containers`,
     (ctx) => answer(() => containers.handleCreate(ctx.req)),
+    LARGE,
   );
   table.public(
     "GET",
@@ -97,6 +110,7 @@ export function modelRoutes(table: RouteTable): void {
     "POST",
     `${MODEL_PATH}/containers/:id/files`,
     (ctx) => answer(() => containers.upload(ctx.req, ctx.params.id)),
+    LARGE,
   );
   table.public(
     "GET",

@@ -1,9 +1,9 @@
 /**
  * `lib/sandbox/routes/`: the sandbox platform's REST routes and its /_sandbox admin surface.
  *
- * The sandbox's own control surface under `/_sandbox` (no token; the server only listens on
- * loopback): seed users, activate a task now, inject faults, read the event log, seed the
- * admin inbox.
+ * The sandbox's own control surface under `/_sandbox` (each request carries the run's admin
+ * token, checked before routing: lib/sandbox/guard.ts): seed users, activate a task now, inject
+ * faults, read the event log, seed the admin inbox.
  */
 import { createSession, hashPassword } from "../shared/auth.ts";
 import type { FaultTable } from "../shared/faults.ts";
@@ -91,6 +91,21 @@ export function createUser(state: SandboxState, input: unknown): CreatedUser {
   return { user: actor(user), token: session.token };
 }
 
+/**
+ * Activates a pending task now (a `task.activated` event fires) and returns it as the API
+ * shows it.
+ * @throws {Problem} 404 for an unknown task, 409 `task_not_pending` for one that is not pending.
+ */
+export function activateTask(state: SandboxState, uuid: string): Record<string, unknown> {
+  const id = uuid.toLowerCase();
+  const task = isUuid(id) ? activateTaskNow(state, id) : undefined;
+  if (!task) throw notFound("task");
+  if (task.status !== "activated" && task.status !== "blocked_timeline_locked") {
+    throw new Problem(409, "task_not_pending", `The task is ${task.status}, not pending.`);
+  }
+  return itemJson(state, task);
+}
+
 /** Registers the `/_sandbox` routes. */
 export function adminRoutes(table: RouteTable, faults: FaultTable): void {
   table.public(
@@ -99,15 +114,11 @@ export function adminRoutes(table: RouteTable, faults: FaultTable): void {
     async (ctx) => json(201, createUser(ctx.state, await readJson(ctx))),
   );
 
-  table.public("POST", "/_sandbox/tasks/:uuid/activate", (ctx) => {
-    const uuid = ctx.params.uuid.toLowerCase();
-    const task = isUuid(uuid) ? activateTaskNow(ctx.state, uuid) : undefined;
-    if (!task) throw notFound("task");
-    if (task.status !== "activated" && task.status !== "blocked_timeline_locked") {
-      throw new Problem(409, "task_not_pending", `The task is ${task.status}, not pending.`);
-    }
-    return json(200, { task: itemJson(ctx.state, task) });
-  });
+  table.public(
+    "POST",
+    "/_sandbox/tasks/:uuid/activate",
+    (ctx) => json(200, { task: activateTask(ctx.state, ctx.params.uuid) }),
+  );
 
   table.public("POST", "/_sandbox/faults", async (ctx) => {
     const spec = validate(AdminFaultCreate, await readJson(ctx));
