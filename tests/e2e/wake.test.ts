@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
 import { NOW_INSTRUCTION } from "../../lib/wake/engaged/brief.ts";
-import { agentPosts, say, scriptReply, wakeFor, world } from "./wake_support.ts";
+import { agentPosts, assertMessageMark, say, scriptReply, wakeFor, world } from "./wake_support.ts";
 
 Deno.test("a peer message gets exactly one reply, bookends and an unspoken line", async () => {
   await using w = await world({ routed: true });
@@ -31,11 +31,7 @@ Deno.test("a peer message gets exactly one reply, bookends and an unspoken line"
     first.stderr,
     /INFO wake end timeline=\S+ outcome=ok turns=1 steps=2\/24 posted=1 duration=\d+\.\d\ds/,
   );
-  // The mark is Bob's message, or Ada's own reply once the wake it was delivered back to ran.
-  const mark = await Deno.readTextFile(`${w.home}/marks/${w.timeline}.txt`);
-  const [newest] = await w.peer.client.messages.list({ timeline: w.timeline }).toArray();
-  const followedUp = rest.some((r) => r.outcome === "woke");
-  assert.equal(mark, followedUp ? newest.content.uuid : sent.content.uuid);
+  await assertMessageMark(w, sent.content.uuid);
   // The model saw the rendered line, the charter first and the brief before the user turn.
   const body = w.model.requestsTo("chat")[0].body as {
     messages: { role: string; content: string }[];

@@ -8,7 +8,16 @@
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
 import { runCli } from "../support/run_cli.ts";
-import { agentPosts, claimOf, mark, say, scriptReply, wakeFor, world } from "./wake_support.ts";
+import {
+  agentPosts,
+  assertMessageMark,
+  claimOf,
+  mark,
+  say,
+  scriptReply,
+  wakeFor,
+  world,
+} from "./wake_support.ts";
 
 /** The ways a shipped plugin file breaks on a box. */
 const BREAKAGES: ReadonlyArray<readonly [string, (file: string) => Promise<void>]> = [
@@ -61,9 +70,7 @@ for (const [breakage, breakIt] of BREAKAGES) {
     assert.deepEqual(again.map((r) => r.outcome), ["failed", "woke"]);
     assert.equal(again[1].code, 0, again[1].attempts[0].output);
     assert.deepEqual(await agentPosts(w), ["yes, here"]);
-    const marked = await mark(w, "messages");
-    const [newest] = await w.peer.client.messages.list({ timeline: w.timeline }).toArray();
-    assert.ok([m.content.uuid, newest.content.uuid].includes(marked!), marked);
+    await assertMessageMark(w, m.content.uuid);
     // Once more: now it is a duplicate, and nothing runs.
     w.sandbox.router!.redeliver(refused.record.delivery);
     await w.settle();

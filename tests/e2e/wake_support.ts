@@ -195,6 +195,20 @@ export function wakeFor(
 }
 
 /**
+ * After a routed round, the message mark is `answered` — or past it only over the agent's own
+ * posts, when the wake its own reply was delivered back to ran (a self-authored message moves
+ * the mark without being engaged).
+ */
+export async function assertMessageMark(w: RoutedWorld, answered: string): Promise<void> {
+  const marked = await mark(w, "messages");
+  const all = await w.peer.client.messages.list({ timeline: w.timeline }).toArray();
+  const newer = all.filter((m) => m.content.uuid > answered);
+  assert.ok(newer.every((m) => m.user.uuid === w.agent.uuid), "only the agent's posts are newer");
+  const allowed = [answered, ...newer.map((m) => m.content.uuid)];
+  assert.ok(marked !== undefined && allowed.includes(marked), `mark ${marked} not in ${allowed}`);
+}
+
+/**
  * Scripts one reply turn: a `messages` create with `body`, then a closing narration; `usage`
  * gives what each of the two calls reports.
  */
