@@ -25,6 +25,10 @@ import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./shared/problem.ts";
 import { findTimeline, viewersOf } from "./shared/access.ts";
 import { type WakeDirectory, WakeRouter } from "./router.ts";
+import type { RouterRules } from "./router_rules.ts";
+import { type DeliveryRecord, IntegrationDeliveries } from "./integration_deliveries.ts";
+import { integrationFields } from "./shared/integrations.ts";
+import { join } from "node:path";
 import { blobRoutes } from "./routes/blobs.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { contentRoutes } from "./routes/content.ts";
@@ -50,8 +54,17 @@ export interface SandboxOptions {
   readonly port?: number;
   /** Directory for `sandbox.db` (and agents' homes); in memory when absent. */
   readonly dataDir?: string;
-  /** Enables router emulation with this wake command. */
+  /** Runs the router twin with this wake command (it gets `--timeline <uuid>` appended). */
   readonly wakeCommand?: string;
+  /**
+   * The twin's rules; the fleet router's by default, with the wake-lock files in
+   * `<agents root>/wake-locks` (`wakeLockDir: null` switches that off).
+   */
+  readonly routerRules?: Partial<RouterRules>;
+  /** The working directory of every wake; this process's when absent. */
+  readonly wakeCwd?: string;
+  /** Keep each wake attempt's output in the router's history (tests read it). */
+  readonly keepWakeOutput?: boolean;
   /** Where agents' `HARNESS_HOME`s go (`<root>/agents/<handle>`); default `dataDir`. */
   readonly agentsRoot?: string;
   /** Request and wake log lines (no trailing newline). Silent by default. */
@@ -110,6 +123,7 @@ export class Sandbox {
   readonly #requests: RequestRecord[] = [];
   readonly #pending = new Set<PendingRequest>();
   #router: WakeRouter | null = null;
+  readonly #deliveries: IntegrationDeliveries;
   #closing: Promise<void> | null = null;
   #guard: SandboxGuard;
 
@@ -152,19 +166,9 @@ export class Sandbox {
       adminToken: newAdminToken(),
     };
 
-    if (options.wakeCommand) {
-      this.#router = new WakeRouter({
-        command: options.wakeCommand,
-        baseUrl: this.#state.baseUrl,
-        homeRoot: options.agentsRoot ?? options.dataDir ?? this.#scratchHome(),
-        directory: this.directory,
-        log: this.#log,
-        output: options.wakeOutput,
-        env: options.wakeEnv,
-      });
-      const router = this.#router;
-      events.subscribe((event) => router.dispatch(event));
-    }
+    this.#deliveries = new IntegrationDeliveries(this.#state, this.#log);
+    events.subscribe((event) => this.#deliveries.handle(event));
+    if (options.wakeCommand) this.#router = this.#startRouter(options);
 
     this.#timer = setInterval(() => this.#tick(), options.taskPollMs ?? 250);
   }
@@ -225,7 +229,12 @@ export class Sandbox {
     return {
       viewers: (timeline) => {
         const found = findTimeline(this.#state, timeline);
-        return found ? viewersOf(this.#state, found) : [];
+        return (found ? viewersOf(this.#state, found) : []).map((user) => ({
+          uuid: user.uuid,
+          handle: user.handle,
+          kind: user.kind,
+          integrated: integrationFields(this.#state, user.uuid).integration_enabled,
+        }));
       },
       tokenFor: (user) => this.#tokenFor(user),
     };
@@ -234,6 +243,19 @@ export class Sandbox {
   /** Calls `listener` right after every recorded event; returns the function that stops it. */
   onEvent(listener: (event: SandboxEvent) => void): () => void {
     return this.#state.events.subscribe(listener);
+  }
+
+  /**
+   * The platform's deliveries to integration URLs so far, in the order they finished (the newest
+   * 10,000).
+   */
+  get deliveries(): readonly DeliveryRecord[] {
+    return this.#deliveries.records;
+  }
+
+  /** Resolves once every queued integration delivery has been sent (or has failed). */
+  deliveriesIdle(): Promise<void> {
+    return this.#deliveries.idle();
   }
 
   /** Requests served so far, oldest first (the newest 10,000). */
@@ -289,6 +311,7 @@ export class Sandbox {
       this.#abort.abort();
       await this.#server.finished;
       await this.#router?.close();
+      await this.#deliveries.close();
       this.#db.close();
     })();
     return this.#closing;
@@ -310,6 +333,25 @@ export class Sandbox {
     } catch (error) {
       this.#log(`sandbox task-clock-error reason=${JSON.stringify(String(error))}`);
     }
+  }
+
+  #startRouter(options: SandboxOptions): WakeRouter {
+    const homeRoot = options.agentsRoot ?? options.dataDir ?? this.#scratchHome();
+    const router = new WakeRouter({
+      command: options.wakeCommand,
+      baseUrl: this.#state.baseUrl,
+      homeRoot,
+      directory: this.directory,
+      log: this.#log,
+      output: options.wakeOutput,
+      env: options.wakeEnv,
+      cwd: options.wakeCwd,
+      keepOutput: options.keepWakeOutput,
+      clock: this.#state.now,
+      rules: { wakeLockDir: join(homeRoot, "wake-locks"), ...options.routerRules },
+    });
+    this.#state.events.subscribe((event) => router.dispatch(event));
+    return router;
   }
 
   /** Without a data dir, agents still need a home that outlives one wake: a temp dir. */

@@ -31,6 +31,7 @@ import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
 import {
   activatedTask,
   agentPosts,
+  assertMessageMark,
   claimOf,
   deliver,
   mark,
@@ -41,6 +42,7 @@ import {
   session,
   upload,
   userTurnsSeen,
+  wakeFor,
   world,
 } from "./wake_support.ts";
 
@@ -55,16 +57,24 @@ function lastUserTurns(model: ModelMock): string[] {
 }
 
 Deno.test("three unseen messages are one batched turn, oldest first; mark = newest", async () => {
-  await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
-  await say(w, "first"); // a first wake with no mark answers only the newest: set a mark first
+  // Routed, not a 1-on-1 (silence is not nudged).
+  await using w = await world({ third: true, routed: true });
   silent(w.model);
-  assert.equal((await w.wake()).code, 0);
+  await say(w, "first"); // a first wake with no mark answers only the newest: set a mark first
+  await w.settle();
+  // Three messages arrive together, while the router holds the agent's deliveries (as when
+  // they arrive during a running wake): the first delivery's wake reads all three.
+  scriptReply(w.model, "All three, noted.");
+  w.hold();
   const a = await say(w, "one");
   await say(w, "two");
   const c = await say(w, "three");
-  scriptReply(w.model, "All three, noted.");
-  const result = await w.wake();
+  w.release();
+  await w.settle();
+  const result = wakeFor(w, a.content.uuid);
   assert.equal(result.code, 0, result.stderr);
+  // The other two were covered by that wake (coalesced) or found nothing new: no second turn.
+  assert.equal(w.wakes().filter((r) => r.outcome === "failed").length, 0);
   assert.equal(w.model.hits("chat"), 3); // 1 (first wake) + 2 steps of ONE turn
   const turn = lastUserTurns(w.model)[1];
   const lines = turn.split("\n");
@@ -73,7 +83,7 @@ Deno.test("three unseen messages are one batched turn, oldest first; mark = newe
   assert.match(lines[1], /^\[\S+\] bob: two$/);
   assert.match(lines[2], /^\[\S+\] bob: three$/);
   assert.deepEqual(await agentPosts(w), ["All three, noted."]);
-  assert.equal(await mark(w, "messages"), c.content.uuid);
+  await assertMessageMark(w, c.content.uuid);
   // The key is anchored on the batch's OLDEST message, ordinal 1.
   assert.deepEqual(
     messageCreateKeys(w).at(-1),

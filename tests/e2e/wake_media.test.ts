@@ -89,7 +89,7 @@ Deno.test("a wake generates an image, posts it, keeps the bytes out of the trans
   // The router wakes the agent for its own new asset: the self-filter skips it, so no model
   // call and no second generation — no generate → perceive → generate loop.
   const chats = w.model.hits("chat");
-  const again = await w.wake(["--asset", mine[0].content.uuid]);
+  const again = await w.wake(); // as the router runs it: --timeline only
   assert.equal(again.code, 0, again.stderr);
   assert.equal(w.model.hits("chat"), chats);
   assert.equal(w.model.hits("images"), 1);
@@ -195,7 +195,7 @@ Deno.test("offline against the sandbox's demo model: /imagine draws a valid PNG 
   const transcript = await Deno.readTextFile(sessionPath(w));
   assert.ok(!transcript.includes(b64(bytes).slice(0, 40)), "the PNG's base64 is in the transcript");
 
-  const again = await w.wake(["--asset", mine[0].content.uuid], demo);
+  const again = await w.wake([], demo); // as the router runs it: --timeline only
   assert.equal(again.code, 0, again.stderr);
   assert.equal((await agentAssets(w)).length, 1);
   assert.equal((await agentPosts(w)).length, 1);

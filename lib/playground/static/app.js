@@ -206,7 +206,7 @@ function renderItem(item) {
 
 function renderWakes() {
   const wakes = state.wakes;
-  renderCharts(wakes.filter((w) => w.finishedAt));
+  renderCharts(wakes.filter((w) => w.finishedAt && !w.skipped));
   const box = document.getElementById("wakes");
   panels.clear();
   if (wakes.length === 0) {
@@ -244,7 +244,7 @@ function applyUpdate(update) {
     else box.prepend(panel);
     panels.set(wake.id, panel);
   }
-  if (finished) renderCharts(state.wakes.filter((w) => w.finishedAt));
+  if (finished) renderCharts(state.wakes.filter((w) => w.finishedAt && !w.skipped));
   if (focusKey && !focused.isConnected) {
     document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
   }
@@ -253,7 +253,9 @@ function applyUpdate(update) {
 function renderWake(wake, n) {
   const sum = wake.summary;
   const running = wake.finishedAt === null;
-  const outcome = running ? "running" : sum.outcome ?? (wake.code === 0 ? "idle" : "failed");
+  // A delivery the router did not run (coalesced, dedup, rate-refused, wake-locked) says so.
+  const outcome = wake.skipped ??
+    (running ? "running" : sum.outcome ?? (wake.code === 0 ? "idle" : "failed"));
   const facts = running ? "running…" : [
     `outcome=${outcome}`,
     sum.steps ? `steps=${sum.steps}` : null,

@@ -11,7 +11,19 @@ import { json, readJson, type RouteTable, validate } from "../shared/http.ts";
 import { notFound, Problem, validationFailed } from "../shared/problem.ts";
 import { findUser } from "../shared/access.ts";
 import { contactJson, type ContactRow } from "./contact.ts";
-import { AdminContactCreate, AdminFaultCreate, AdminUserCreate } from "../shared/schemas.ts";
+import {
+  AdminContactCreate,
+  AdminFaultCreate,
+  AdminIntegrationChange,
+  AdminUserCreate,
+} from "../shared/schemas.ts";
+import {
+  adminView,
+  changeIntegration,
+  type Integration,
+  type IntegrationChange,
+  integrationRow,
+} from "../shared/integrations.ts";
 import { type Actor, actor, itemJson } from "../shared/shapes.ts";
 import { nowIso, row, type SandboxState, type UserRow } from "../shared/state.ts";
 import { activateTaskNow } from "../shared/tasks.ts";
@@ -21,10 +33,11 @@ import type * as z from "../../base/zod.ts";
 /** What a new user may be given (only `handle`, `name` and `kind` are required). */
 export type NewUser = z.input<typeof AdminUserCreate>;
 
-/** A created user and its first token. */
+/** A created user, its first token and, when one was asked for, its integration. */
 export interface CreatedUser {
   readonly user: Actor;
   readonly token: string;
+  readonly integration?: Integration;
 }
 
 /** Platform-like defaults for a new account's limits. */
@@ -46,6 +59,13 @@ export function createUser(state: SandboxState, input: unknown): CreatedUser {
   if (spec.email && taken("email", spec.email)) {
     throw validationFailed({ email: ["has already been taken"] });
   }
+  const integration: IntegrationChange = {
+    integration_url: spec.integration_url,
+    integration_enabled: spec.integration_enabled,
+    integration_secret: spec.integration_secret,
+  };
+  const wantsIntegration = Object.values(integration).some((value) => value !== undefined);
+  if (wantsIntegration && spec.kind !== "ai") throw onlyAi();
   const now = nowIso(state);
   const user: UserRow = {
     uuid: uuid7(),
@@ -88,7 +108,22 @@ export function createUser(state: SandboxState, input: unknown): CreatedUser {
     now,
   );
   const session = createSession(state, user.uuid, { name: "sandbox" });
-  return { user: actor(user), token: session.token };
+  if (!wantsIntegration) return { user: actor(user), token: session.token };
+  const set = changeIntegration(state, user.uuid, integration);
+  return { user: actor(user), token: session.token, integration: set };
+}
+
+/** `422`: integrations belong to AI users. */
+function onlyAi(): Problem {
+  return validationFailed({ integration_url: ["is only available to AI users"] });
+}
+
+/** The AI user an integration route names (404 for anyone else). */
+function aiUser(state: SandboxState, uuid: string): UserRow {
+  const user = isUuid(uuid) ? findUser(state, uuid.toLowerCase()) : undefined;
+  if (!user) throw notFound("user");
+  if (user.kind !== "ai") throw onlyAi();
+  return user;
 }
 
 /**
@@ -113,6 +148,20 @@ export function adminRoutes(table: RouteTable, faults: FaultTable): void {
     "/_sandbox/users",
     async (ctx) => json(201, createUser(ctx.state, await readJson(ctx))),
   );
+
+  table.public("GET", "/_sandbox/users/:uuid/integration", (ctx) => {
+    const user = aiUser(ctx.state, ctx.params.uuid);
+    // A user who never had one gets an empty integration with its secret minted now.
+    const found = integrationRow(ctx.state, user.uuid);
+    const integration = found ? adminView(found) : changeIntegration(ctx.state, user.uuid, {});
+    return json(200, { integration });
+  });
+
+  table.public("PATCH", "/_sandbox/users/:uuid/integration", async (ctx) => {
+    const user = aiUser(ctx.state, ctx.params.uuid);
+    const change = validate(AdminIntegrationChange, await readJson(ctx));
+    return json(200, { integration: changeIntegration(ctx.state, user.uuid, change) });
+  });
 
   table.public(
     "POST",
