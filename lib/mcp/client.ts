@@ -9,7 +9,7 @@
  * that misses its declared `outputSchema`; we want to skip the one tool, and show the model
  * whatever content did arrive.
  */
-import { fencedFetch } from "../base/host_fence.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
@@ -52,7 +52,7 @@ export async function connectMcpServer(
   const transport = stdio ??
     new StreamableHTTPClientTransport(new URL(spec.transport === "http" ? spec.url : ""), {
       requestInit: { headers: spec.transport === "http" ? { ...spec.headers } : {} },
-      fetch: fencedFetch("mcp"),
+      fetch: outboundFetch("mcp"),
     });
   const client = new Client({ name: "basecradle-harness", version: VERSION }, {
     capabilities: {},

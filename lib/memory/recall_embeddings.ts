@@ -3,7 +3,10 @@
  * when the operator names a model (`HARNESS_MEMORY_EMBEDDINGS_MODEL`), each stored chunk and each
  * recall query is embedded through the openai SDK's `embeddings.create`, and vector similarity is
  * fused with the lexical rank. Loaded lazily, only when a model is configured; the SDK with it.
+ * Every request goes through the fetch path (docs/security.md#one-fetch-path), so the host
+ * rules decide where the embeddings, and the key that rides with them, may go.
  */
+import { outboundFetch } from "../net/outbound.ts";
 
 /** Where the embeddings come from. */
 export interface EmbedderOptions {
@@ -33,6 +36,7 @@ export function openaiEmbedder(options: EmbedderOptions): Embedder {
       baseURL: options.baseURL,
       maxRetries: 1,
       timeout: 20_000,
+      fetch: outboundFetch("embeddings"),
     }) as unknown as { embeddings: { create: (body: unknown) => Promise<unknown> } };
   };
   return {

@@ -5,6 +5,7 @@
  * and, when that route is not there, `GET models` and looks for the id. OpenRouter answers the
  * model list without a key, so there the key is asked about on its own route (`GET key`).
  */
+import { outboundFetch } from "../net/outbound.ts";
 import { DEFAULT_BASE_URLS } from "./openai.ts";
 import { withoutNodeGlobals } from "./without_node_globals.ts";
 
@@ -64,6 +65,9 @@ export async function probeModel(options: ModelProbeOptions): Promise<ModelProbe
         baseURL: options.baseURL ?? DEFAULT_BASE_URLS[options.provider],
         maxRetries: 0,
         timeout: options.timeoutMs,
+        // The fetch path: under host rules (harness doctor installs them) the probe goes only
+        // where a wake's model call may.
+        fetch: outboundFetch("model"),
       })
     );
   } catch (error) {

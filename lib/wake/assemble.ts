@@ -23,6 +23,7 @@ import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../pl
 import { resolveConfigHome } from "../config/prompts.ts";
 import {
   enforceHostRules,
+  journalUrlRefusals,
   readHostRules,
   resolveRuntime,
   type Runtime,
@@ -50,7 +51,9 @@ export async function assemble(
   registerSecret(env.aiApiKey);
   registerSecret(env.token);
   registerSecret(env.password);
-  // The host rules guard every request, so they are in force before the first one below.
+  // The fetch path's refusals and the host rules guard every request, so they are in force
+  // before the first one below.
+  journalUrlRefusals(journal);
   const hostRules = await readHostRules(resolveConfigHome(env));
   if (hostRules) await enforceHostRules(hostRules, journal);
   // The timeline and the dashboard are fetched while the configuration resolves (each is a

@@ -6,6 +6,7 @@
  * wake only: the next wake starts with `{type: "auto"}` again.
  */
 import type OpenAI from "openai";
+import { outboundFetch } from "../../net/outbound.ts";
 import { withoutNodeGlobals } from "../../providers/without_node_globals.ts";
 
 /** The largest file the bridge moves in either direction (64 MiB). */
@@ -125,6 +126,7 @@ export class CodeSession {
           baseURL: this.#endpoint.baseURL,
           maxRetries: 0,
           timeout: CONTAINER_TIMEOUT_MS,
+          fetch: outboundFetch("code"),
         })
       );
     })();

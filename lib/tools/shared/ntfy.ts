@@ -8,7 +8,9 @@
  * can log or show it as it is. It posts nothing to the timeline: ntfy is not the platform.
  */
 import { errorMessage } from "../../base/error_text.ts";
-import { fencedFetch, HostNotAllowedError } from "../../base/host_fence.ts";
+import { HostNotAllowedError } from "../../net/host_fence.ts";
+import { outboundFetch } from "../../net/outbound.ts";
+import { UrlRefusedError } from "../../net/refusal.ts";
 
 /** The public ntfy topic used when `NTFY_DM_URL` is unset. */
 export const DEFAULT_NTFY_DM_URL = "https://ntfy.sh/BaseCradle-Direct-Message";
@@ -91,7 +93,7 @@ export async function sendNtfy(
   options: NtfyOptions = {},
 ): Promise<NtfyResult> {
   const sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
-  const send = fencedFetch("ntfy", options.fetch);
+  const send = outboundFetch("ntfy", options.fetch);
   let attempt = await attemptOnce(send, endpoint, push, options.signal);
   if (!attempt.ok && "retryable" in attempt && attempt.retryable && !options.signal?.aborted) {
     await sleep(RETRY_DELAY_MS);
@@ -127,7 +129,7 @@ async function attemptOnce(
       ok: false,
       reason: `transport error: ${oneLine(errorMessage(error))}`,
       // A host the rules refuse stays refused: retrying would only log the refusal twice.
-      retryable: !(error instanceof HostNotAllowedError),
+      retryable: !(error instanceof HostNotAllowedError || error instanceof UrlRefusedError),
     };
   }
   // The body is drained either way, so the connection is released; its text is the detail.
