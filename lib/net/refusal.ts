@@ -5,7 +5,7 @@
  * private, link-local, cloud metadata). The refusal happens before any connection, and the
  * process's listener (the wake's journal, {@link onUrlRefused}) hears of each one.
  */
-import type { FenceRoute } from "./host_fence.ts";
+import { type FenceRoute, HostNotAllowedError } from "./host_fence.ts";
 
 /** A request refused before it was sent; the message is one sentence a model can act on. */
 export class UrlRefusedError extends Error {
@@ -67,4 +67,17 @@ export function refuseUrl(
     // A journal that cannot write must not turn a refusal into a different error.
   }
   return refusal;
+}
+
+/**
+ * The fetch path's refusal (a {@link UrlRefusedError} or the host rules' `HostNotAllowedError`)
+ * wherever a caller wrapped it: an SDK reports one as a bare "Connection error." whose cause
+ * holds it. Undefined when `error` is no refusal.
+ */
+export function refusalIn(error: unknown): UrlRefusedError | HostNotAllowedError | undefined {
+  for (let link = error, depth = 0; link instanceof Error && depth < 8; depth++) {
+    if (link instanceof UrlRefusedError || link instanceof HostNotAllowedError) return link;
+    link = link.cause;
+  }
+  return undefined;
 }

@@ -8,8 +8,7 @@
  * recognised with `instanceof` against the lazily loaded SDK module the adapter passes in, so
  * this file never loads an SDK itself.
  */
-import { HostNotAllowedError } from "../net/host_fence.ts";
-import { UrlRefusedError } from "../net/refusal.ts";
+import { refusalIn } from "../net/refusal.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import type OpenAI from "openai";
@@ -251,9 +250,7 @@ export function connectionFailureMessage(error: unknown, context: CallContext = 
  * that is not http(s)), wherever the SDK wrapped it: a plain ProviderError, permanent, never a connection fault to retry, since nothing was sent.
  */
 function hostRefusal(error: unknown): ProviderError | undefined {
-  const refusal = causeChain(error).find((link) =>
-    link instanceof HostNotAllowedError || link instanceof UrlRefusedError
-  );
+  const refusal = refusalIn(error);
   return refusal ? new ProviderError(errorMessage(refusal), { cause: refusal }) : undefined;
 }
 

@@ -5,9 +5,8 @@
  * provider they resolve skipped); requests go to `AI_BASE_URL` when it is set. A generated image is
  * uploaded as a timeline asset and the result names its uuid: the bytes never reach the model.
  */
-import { HostNotAllowedError } from "../../net/host_fence.ts";
 import { outboundFetch } from "../../net/outbound.ts";
-import { UrlRefusedError } from "../../net/refusal.ts";
+import { refusalIn } from "../../net/refusal.ts";
 import type OpenAI from "openai";
 import * as z from "../../base/zod.ts";
 import type { JsonSchema, ToolContext } from "../../core/types/tool.ts";
@@ -120,9 +119,8 @@ async function openai(
 /** An SDK error as the model reads it: the vendor's detail, not the SDK's status prefix. */
 function vendorError(sdk: typeof import("openai"), error: unknown): unknown {
   // The fetch path's refusal, which the SDK wraps as a bare "Connection error.".
-  for (let link = error; link instanceof Error; link = link.cause) {
-    if (link instanceof HostNotAllowedError || link instanceof UrlRefusedError) return link;
-  }
+  const refusal = refusalIn(error);
+  if (refusal) return refusal;
   if (error instanceof sdk.APIError && error.status !== undefined) {
     const raw = error.message.replace(/^\d{3}\s*/, "");
     return new MediaRejected("OpenAI", bodyDetail({ error: error.error }, raw));
