@@ -435,6 +435,8 @@ const LAYERS: readonly Layer[] = [
       "the harness command line: the argument parser, the command registry and one module per subcommand",
     may: [
       "lib/base",
+      // lib/net: the doctor names a check the fetch path refused as such.
+      "lib/net",
       "lib/pycompat",
       "lib/journal",
       "lib/platform",
