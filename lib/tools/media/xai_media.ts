@@ -331,8 +331,9 @@ async function downloadVideo(
   endpoint: MediaEndpoint,
   id: string,
   url: string,
-  signal: AbortSignal | undefined,
+  call: ToolContext | undefined,
 ): Promise<Uint8Array> {
+  const signal = call?.signal;
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   let download: Response;
   try {
@@ -341,6 +342,8 @@ async function downloadVideo(
     });
   } catch (error) {
     if (error instanceof UrlRefusedError || error instanceof HostNotAllowedError) {
+      // The journal's `tool` line says the call was refused on policy, not that it went well.
+      call?.reportOutcome?.("refused");
       throw new Error(
         `xAI finished video ${id}, but the URL it gave for it was not fetched: ` +
           `${error.message} Nothing was posted.`,
@@ -420,7 +423,7 @@ export class GrokGenerateVideoTool extends XaiMediaTool<VideoArgs> {
       const done = await this.#poll(endpoint, id, call?.signal);
       const url = done.video?.url;
       if (!url) throw new Error(`xAI reported video ${id} done but gave no URL`);
-      const bytes = await downloadVideo(endpoint, id, url, call?.signal);
+      const bytes = await downloadVideo(endpoint, id, url, call);
       journalMedia(context, {
         provider: "xai",
         kind: "video.generate",
