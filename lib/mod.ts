@@ -23,7 +23,7 @@
 export { Harness } from "./core/harness.ts";
 export type { Charter, HarnessOptions, SendOptions } from "./core/harness.ts";
 export { Message } from "./core/types/message.ts";
-export type { ImageContent, Role, ToolCall, Usage } from "./core/types/message.ts";
+export type { Ending, ImageContent, Role, ToolCall, Usage } from "./core/types/message.ts";
 export { SHELL, Tool } from "./core/types/tool.ts";
 export type {
   Capability,

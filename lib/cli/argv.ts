@@ -3,11 +3,13 @@
  * per subcommand.
  *
  * A strict command-line parser for the subcommands' flags: long options only (plus `-h`), each a
- * string or a boolean. It exists instead of `node:util`'s `parseArgs` because loading that module
+ * string, a comma-separated list or a boolean. It exists instead of `node:util`'s `parseArgs` because loading that module
  * boots Deno's Node compatibility layer, which a short-lived `harness wake` would pay for on every
  * platform event; the rules are the same strict ones.
  *
  * - `--name value` and `--name=value` set a string option; the last occurrence wins.
+ * - A list option (`--opt-in a,b`) accumulates: every occurrence adds its comma-separated items,
+ *   so `--opt-in a --opt-in b` is `--opt-in a,b`. A repeated list flag never drops a value.
  * - `--flag` sets a boolean option; `--flag=value` is an error.
  * - A string option's value may not be the next flag (`--timeline --message x` is an error, so a
  *   forgotten value is never silently taken from the following flag); use `--name=-value`.
@@ -16,9 +18,12 @@
  */
 import { didYouMean } from "../base/suggest.ts";
 
-/** One option: a string that takes a value, or a boolean that does not. */
+/**
+ * One option: a string that takes a value, a list that takes comma-separated values and
+ * accumulates them over every occurrence, or a boolean that takes none.
+ */
 export interface OptionSpec {
-  readonly type: "string" | "boolean";
+  readonly type: "string" | "list" | "boolean";
   /** A one-letter alias (`-h`). */
   readonly short?: string;
 }
@@ -26,9 +31,14 @@ export interface OptionSpec {
 /** The options a command accepts, by long name. */
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-/** The parsed values: a string or boolean per option given, absent when not given. */
+/**
+ * The parsed values: a string, a list's items (every occurrence's, in order) or a boolean per
+ * option given, absent when not given.
+ */
 export type OptionValues<O extends OptionSpecs> = {
-  -readonly [K in keyof O]?: O[K]["type"] extends "boolean" ? boolean : string;
+  -readonly [K in keyof O]?: O[K]["type"] extends "boolean" ? boolean
+    : O[K]["type"] extends "list" ? string[]
+    : string;
 };
 
 /** What {@link parseArgv} found. */
@@ -51,7 +61,7 @@ export function parseArgv<O extends OptionSpecs>(
   argv: readonly string[],
   options: O,
 ): ParsedArgv<O> {
-  const values: Record<string, string | boolean> = {};
+  const values: Record<string, string | string[] | boolean> = {};
   const positionals: string[] = [];
   const byShort = new Map<string, string>();
   for (const [name, spec] of Object.entries(options)) if (spec.short) byShort.set(spec.short, name);
@@ -90,16 +100,21 @@ export function parseArgv<O extends OptionSpecs>(
       values[name] = true;
       continue;
     }
-    if (inline !== undefined) {
-      values[name] = inline;
-      continue;
+    let value = inline;
+    if (value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith("-") && next !== "-")) {
+        throw new ArgvError(`option '--${name} <value>' needs a value`);
+      }
+      value = next;
+      i++;
     }
-    const next = argv[i + 1];
-    if (next === undefined || (next.startsWith("-") && next !== "-")) {
-      throw new ArgvError(`option '--${name} <value>' needs a value`);
+    if (spec.type === "list") {
+      const items = values[name];
+      values[name] = [...(Array.isArray(items) ? items : []), ...value.split(",")];
+    } else {
+      values[name] = value;
     }
-    values[name] = next;
-    i++;
   }
   return { values: values as OptionValues<O>, positionals };
 }

@@ -38,7 +38,7 @@ export async function completionEntries(
       summary: listing.summary,
       flags: Object.entries(options).map(([name, spec]) => ({
         name,
-        takesValue: spec.type === "string",
+        takesValue: spec.type !== "boolean",
       })),
       words: [...(command.positionalWords ?? [])],
     });

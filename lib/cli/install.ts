@@ -13,8 +13,8 @@ import { checkStems, splitStems, UnknownStemError } from "../config/resolve.ts";
 
 const options = {
   "config-home": { type: "string" },
-  "opt-in": { type: "string" },
-  "revoke-opt-in": { type: "string" },
+  "opt-in": { type: "list" },
+  "revoke-opt-in": { type: "list" },
   provider: { type: "string" },
   "all-providers": { type: "boolean" },
 } as const;

@@ -8,6 +8,7 @@ import { errorMessage } from "../base/error_text.ts";
 import { didYouMean } from "../base/suggest.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
+import { ENV_RANGES, inRange } from "../config/ranges.ts";
 import { silentJournal } from "../journal/journal.ts";
 import { enforceHostRules, readHostRules } from "../runtime/resolve.ts";
 import {
@@ -159,10 +160,10 @@ async function list(run: McpRun, read: McpConfigRead, io: Io): Promise<number> {
   return 0;
 }
 
-/** `HARNESS_MCP_TIMEOUT` as a wake reads it: a positive number of seconds, else 20. */
+/** `HARNESS_MCP_TIMEOUT` as a wake reads it: seconds within its range, else 20. */
 function timeoutFromEnv(): number {
   const value = Number((Deno.env.get("HARNESS_MCP_TIMEOUT") ?? "").trim() || "x");
-  return Number.isFinite(value) && value > 0 ? value : 20;
+  return inRange(value, ENV_RANGES.HARNESS_MCP_TIMEOUT) ? value : 20;
 }
 
 /** `harness mcp`. */

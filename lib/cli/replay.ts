@@ -35,7 +35,7 @@ const options = {
   "base-url": { type: "string" },
   handle: { type: "string" },
   json: { type: "boolean" },
-  "fail-on": { type: "string" },
+  "fail-on": { type: "list" },
 } as const;
 
 /** `--model sandbox`: the sandbox's deterministic model, in this process. */
@@ -220,7 +220,7 @@ Exit codes: 0 done, no rule crossed; 1 a rule crossed, a turn failed to replay, 
     }
     let rules: readonly FailRule[] = [];
     if (values["fail-on"] !== undefined) {
-      const parsed = parseFailOn(values["fail-on"]);
+      const parsed = parseFailOn(values["fail-on"].join(","));
       if (typeof parsed === "string") throw new UsageError(parsed);
       rules = parsed;
     }

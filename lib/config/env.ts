@@ -19,6 +19,7 @@ import {
 import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
 import { optionsFromEnv, type PlatformClientOptions } from "../platform/config.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
+import { describeRange, ENV_RANGES, inRange, type NumberRange } from "./ranges.ts";
 import { SECRET_VARIABLES } from "../journal/secret_variables.ts";
 
 /** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
@@ -235,31 +236,27 @@ const verbatim = () => field((raw) => (raw === undefined || raw === "" ? undefin
 const flag = (fallback: boolean) =>
   field((raw) => raw === undefined ? fallback : !FALSY.has(raw.trim().toLowerCase()));
 
-interface NumberRule {
-  readonly accepts: string;
-  readonly min?: number;
-}
+/** A numeric variable: its range (ranges.ts), and what a special value means, if one does. */
+type RangedName = keyof typeof ENV_RANGES;
 
-function number(name: string, raw: string, pattern: RegExp, rule: NumberRule): number {
+/**
+ * `name`'s value read as a number inside its range, else the refusal naming the range (after
+ * `lead`, the other spellings the variable takes).
+ */
+function number(name: RangedName, raw: string, note?: string, lead = ""): number {
+  const range: NumberRange = ENV_RANGES[name];
   const value = raw.trim();
-  const parsed = pattern.test(value) ? Number(value) : Number.NaN;
-  const ok = Number.isFinite(parsed) && (pattern !== INT || Number.isSafeInteger(parsed));
-  if (!ok || (rule.min !== undefined && parsed < rule.min)) {
-    throw new Refusal(`${name} must be ${rule.accepts}, got ${shown(raw)}.`);
+  const parsed = (range.integer ? INT : FLOAT).test(value) ? Number(value) : Number.NaN;
+  if (!inRange(parsed, range)) {
+    throw new Refusal(`${name} must be ${lead}${describeRange(range, note)}, got ${shown(raw)}.`);
   }
   return parsed;
 }
 
-/** An integer; blank ⇒ `fallback`. */
-const int = (name: string, fallback: number, rule: NumberRule) =>
-  field((
-    raw,
-  ) => (raw === undefined || raw.trim() === "" ? fallback : number(name, raw, INT, rule)));
-
-/** A decimal number; blank ⇒ `fallback`. */
-const float = <F extends number | undefined>(name: string, fallback: F, rule: NumberRule) =>
+/** A number in its range; blank ⇒ `fallback`. */
+const ranged = <F extends number | undefined>(name: RangedName, fallback: F, note?: string) =>
   field((raw): number | F =>
-    raw === undefined || raw.trim() === "" ? fallback : number(name, raw, FLOAT, rule)
+    raw === undefined || raw.trim() === "" ? fallback : number(name, raw, note)
   );
 
 const uuid = (name: string) =>
@@ -313,30 +310,22 @@ const Schema = z.object({
   AI_BASE_URL: httpUrl("AI_BASE_URL", "https://api.openai.com/v1"),
 
   HARNESS_HOME: text(),
-  HARNESS_MAX_STEPS: int("HARNESS_MAX_STEPS", ENV_DEFAULTS.maxSteps, {
-    accepts: "a positive integer",
-    min: 1,
-  }),
-  HARNESS_RESPONSE_RETRIES: int("HARNESS_RESPONSE_RETRIES", ENV_DEFAULTS.responseRetries, {
-    accepts: "a non-negative integer (0 disables the retry)",
-    min: 0,
-  }),
-  HARNESS_MAX_CONTEXT_TOKENS: field((raw) =>
-    raw === undefined || raw.trim() === "" ? undefined : number(
-      "HARNESS_MAX_CONTEXT_TOKENS",
-      raw,
-      INT,
-      { accepts: "a non-negative integer (0 disables compaction)", min: 0 },
-    )
+  HARNESS_MAX_STEPS: ranged("HARNESS_MAX_STEPS", ENV_DEFAULTS.maxSteps),
+  HARNESS_RESPONSE_RETRIES: ranged(
+    "HARNESS_RESPONSE_RETRIES",
+    ENV_DEFAULTS.responseRetries,
+    "0 disables the retry",
+  ),
+  HARNESS_MAX_CONTEXT_TOKENS: ranged(
+    "HARNESS_MAX_CONTEXT_TOKENS",
+    undefined,
+    "0 disables compaction",
   ),
   // Unlike its neighbours, an empty value here is an error in the reference, not the default.
   HARNESS_CONTEXT_MESSAGES: field((raw): number | "all" => {
     if (raw === undefined) return ENV_DEFAULTS.contextMessages;
     if (raw.trim().toLowerCase() === "all") return "all";
-    return number("HARNESS_CONTEXT_MESSAGES", raw, INT, {
-      accepts: "'all' or a non-negative integer",
-      min: 0,
-    });
+    return number("HARNESS_CONTEXT_MESSAGES", raw, undefined, "'all' or ");
   }),
   HARNESS_ONBOARD: flag(true),
   HARNESS_PROFILE: z.string().optional(),
@@ -346,20 +335,11 @@ const Schema = z.object({
     // The built-in names are case-insensitive, as `sqlite` is; a module path keeps its case.
     return /^(recall|mempalace)$/i.test(value) ? value.toLowerCase() : value;
   }),
-  HARNESS_MEMORY_RECALL_K: field((raw) => {
-    if (raw === undefined || raw.trim() === "") return ENV_DEFAULTS.memoryRecallK;
-    const k = number("HARNESS_MEMORY_RECALL_K", raw, INT, {
-      accepts: "an integer from 0 to 20 (0 turns automatic recall off)",
-      min: 0,
-    });
-    if (k > 20) {
-      throw new Refusal(
-        `HARNESS_MEMORY_RECALL_K must be an integer from 0 to 20 (0 turns automatic recall ` +
-          `off), got ${shown(raw)}.`,
-      );
-    }
-    return k;
-  }),
+  HARNESS_MEMORY_RECALL_K: ranged(
+    "HARNESS_MEMORY_RECALL_K",
+    ENV_DEFAULTS.memoryRecallK,
+    "0 turns automatic recall off",
+  ),
   MEMPALACE_PALACE_PATH: z.string().optional(),
   HARNESS_MEMORY_EMBEDDINGS_MODEL: z.string().optional(),
   HARNESS_MEMORY_EMBEDDINGS_URL: httpUrl(
@@ -368,36 +348,32 @@ const Schema = z.object({
   ),
   MEMPAL_PALACE_PATH: z.string().optional(),
   HARNESS_MCP_TIMEOUT: z.string().optional(),
-  HARNESS_WAKE_BREAKER_MAX: int("HARNESS_WAKE_BREAKER_MAX", ENV_DEFAULTS.wakeBreakerMax, {
-    accepts: "an integer (0 or less disables the breaker)",
-  }),
-  HARNESS_WAKE_BREAKER_WINDOW: float(
+  HARNESS_WAKE_BREAKER_MAX: ranged(
+    "HARNESS_WAKE_BREAKER_MAX",
+    ENV_DEFAULTS.wakeBreakerMax,
+    "0 or less disables the breaker",
+  ),
+  HARNESS_WAKE_BREAKER_WINDOW: ranged(
     "HARNESS_WAKE_BREAKER_WINDOW",
     ENV_DEFAULTS.wakeBreakerWindowSeconds,
-    { accepts: "a non-negative number of seconds", min: 0 },
   ),
-  HARNESS_WAKE_BREAKER_COOLDOWN: float("HARNESS_WAKE_BREAKER_COOLDOWN", undefined, {
-    accepts: "a non-negative number of seconds",
-    min: 0,
-  }),
+  HARNESS_WAKE_BREAKER_COOLDOWN: ranged("HARNESS_WAKE_BREAKER_COOLDOWN", undefined),
   HARNESS_PACE_ENABLED: flag(true),
-  HARNESS_PACE_CHARS_PER_SEC: float("HARNESS_PACE_CHARS_PER_SEC", ENV_DEFAULTS.paceCharsPerSec, {
-    accepts: "a number (0 or less means no reading time)",
-  }),
-  HARNESS_PACE_FLOOR_SECONDS: float("HARNESS_PACE_FLOOR_SECONDS", ENV_DEFAULTS.paceFloorSeconds, {
-    accepts: "a non-negative number of seconds",
-    min: 0,
-  }),
-  HARNESS_PACE_MAX_BUILDS: int("HARNESS_PACE_MAX_BUILDS", ENV_DEFAULTS.paceMaxBuilds, {
-    accepts: "an integer (values below 1 mean 1)",
-  }),
+  HARNESS_PACE_CHARS_PER_SEC: ranged(
+    "HARNESS_PACE_CHARS_PER_SEC",
+    ENV_DEFAULTS.paceCharsPerSec,
+    "0 or less means no reading time",
+  ),
+  HARNESS_PACE_FLOOR_SECONDS: ranged("HARNESS_PACE_FLOOR_SECONDS", ENV_DEFAULTS.paceFloorSeconds),
+  HARNESS_PACE_MAX_BUILDS: ranged(
+    "HARNESS_PACE_MAX_BUILDS",
+    ENV_DEFAULTS.paceMaxBuilds,
+    "values below 1 mean 1",
+  ),
   HARNESS_COLD_START_IDLE_SECONDS: field((raw) => {
     if (raw === undefined || raw.trim() === "") return ENV_DEFAULTS.coldStartIdleSeconds;
     if (FALSY.has(raw.trim().toLowerCase())) return 0;
-    return number("HARNESS_COLD_START_IDLE_SECONDS", raw, FLOAT, {
-      accepts: "a non-negative number of seconds, or 0/off to disable the cold-start filter",
-      min: 0,
-    });
+    return number("HARNESS_COLD_START_IDLE_SECONDS", raw, "0 or off disables the filter");
   }),
   HARNESS_LOG_LEVEL: field((raw) => {
     try {
@@ -488,10 +464,11 @@ const Schema = z.object({
   let mcpTimeoutSeconds: number = ENV_DEFAULTS.mcpTimeoutSeconds;
   if (mcpRaw !== "") {
     const parsed = FLOAT.test(mcpRaw) ? Number(mcpRaw) : Number.NaN;
-    if (Number.isFinite(parsed) && parsed > 0) mcpTimeoutSeconds = parsed;
+    if (inRange(parsed, ENV_RANGES.HARNESS_MCP_TIMEOUT)) mcpTimeoutSeconds = parsed;
     else {
       warnings.push(
-        `HARNESS_MCP_TIMEOUT=${shown(mcpRaw)} is not a positive number of seconds; using ` +
+        `HARNESS_MCP_TIMEOUT=${shown(mcpRaw)} is not ` +
+          `${describeRange(ENV_RANGES.HARNESS_MCP_TIMEOUT)}; using ` +
           `${ENV_DEFAULTS.mcpTimeoutSeconds}.`,
       );
     }

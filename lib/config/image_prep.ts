@@ -8,6 +8,7 @@ import { join } from "../base/paths.ts";
 import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 import * as z from "../base/zod.ts";
 import { DEFAULT_IMAGE_PREP, type ImagePrepPolicy } from "../core/types/image_policy.ts";
+import { describeRange, IMAGE_PREP_RANGES, rangedNumber } from "./ranges.ts";
 
 /** `image_prep.json`, relative to the config home. */
 export const IMAGE_PREP_FILE = "image_prep.json";
@@ -15,16 +16,14 @@ export const IMAGE_PREP_FILE = "image_prep.json";
 /** The key whose entry applies to every model without an entry of its own. */
 export const ANY_MODEL = "*";
 
-const limit = (min: number) => z.int().min(min);
-
 /** One model's partial policy, snake_case as the file spells it; unknown keys refuse. */
 const partialSchema = () =>
   z.strictObject({
-    segment_height: limit(256).optional(),
-    segment_overlap: limit(0).optional(),
-    max_base64_bytes: limit(1024).optional(),
-    max_long_edge: limit(256).optional(),
-    max_images: limit(0).optional(),
+    segment_height: rangedNumber(IMAGE_PREP_RANGES.segment_height).optional(),
+    segment_overlap: rangedNumber(IMAGE_PREP_RANGES.segment_overlap).optional(),
+    max_base64_bytes: rangedNumber(IMAGE_PREP_RANGES.max_base64_bytes).optional(),
+    max_long_edge: rangedNumber(IMAGE_PREP_RANGES.max_long_edge).optional(),
+    max_images: rangedNumber(IMAGE_PREP_RANGES.max_images).optional(),
   });
 
 /** The file: model id (or `"*"`) → a partial policy, or `null` to switch preparation off. */
@@ -34,11 +33,11 @@ type PartialPolicy = z.infer<ReturnType<typeof partialSchema>>;
 
 /** What each key accepts, for the refusal's fix. */
 const ACCEPTS: Record<string, string> = {
-  segment_height: "an integer ≥ 256 (pixels)",
-  segment_overlap: "an integer ≥ 0 (pixels), smaller than segment_height",
-  max_base64_bytes: "an integer ≥ 1024 (base64 characters)",
-  max_long_edge: "an integer ≥ 256 (pixels)",
-  max_images: "an integer ≥ 0",
+  segment_height: describeRange(IMAGE_PREP_RANGES.segment_height),
+  segment_overlap: describeRange(IMAGE_PREP_RANGES.segment_overlap, "below segment_height"),
+  max_base64_bytes: describeRange(IMAGE_PREP_RANGES.max_base64_bytes),
+  max_long_edge: describeRange(IMAGE_PREP_RANGES.max_long_edge),
+  max_images: describeRange(IMAGE_PREP_RANGES.max_images),
 };
 
 /**

@@ -7,6 +7,7 @@
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
 import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { describeRange, PRICE_RANGES, rangedNumber } from "./ranges.ts";
 
 /** `prices.json`, relative to the config home. */
 export const PRICES_FILE = "prices.json";
@@ -22,10 +23,15 @@ export interface ModelPrice {
 /** Model id → its prices. */
 export type PriceTable = ReadonlyMap<string, ModelPrice>;
 
-const Usd = z.number().nonnegative();
-const FileSchema = z.record(
-  z.string().min(1),
-  z.strictObject({ input: Usd, cached: Usd.optional(), output: Usd }),
+const fileSchema = z.lazySchema(() =>
+  z.record(
+    z.string().min(1),
+    z.strictObject({
+      input: rangedNumber(PRICE_RANGES.input),
+      cached: rangedNumber(PRICE_RANGES.cached).optional(),
+      output: rangedNumber(PRICE_RANGES.output),
+    }),
+  )
 );
 
 /**
@@ -44,7 +50,7 @@ export async function loadPrices(configHome: string): Promise<PriceTable> {
  * @throws {ConfigError} naming `file`, the key and the fix.
  */
 export function resolvePrices(value: unknown, file: string = PRICES_FILE): PriceTable {
-  const parsed = FileSchema.safeParse(value);
+  const parsed = fileSchema().safeParse(value);
   if (!parsed.success) {
     const { issue, path, key } = firstProblem(parsed.error);
     throw refuseFile(
@@ -53,7 +59,8 @@ export function resolvePrices(value: unknown, file: string = PRICES_FILE): Price
         ? `${file} must be a JSON object of model → {"input", "cached", "output"} (USD per ` +
           "1M tokens). Fix: write that, or delete the file."
         : `${file} key '${key}' is wrong (${issue.message}). Fix: give each model "input" and ` +
-          '"output" (and optionally "cached") as non-negative USD per 1M tokens, nothing else.',
+          `"output" (and optionally "cached"), each ${describeRange(PRICE_RANGES.input)}, ` +
+          "nothing else.",
     );
   }
   return new Map(

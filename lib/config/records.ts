@@ -8,6 +8,7 @@
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
 import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { describeRange, rangedNumber, RECORDS_RANGES } from "./ranges.ts";
 
 /** `records.json`, relative to the config home. */
 export const RECORDS_FILE = "records.json";
@@ -31,7 +32,7 @@ export const RECORDS_DEFAULT: RecordsConfig = Object.freeze({
 const fileSchema = z.lazySchema(() =>
   z.strictObject({
     content: z.enum(["full", "hashes"]).optional(),
-    retention_days: z.number().int().positive().optional(),
+    retention_days: rangedNumber(RECORDS_RANGES.retention_days).optional(),
   })
 );
 
@@ -63,7 +64,7 @@ export function resolveRecordsConfig(value: unknown, file: string = RECORDS_FILE
         ? `${file} key 'content' must be "full" or "hashes" (${issue.message}). Fix: set it to ` +
           'one of those, or remove it for "full".'
         : key === "retention_days"
-        ? `${file} key 'retention_days' must be a whole number of days, at least 1 ` +
+        ? `${file} key 'retention_days' must be ${describeRange(RECORDS_RANGES.retention_days)} ` +
           `(${issue.message}). Fix: set it so, or remove it to keep records forever.`
         : `${file} key '${key}' is not a records setting. Fix: use 'content' and ` +
           "'retention_days' only, or remove it.",

@@ -193,9 +193,9 @@ export function normalizeStems(stems: Iterable<string>): string[] {
   return [...stems].map((stem) => stem.trim().replace(/\.(py|json)$/, "")).filter(Boolean);
 }
 
-/** Splits a comma-separated `--opt-in`/`--only` value into stems. */
-export function splitStems(value: string | undefined): string[] {
-  return value === undefined ? [] : normalizeStems(value.split(","));
+/** The stems of an `--opt-in`/`--only` list (every occurrence's comma-separated items). */
+export function splitStems(items: readonly string[] | undefined): string[] {
+  return items === undefined ? [] : normalizeStems(items.flatMap((item) => item.split(",")));
 }
 
 /**

@@ -7,6 +7,7 @@
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
 import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
+import { BUDGET_RANGES, describeRange, rangedNumber } from "./ranges.ts";
 
 /** `budget.json`, relative to the config home. */
 export const BUDGET_FILE = "budget.json";
@@ -32,16 +33,14 @@ export function budgetLimited(budget: BudgetConfig): boolean {
   return Object.values(budget).some((limit) => limit !== null);
 }
 
-const fileSchema = z.lazySchema(() => {
-  const usd = z.number().positive().optional();
-  const tokens = z.number().int().positive().optional();
-  return z.strictObject({
-    usd_per_wake: usd,
-    usd_per_day: usd,
-    tokens_per_wake: tokens,
-    tokens_per_day: tokens,
-  });
-});
+const fileSchema = z.lazySchema(() =>
+  z.strictObject({
+    usd_per_wake: rangedNumber(BUDGET_RANGES.usd_per_wake).optional(),
+    usd_per_day: rangedNumber(BUDGET_RANGES.usd_per_day).optional(),
+    tokens_per_wake: rangedNumber(BUDGET_RANGES.tokens_per_wake).optional(),
+    tokens_per_day: rangedNumber(BUDGET_RANGES.tokens_per_day).optional(),
+  })
+);
 
 /**
  * `configHome`'s `budget.json`; {@link BUDGET_NONE} when absent.
@@ -70,12 +69,10 @@ export function resolveBudget(value: unknown, file: string = BUDGET_FILE): Budge
         : issue.code === "unrecognized_keys"
         ? `${file} key '${key}' is not a budget setting. Fix: use usd_per_wake, usd_per_day, ` +
           "tokens_per_wake and tokens_per_day only, or remove it."
-        : key.startsWith("usd_")
-        ? `${file} key '${key}' must be a positive number of USD (${issue.message}). Fix: set ` +
-          "it so, or remove it for no limit."
-        : key.startsWith("tokens_")
-        ? `${file} key '${key}' must be a positive whole number of tokens (${issue.message}). ` +
-          "Fix: set it so, or remove it for no limit."
+        : Object.hasOwn(BUDGET_RANGES, key)
+        ? `${file} key '${key}' must be ` +
+          `${describeRange(BUDGET_RANGES[key as keyof typeof BUDGET_RANGES])} ` +
+          `(${issue.message}). Fix: set it so, or remove it for no limit.`
         : `${file} key '${key}' is not a budget setting. Fix: use usd_per_wake, usd_per_day, ` +
           "tokens_per_wake and tokens_per_day only, or remove it.",
     );

@@ -9,7 +9,12 @@
  * The codecs are fast-png and jpeg-js, both plain JavaScript: no FFI and no WebAssembly file to
  * locate, so they run under the locked permission set and from the bundle alike
  * (docs/benchmarks.md#image-preparation has the measurements behind the choice).
+ *
+ * Before any decoding, the size an image's header declares is read (image-size, plain JavaScript
+ * too, reading a few header bytes of PNG, JPEG, GIF and WebP): a decompression bomb — a few
+ * hundred kilobytes that inflate to gigabytes — is refused from its header and never inflated.
  */
+import { imageSize } from "image-size";
 import { convertIndexedToRgb, decode as decodePng, encode as encodePng } from "fast-png";
 import { decode as decodeJpeg, encode as encodeJpeg } from "jpeg-js";
 import type { ImagePrepPolicy } from "./types/image_policy.ts";
@@ -112,7 +117,7 @@ export async function prepareView(
 
 /**
  * Decodes a PNG or JPEG to RGBA. Throws on a corrupt file, an unsupported format, or one over
- * {@link MAX_DECODE_MEGAPIXELS}.
+ * {@link MAX_DECODE_MEGAPIXELS} (a second line behind the header check of {@link prepareImage}).
  */
 export function decodeImage(bytes: Uint8Array, mimeType: string): Raster {
   if (mimeType === "image/png") return pngToRgba(bytes);
@@ -128,6 +133,45 @@ export function decodeImage(bytes: Uint8Array, mimeType: string): Raster {
 /** The codecs read these; anything else is passed through if it fits, else sent as text. */
 const DECODABLE = new Set(["image/png", "image/jpeg"]);
 
+/** The formats whose header is read for the declared size before anything else happens. */
+const MEASURED = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** The size an image's header declares, read without decoding it. */
+export interface HeaderSize {
+  readonly width: number;
+  readonly height: number;
+  /** The format the bytes are, whatever the declared type says ("png", "jpg", …). */
+  readonly type: string;
+}
+
+/**
+ * The size `bytes`' header declares (the largest frame's, for a format that holds several), or
+ * undefined when no header of a known format can be read. Reads the header only: no pixel is
+ * inflated, so a bomb costs what its file costs.
+ */
+export function headerSize(bytes: Uint8Array): HeaderSize | undefined {
+  try {
+    const size = imageSize(bytes);
+    const { width, height } = size;
+    if (!width || !height) return undefined;
+    return { width, height, type: size.type ?? "unknown" };
+  } catch {
+    return undefined; // not a format the reader knows, or a header cut short
+  }
+}
+
+/**
+ * Why an image whose header declares `size` is not decoded: more pixels than
+ * {@link MAX_DECODE_MEGAPIXELS}. Undefined when it is within the limit.
+ */
+export function oversizeReason(size: HeaderSize): string | undefined {
+  const megapixels = (size.width * size.height) / 1e6;
+  if (megapixels <= MAX_DECODE_MEGAPIXELS) return undefined;
+  return `its header declares ${size.width}×${size.height} pixels (${Math.round(megapixels)} ` +
+    `megapixels), over the ${MAX_DECODE_MEGAPIXELS}-megapixel limit; it was refused without ` +
+    "being decoded.";
+}
+
 /**
  * One image, prepared: the original (same bytes) when it is within every limit, else its
  * segments or its re-encoding; a sentence saying why when it cannot be sent.
@@ -138,6 +182,18 @@ export async function prepareImage(
 ): Promise<ImageContent[] | string> {
   let mime = image.mimeType.toLowerCase();
   if (mime === "image/jpg") mime = "image/jpeg";
+  let bytes: Uint8Array | undefined;
+  if (MEASURED.has(mime)) {
+    // The header first: the decoder's own guard runs only after it has inflated the pixels.
+    bytes = Uint8Array.fromBase64(image.data);
+    const size = headerSize(bytes);
+    const oversize = size && oversizeReason(size);
+    if (oversize) return oversize;
+    if (!size && DECODABLE.has(mime)) {
+      return `the file could not be decoded as ${mime} (no readable ${mime} header); it may be ` +
+        "corrupt or truncated.";
+    }
+  }
   if (!DECODABLE.has(mime)) {
     if (image.data.length <= policy.maxBase64Bytes) return [image];
     return `a ${mime} image of ${image.data.length} base64 characters is over the request's ` +
@@ -145,7 +201,7 @@ export async function prepareImage(
   }
   let decoded: Raster;
   try {
-    decoded = decodeImage(Uint8Array.fromBase64(image.data), mime);
+    decoded = decodeImage(bytes ?? Uint8Array.fromBase64(image.data), mime);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return `the file could not be decoded as ${mime} (${why}); it may be corrupt or truncated.`;

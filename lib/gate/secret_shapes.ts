@@ -1,7 +1,8 @@
 /**
  * Credential shapes the gate refuses to post. The journal's scrubber already knows the fleet's
  * shapes (`SECRET_PATTERN`, `PEM_PRIVATE_KEY_PATTERN`, `AUTHORIZATION_PATTERN`); they are reused
- * here, not copied. The vendor shapes only the gate needs are in shape_table.ts.
+ * here, not copied. The vendor shapes only the gate needs are in shape_table.ts (the secretlint
+ * preset's) and gitleaks_shapes.ts (gitleaks' prefix-anchored rules beyond it).
  *
  * The costs differ, though: a scrubber that over-redacts a log line loses a word, a gate that
  * over-refuses silences the agent. So a journal match is only taken as a credential when it
@@ -17,6 +18,7 @@ import {
   SECRET_PATTERN,
 } from "../journal/scrub.ts";
 import { foldVisible } from "./fold.ts";
+import { GITLEAKS_SHAPES } from "./gitleaks_shapes.ts";
 import { SHAPES } from "./shape_table.ts";
 
 /** One credential found in a text. */
@@ -103,10 +105,13 @@ function authorizationFindings(text: string): CredentialFinding[] {
   return out;
 }
 
-/** The vendor shapes of shape_table.ts. */
+/** The vendor shapes: shape_table.ts (the secretlint preset's), then gitleaks_shapes.ts. */
+const TABLE = [...SHAPES, ...GITLEAKS_SHAPES];
+
+/** The vendor shapes of the two tables. */
 function tableFindings(text: string): CredentialFinding[] {
   const out: CredentialFinding[] = [];
-  for (const { name, pattern, secret, accept } of SHAPES) {
+  for (const { name, pattern, secret, accept } of TABLE) {
     // A private copy each time (the table's expressions are global, shared and stateful), with
     // `d` so a capture group's span is known exactly.
     for (const m of text.matchAll(new RegExp(pattern.source, `${pattern.flags}d`))) {

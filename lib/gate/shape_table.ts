@@ -72,8 +72,8 @@ export const SHAPES: readonly Shape[] = [
   },
   // Not in the preset (its gcp rule reads key files, not text).
   { name: "a Google API key", pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  // Stripe (preset: stripe; test-mode keys still open an account's test data).
-  { name: "a Stripe secret key", pattern: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  // Stripe (preset: stripe; test-mode keys still open an account's test data; gitleaks adds `prod`).
+  { name: "a Stripe secret key", pattern: /\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{16,}/g },
   // Not in the preset.
   {
     name: "a JSON Web Token",

@@ -27,6 +27,9 @@ const NAMES: Readonly<Record<string, number>> = {
   CRITICAL: 50,
 };
 
+/** The greatest numeric `HARNESS_LOG_LEVEL` (docs/configuration.md#numeric-ranges). */
+export const MAX_LOG_LEVEL = 100;
+
 /** A `HARNESS_LOG_LEVEL` value that names no level. */
 export class LogLevelError extends Error {
   override name = "LogLevelError";
@@ -40,12 +43,13 @@ export class LogLevelError extends Error {
 export function parseLogLevel(raw: string | undefined): number {
   const value = (raw ?? "").trim();
   if (value === "") return LEVEL_NUMBERS.INFO;
-  if (/^\d+$/.test(value)) return Number(value);
+  // Any number above CRITICAL silences the journal alike; past 100 it is a typo, not a level.
+  if (/^\d+$/.test(value) && Number(value) <= MAX_LOG_LEVEL) return Number(value);
   const level = NAMES[value.toUpperCase()];
   if (level !== undefined) return level;
   throw new LogLevelError(
     `${LOG_LEVEL_ENV} must be one of DEBUG, INFO, WARNING, ERROR (also WARN, CRITICAL or a ` +
-      `whole number), case-insensitive; got '${value}'.`,
+      `whole number from 0 to ${MAX_LOG_LEVEL}), case-insensitive; got '${value}'.`,
   );
 }
 

@@ -27,6 +27,9 @@ export interface AssetListOptions extends ListOptions {
   readonly timeline?: string;
 }
 
+/** The most bytes {@link AssetsApi.download} reads of a blob unless told otherwise (256 MiB). */
+export const DOWNLOAD_MAX_BYTES = 256 * 1024 * 1024;
+
 /** A downloaded blob. */
 export interface DownloadedBlob {
   /** The blob's bytes. */
@@ -94,8 +97,14 @@ export class AssetsApi {
   /**
    * Downloads an asset's bytes from its signed `file.url` (or a URL given directly): a plain
    * GET without the bearer token, following redirects, since the URL itself is the credential.
+   * The body is streamed up to `maxBytes` ({@link DOWNLOAD_MAX_BYTES} by default), whatever the
+   * asset's `byte_size` says.
+   * @throws {BlobTooLargeError} when the blob is larger than that; it is never read whole.
    */
-  async download(source: Asset | string, options: CallOptions = {}): Promise<DownloadedBlob> {
+  async download(
+    source: Asset | string,
+    options: CallOptions & { readonly maxBytes?: number } = {},
+  ): Promise<DownloadedBlob> {
     let href: string;
     if (typeof source === "string") href = source;
     else if (source.content.file) href = source.content.file.url;
@@ -113,6 +122,7 @@ export class AssetsApi {
       auth: false,
       accept: false,
       ...options,
+      maxBytes: options.maxBytes ?? DOWNLOAD_MAX_BYTES,
     });
     return { bytes: reply.bytes, contentType: reply.headers.get("content-type") };
   }

@@ -21,6 +21,7 @@ import {
   type TransportFailure,
 } from "./errors.ts";
 import { parseResponse } from "./validate.ts";
+import { BlobTooLargeError, readBodyWithin } from "./capped_body.ts";
 
 /** The HTTP methods the platform API uses. */
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
@@ -75,6 +76,11 @@ export interface Call extends CreateOptions {
    * must not keep the runtime's error, which names the full URL. Implied by `url`.
    */
   readonly secretUrl?: boolean;
+  /**
+   * The most bytes the body may hold; past it the read stops and a `BlobTooLargeError` is thrown.
+   * Unset reads the whole body (the platform's JSON answers).
+   */
+  readonly maxBytes?: number;
 }
 
 /** A fully read 2xx answer. */
@@ -279,7 +285,9 @@ export class Transport {
       const send = call.url && call.method === "GET" ? this.#handed : this.#fetch;
       const res = await send(url, { method: call.method, headers, body, signal });
       // The deadline covers the body too: a server that stalls mid-body is a timeout.
-      const bytes = new Uint8Array(await res.arrayBuffer());
+      const bytes = call.maxBytes === undefined
+        ? new Uint8Array(await res.arrayBuffer())
+        : await readBodyWithin(res, call.maxBytes, endpoint);
       return { status: res.status, headers: res.headers, bytes, url: res.url || url.href };
     } catch (err) {
       // Refused before it was sent: a definite answer, never an unknown outcome to re-send.
@@ -293,6 +301,8 @@ export class Transport {
           },
         );
       }
+      // Over the caller's cap: an answer about the blob, not a transport failure to retry.
+      if (err instanceof BlobTooLargeError) throw err;
       throw transportError(err, {
         endpoint,
         origin: url.origin,

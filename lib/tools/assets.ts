@@ -209,7 +209,7 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
         : "";
       return `${meta}\n(${why} — not inlined. The file is on the timeline by that uuid.${hint})`;
     }
-    const { bytes } = await context.client.assets.download(asset);
+    const { bytes } = await context.client.assets.download(asset, { maxBytes: MAX_INLINE_BYTES });
     try {
       return `${meta}\n\n${new TextDecoder("utf-8", { fatal: true }).decode(bytes)}`;
     } catch {

@@ -216,7 +216,8 @@ const LAYERS: readonly Layer[] = [
       "the code-execution asset bridge: the wake's code container, the hook that stores a code run's files and source as assets, and code_attach",
     may: [
       "lib/base",
-      // lib/net: the one fetch path every outbound request takes.
+      // lib/net: the one fetch path every outbound request takes, and its capped reads (a
+      // container file is read under a byte cap).
       "lib/net",
       "lib/journal",
       "lib/platform",

@@ -3,6 +3,7 @@ import { ArgvError, parseArgv } from "../../lib/cli/argv.ts";
 
 const options = {
   timeline: { type: "string" },
+  "opt-in": { type: "list" },
   json: { type: "boolean" },
   "resolved-config": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -63,4 +64,14 @@ Deno.test("argv: a boolean option given a value is refused", () => {
 
 Deno.test("argv: nothing given parses to nothing", () => {
   assert.deepEqual(parseArgv([], options), { values: {}, positionals: [] });
+});
+
+Deno.test("argv: a list option accumulates every occurrence's comma-separated items", () => {
+  assert.deepEqual(
+    parseArgv(["--opt-in", "shell", "--opt-in=web_fetch,system_prompt", "--opt-in", "x"], options)
+      .values,
+    { "opt-in": ["shell", "web_fetch", "system_prompt", "x"] },
+  );
+  assert.deepEqual(parseArgv(["--opt-in="], options).values, { "opt-in": [""] });
+  assert.throws(() => parseArgv(["--opt-in"], options), /'--opt-in <value>' needs a value/);
 });

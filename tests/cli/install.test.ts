@@ -163,3 +163,24 @@ Deno.test("a filesystem failure is one line on stderr and exit 1", async () => {
     assert.equal(result.stdout, "");
   });
 });
+
+Deno.test("a repeated --opt-in or --revoke-opt-in adds up: every stem named is granted or revoked", async () => {
+  await withDir(async (dir) => {
+    const home = join(dir, "home");
+    const install = (...flags: string[]) =>
+      runCli(["install", "--config-home", home, ...flags], { env: ENV });
+    const granted = await install("--opt-in", "shell", "--opt-in", "hear_audio,system_prompt");
+    assert.equal(granted.code, 0, granted.stderr);
+    for (const stem of ["shell", "hear_audio", "system_prompt"]) {
+      assert.ok(await present(join(home, `tools/${stem}.json`)), `${stem} granted`);
+    }
+    const revoked = await install("--revoke-opt-in", "shell", "--revoke-opt-in", "hear_audio");
+    assert.equal(revoked.code, 0, revoked.stderr);
+    // The first occurrence is not dropped: shell is revoked as well as hear_audio.
+    assert.equal(await present(join(home, "tools/shell.json")), false, "shell revoked");
+    assert.equal(await present(join(home, "tools/hear_audio.json")), false, "hear_audio revoked");
+    assert.ok(await present(join(home, "tools/system_prompt.json")), "the rest is kept");
+    const declared = JSON.parse(await readFile(join(home, ".declared.json"), "utf8"));
+    assert.deepEqual(declared.opt_in, ["system_prompt"]);
+  });
+});

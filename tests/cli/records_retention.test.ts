@@ -47,7 +47,24 @@ Deno.test("a wrong records.json refuses cleanup --records naming the file, the k
   await using w = await setUp({ retention_days: 0 });
   const cleaned = await runCli(["cleanup", "--records"], { env: w.env });
   assert.equal(cleaned.code, 1);
-  assert.match(cleaned.stderr, /records\.json key 'retention_days' must be a whole number.*Fix:/);
+  assert.match(
+    cleaned.stderr,
+    /records\.json key 'retention_days' must be an integer from 1 .*Fix:/,
+  );
   const lines = (await Deno.readTextFile(`${w.home}/records/${TL}.jsonl`)).trim().split("\n");
   assert.equal(lines.length, 4);
+});
+
+Deno.test("a retention_days too large for a date refuses at load, naming the file, key and range", async () => {
+  // 200 million days before today is no date: it must never reach the pruner ("Invalid time value").
+  await using w = await setUp({ retention_days: 200_000_000 });
+  const cleaned = await runCli(["cleanup", "--records"], { env: w.env });
+  assert.equal(cleaned.code, 1);
+  assert.match(
+    cleaned.stderr,
+    /records\.json key 'retention_days' must be an integer from 1 to 36500 \(days\).*Fix:/,
+  );
+  assert.doesNotMatch(cleaned.stderr, /Invalid time value/);
+  const lines = (await Deno.readTextFile(`${w.home}/records/${TL}.jsonl`)).trim().split("\n");
+  assert.equal(lines.length, 4, "nothing pruned");
 });

@@ -145,17 +145,17 @@ Deno.test("valid values are parsed and trimmed", () => {
 });
 
 Deno.test("integer knobs refuse junk, naming the variable, the value and the accepted range", () => {
-  assertRefused({ HARNESS_MAX_STEPS: "-3" }, "HARNESS_MAX_STEPS", "positive integer", "'-3'");
+  assertRefused({ HARNESS_MAX_STEPS: "-3" }, "HARNESS_MAX_STEPS", "from 1 to 1000", "'-3'");
   assert.equal(
     refused({ HARNESS_MAX_STEPS: "-3" }).message,
-    "HARNESS_MAX_STEPS must be a positive integer, got '-3'.",
+    "HARNESS_MAX_STEPS must be an integer from 1 to 1000, got '-3'.",
   );
   assertRefused({ HARNESS_MAX_STEPS: "0" }, "HARNESS_MAX_STEPS", "'0'");
   assertRefused({ HARNESS_MAX_STEPS: "2.5" }, "HARNESS_MAX_STEPS", "'2.5'");
   assertRefused({ HARNESS_MAX_STEPS: "ten" }, "HARNESS_MAX_STEPS", "'ten'");
   assertRefused({ HARNESS_MAX_STEPS: "1e3" }, "HARNESS_MAX_STEPS");
   assertRefused({ HARNESS_MAX_STEPS: "99999999999999999999" }, "HARNESS_MAX_STEPS");
-  assertRefused({ HARNESS_RESPONSE_RETRIES: "-1" }, "HARNESS_RESPONSE_RETRIES", "non-negative");
+  assertRefused({ HARNESS_RESPONSE_RETRIES: "-1" }, "HARNESS_RESPONSE_RETRIES", "from 0 to 10");
   assertRefused({ HARNESS_MAX_CONTEXT_TOKENS: "-5" }, "HARNESS_MAX_CONTEXT_TOKENS", "'-5'");
   assertRefused({ HARNESS_MAX_CONTEXT_TOKENS: "128k" }, "HARNESS_MAX_CONTEXT_TOKENS");
   assertRefused({ HARNESS_WAKE_BREAKER_MAX: "many" }, "HARNESS_WAKE_BREAKER_MAX", "integer");

@@ -57,7 +57,7 @@ Deno.test("image_prep.json: a bad value refuses naming the file, the key and the
   };
   assert.match(
     refusal({ "gpt-5.1": { max_images: -1 } }),
-    /^image_prep\.json key 'gpt-5\.1\.max_images' must be an integer ≥ 0 .*Fix: set it to/,
+    /^image_prep\.json key 'gpt-5\.1\.max_images' must be an integer from 0 to 500 \(images\) .*Fix: set it to/,
   );
   assert.match(
     refusal({ "*": { max_image: 3 } }),

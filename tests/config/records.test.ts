@@ -28,7 +28,10 @@ Deno.test("records.json: each wrong key is refused by name with its fix", () => 
   const cases: [unknown, RegExp][] = [
     [[], /must be a JSON object/],
     [{ content: "text" }, /key 'content' must be "full" or "hashes".*Fix:/],
-    [{ retention_days: 1.5 }, /key 'retention_days' must be a whole number.*Fix:/],
+    [
+      { retention_days: 1.5 },
+      /key 'retention_days' must be an integer from 1 to 36500 \(days\).*Fix:/,
+    ],
     [{ retention_days: -1 }, /key 'retention_days'/],
     [{ keep: true }, /key 'keep' is not a records setting.*Fix:/],
   ];

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { json, problem, routes, startStub } from "../support/http_stub.ts";
-import { ForbiddenError, NotFoundError, PlatformError } from "../../lib/platform/mod.ts";
+import {
+  BlobTooLargeError,
+  DOWNLOAD_MAX_BYTES,
+  ForbiddenError,
+  NotFoundError,
+  PlatformError,
+} from "../../lib/platform/mod.ts";
 import { USER_AGENT } from "../../lib/base/version.ts";
 import { asset, clientFor, TIMELINE, TOKEN, u } from "./fixtures.ts";
 
@@ -111,4 +117,43 @@ Deno.test("downloading an asset without a file is a PlatformError, not a crash",
 Deno.test("assets.get 404 is a NotFoundError", async () => {
   await using stub = await startStub(() => problem(404, "not_found", "Not found."));
   await assert.rejects(clientFor(stub.url).assets.get(u(1)), NotFoundError);
+});
+
+Deno.test("download streams up to its cap: a stated length over it is refused, a longer body is cut off", async () => {
+  const TOTAL = 100_000_000;
+  let made = 0;
+  await using stub = await startStub((req) => {
+    if (req.path === "/blobs/stated") return new Response(new Uint8Array(2048));
+    if (req.path === "/blobs/small") return new Response(new Uint8Array(1_000));
+    // No stated length: a body made 64 KiB at a time, as the client reads it, 100 MB in all.
+    const stream = new ReadableStream<Uint8Array<ArrayBuffer>>({
+      pull(controller) {
+        if (made >= TOTAL) return controller.close();
+        const n = Math.min(65_536, TOTAL - made);
+        made += n;
+        controller.enqueue(new Uint8Array(n));
+      },
+    });
+    return new Response(stream);
+  });
+  const client = clientFor(stub.url);
+  await assert.rejects(
+    () => client.assets.download("/blobs/stated", { maxBytes: 1024 }),
+    (error: unknown) => {
+      assert.ok(error instanceof BlobTooLargeError);
+      assert.equal(error.maxBytes, 1024);
+      assert.match(error.message, /states 2048 bytes, over its 1024-byte limit; it was not read/);
+      return true;
+    },
+  );
+  await assert.rejects(
+    () => client.assets.download("/blobs/endless", { maxBytes: 4096 }),
+    /ran past its 4096-byte limit and was stopped there/,
+  );
+  // The read stopped: what the server made is the cap and what sat in the socket's buffers.
+  assert.ok(made < 32_000_000, `the server made ${made} bytes`);
+  // Within the cap, the whole blob.
+  const blob = await client.assets.download("/blobs/small", { maxBytes: 4096 });
+  assert.equal(blob.bytes.length, 1_000);
+  assert.equal(DOWNLOAD_MAX_BYTES, 256 * 1024 * 1024);
 });

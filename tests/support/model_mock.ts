@@ -16,7 +16,8 @@
  * ```
  *
  * A reply is `{ json }` (JSON body), `{ text, contentType? }` (raw text: HTML pages,
- * truncated JSON, hand-made SSE), `{ bytes, contentType? }` (a binary body), with optional `status` (200), `headers`, and `delayMs`
+ * truncated JSON, hand-made SSE), `{ bytes, contentType? }` (a binary body), `{ stream, contentType? }`
+ * (a body streamed as the client reads it), with optional `status` (200), `headers`, and `delayMs`
  * (sleeps before answering; cut short by `close()`). A function reply receives the recorded
  * request and returns one of those. An unscripted request gets a 599 JSON error naming the
  * route, so a missing script fails loudly. Routes: `chat`, `responses`, `model`, `endpoints`,
@@ -66,6 +67,7 @@ export type MockReply =
     | { json: unknown }
     | { text: string; contentType?: string }
     | { bytes: Uint8Array<ArrayBuffer>; contentType?: string }
+    | { stream: ReadableStream<Uint8Array<ArrayBuffer>>; contentType?: string }
   );
 
 /** A reply, or a function of the request producing one. */
@@ -210,7 +212,7 @@ export class ModelMock {
       return new Response(JSON.stringify(reply.json), { status: reply.status ?? 200, headers });
     }
     headers.set("content-type", reply.contentType ?? "application/json");
-    const payload = "bytes" in reply ? reply.bytes : reply.text;
+    const payload = "bytes" in reply ? reply.bytes : "stream" in reply ? reply.stream : reply.text;
     return new Response(payload, { status: reply.status ?? 200, headers });
   }
 

@@ -353,3 +353,76 @@ Deno.test("code_attach: an expired container is replaced once and the file lands
     assert.equal(code.container, "cntr_fresh");
   });
 });
+
+const MIB = 1024 * 1024;
+
+/** A `total`-byte body made a MiB at a time as the reader asks; `pulled()` is what it made. */
+function lazyBody(total: number) {
+  let made = 0;
+  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>({
+    pull(controller) {
+      if (made >= total) return controller.close();
+      const n = Math.min(MIB, total - made);
+      made += n;
+      controller.enqueue(new Uint8Array(n).fill(0x41));
+    },
+  });
+  return { stream, pulled: () => made };
+}
+
+Deno.test("a file larger than its listing says is cut off at the cap, never read whole", async () => {
+  await using mock = await ModelMock.start();
+  mock.reply(
+    "responses",
+    { json: responsesReply({ code: [{ code: "lie()", container: "cntr_1" }], text: "Done." }) },
+    { json: responsesReply({ text: "ok" }) },
+  );
+  // The listing says 1 KB; the body is 100 MB.
+  mock.reply("container_files", {
+    json: containerFiles("cntr_1", [
+      { id: "cfile_lie", path: "/mnt/data/lie.bin", bytes: 1024, source: "assistant" },
+    ]),
+  });
+  const body = lazyBody(100 * 1000 * 1000);
+  mock.reply("container_file_content", { stream: body.stream, contentType: "text/plain" });
+  await withRoom(async ({ context, journal }) => {
+    const messages = [Message.user("lie")];
+    const code = session(mock);
+    await engine(mock, code, context).run(messages);
+    assert.match(
+      messages.find((m) => m.injected)?.content ?? "",
+      /lie\.bin was not stored: it is over the 67108864-byte limit; the download was stopped there\./,
+    );
+    // The read stopped at the cap: what the server made is the cap and what sat in buffers.
+    assert.ok(body.pulled() < 100 * 1000 * 1000, `read ${body.pulled()} bytes`);
+    assert.ok(body.pulled() <= 64 * MIB + 16 * MIB, `read ${body.pulled()} bytes`);
+    assert.ok(code.bridgedFiles.has("cfile_lie"), "not fetched again by a later harvest");
+    assert.ok(
+      journal.lines.some((l) => l.includes("code_bridge failed") && l.includes("lie.bin")),
+      journal.lines.join("\n"),
+    );
+  });
+});
+
+Deno.test("a file whose stated length is over the cap is refused before a byte is read", async () => {
+  await using mock = await ModelMock.start();
+  mock.reply(
+    "responses",
+    { json: responsesReply({ code: [{ code: "big()", container: "cntr_1" }], text: "Done." }) },
+    { json: responsesReply({ text: "ok" }) },
+  );
+  mock.reply("container_files", {
+    json: containerFiles("cntr_1", [
+      { id: "cfile_big", path: "/mnt/data/big.bin", bytes: 10, source: "assistant" },
+    ]),
+  });
+  mock.reply("container_file_content", { bytes: new Uint8Array(64 * MIB + 1) });
+  await withRoom(async ({ context }) => {
+    const messages = [Message.user("big")];
+    await engine(mock, session(mock), context).run(messages);
+    assert.match(
+      messages.find((m) => m.injected)?.content ?? "",
+      /big\.bin was not stored: it states 67108865 bytes, over the 67108864-byte limit; it was not read\./,
+    );
+  });
+});

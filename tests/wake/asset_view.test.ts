@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { Provider } from "../../lib/core/types/provider.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
-import { type Asset, PlatformError } from "../../lib/platform/mod.ts";
+import { type Asset, BlobTooLargeError, PlatformError } from "../../lib/platform/mod.ts";
 import { MAX_IMAGE_BYTES } from "../../lib/tools/shared/asset_format.ts";
 import { type AssetViewDeps, perceiveAsset } from "../../lib/wake/asset_view.ts";
 import { renderAsset, renderAssetShown } from "../../lib/runtime/render.ts";
@@ -116,6 +116,16 @@ Deno.test("asset view: a blob larger than the cap is text, whatever its declared
   const a = asset("a1");
   assert.deepEqual(await perceiveAsset(d, a), { text: renderAsset(a) });
   assert.equal(counts.downloads, 1);
+});
+
+Deno.test("asset view: a download the cap stopped is text, and nothing of it is shown", async () => {
+  const { d, journal } = deps(
+    { supportsVision: () => true },
+    () => Promise.reject(new BlobTooLargeError(MAX_IMAGE_BYTES, "GET {file.url}")),
+  );
+  const a = asset("a1");
+  assert.deepEqual(await perceiveAsset(d, a), { text: renderAsset(a) });
+  assert.doesNotMatch(journal.lines.join("\n"), /Could not download/);
 });
 
 Deno.test("asset view: a failed download is text plus a WARNING; an unbuilt provider is text", async () => {

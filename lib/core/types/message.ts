@@ -64,6 +64,14 @@ export interface CodeRun {
   readonly cited: readonly CodeRunFile[];
 }
 
+/**
+ * Why a reply ended other than by the model's own choice: it refused (a refusal part, a chat
+ * `refusal`, a `refusal` stop reason), or the output limit cut it (`incomplete` /
+ * `max_output_tokens`, `finish_reason: length`, `max_tokens`). A refusal is a hand-off, never text
+ * to rewrite; a cut reply is not a normal final answer.
+ */
+export type Ending = "refused" | "truncated";
+
 /** One turn of a conversation. */
 export interface Message {
   /** Who said it. */
@@ -86,6 +94,10 @@ export interface Message {
   usage?: Usage;
   /** A server-side code run the reply made; never persisted. */
   codeRun?: CodeRun;
+  /** Assistant replies: set when the reply ended by refusal or truncation; never persisted. */
+  ending?: Ending;
+  /** Assistant replies: the refusal's own words when the vendor gave them; never persisted. */
+  refusal?: string;
 }
 
 /** The factories {@link Message} offers, typed explicitly so the kit's public API is too. */

@@ -70,7 +70,10 @@ export class CodeAttachTool extends PlatformTool<z.infer<typeof Args>> {
           `${CODE_FILE_MAX_BYTES}-byte limit for the code sandbox.`;
       }
       filename = baseName(file.filename, `${uuid}.bin`);
-      ({ bytes } = await context.client.assets.download(asset, { signal: call?.signal }));
+      ({ bytes } = await context.client.assets.download(asset, {
+        signal: call?.signal,
+        maxBytes: CODE_FILE_MAX_BYTES,
+      }));
     } catch (error) {
       if (error instanceof NotFoundError) {
         return `Error: no asset ${uuid} is visible to you; check the uuid.`;

@@ -17,7 +17,12 @@ import { codeBridgeFailed, codeBridgeStored } from "../../journal/catalogue_engi
 import type { Asset } from "../../platform/mod.ts";
 import { sniffImage, uploadGenerated } from "../media/common.ts";
 import type { PlatformContext } from "../shared/platform_context.ts";
-import { CODE_FILE_MAX_BYTES, type CodeSession, type ContainerFile } from "./session.ts";
+import {
+  CODE_FILE_MAX_BYTES,
+  type CodeSession,
+  type ContainerFile,
+  ContainerFileTooLargeError,
+} from "./session.ts";
 
 /** How the cells of one reply are joined into one source asset. */
 export const CELL_SEPARATOR = "\n\n# --- next cell ---\n\n";
@@ -120,8 +125,15 @@ async function storeOutputs(
     try {
       bytes = await session.download(container, file.id);
     } catch (error) {
-      // Not marked bridged: a later reply's harvest tries it again.
       const reason = oneLine(error);
+      if (error instanceof ContainerFileTooLargeError) {
+        // Marked bridged: a later harvest would only fetch the same cap's worth again.
+        session.bridgedFiles.add(file.id);
+        codeBridgeFailed(context.journal, { stage: "download", name: file.filename, reason });
+        lines.push(`${file.filename} was not stored: ${reason}.`);
+        continue;
+      }
+      // Not marked bridged: a later reply's harvest tries it again.
       codeBridgeFailed(context.journal, { stage: "download", name: file.filename, reason });
       lines.push(`${file.filename} could not be downloaded from the code sandbox: ${reason}`);
       continue;

@@ -8,6 +8,7 @@
 import type OpenAI from "openai";
 import { outboundFetch } from "../../net/outbound.ts";
 import { withoutNodeGlobals } from "../../providers/without_node_globals.ts";
+import { readCapped } from "../../net/read_capped.ts";
 
 /** The largest file the bridge moves in either direction (64 MiB). */
 export const CODE_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -21,6 +22,11 @@ export interface CodeEndpoint {
   readonly apiKey: string;
   /** `AI_BASE_URL`; unset ⇒ OpenAI's own. */
   readonly baseURL?: string;
+}
+
+/** A container file larger than {@link CODE_FILE_MAX_BYTES}: the download stopped at the cap. */
+export class ContainerFileTooLargeError extends Error {
+  override name = "ContainerFileTooLargeError";
 }
 
 /** A file the executor wrote into the container. */
@@ -85,13 +91,32 @@ export class CodeSession {
     return files;
   }
 
-  /** A container file's bytes. */
+  /**
+   * A container file's bytes, streamed up to {@link CODE_FILE_MAX_BYTES} whatever the listing
+   * said of its size: a stated length over the cap is refused unread, and a body that runs past
+   * it is cut off there.
+   * @throws {ContainerFileTooLargeError} when the file is larger than the cap.
+   */
   async download(container: string, fileId: string): Promise<Uint8Array> {
     const client = await this.#sdk();
     const reply = await client.containers.files.content.retrieve(fileId, {
       container_id: container,
     });
-    return new Uint8Array(await reply.arrayBuffer());
+    const stated = Number(reply.headers.get("content-length") ?? Number.NaN);
+    if (Number.isFinite(stated) && stated > CODE_FILE_MAX_BYTES) {
+      await reply.body?.cancel().catch(() => {});
+      throw new ContainerFileTooLargeError(
+        `it states ${stated} bytes, over the ${CODE_FILE_MAX_BYTES}-byte limit; it was not read`,
+      );
+    }
+    if (!reply.body) return new Uint8Array(0);
+    const { bytes, truncated } = await readCapped(reply.body, CODE_FILE_MAX_BYTES);
+    if (truncated) {
+      throw new ContainerFileTooLargeError(
+        `it is over the ${CODE_FILE_MAX_BYTES}-byte limit; the download was stopped there`,
+      );
+    }
+    return bytes;
   }
 
   /** Uploads `bytes` into `container` as `filename`; the path the executor reads it from. */

@@ -6,7 +6,12 @@
  * never written anywhere.
  */
 import type { ImageContent } from "../../core/types/message.ts";
-import type { Asset, AssetsApi, CallOptions } from "../../platform/mod.ts";
+import {
+  type Asset,
+  type AssetsApi,
+  BlobTooLargeError,
+  type CallOptions,
+} from "../../platform/mod.ts";
 import { mediaType } from "../net/content_type.ts";
 import { MAX_IMAGE_BYTES, viewRefusal } from "./asset_format.ts";
 
@@ -24,8 +29,16 @@ export async function downloadImage(
   if (!file) return "no file is attached to this asset — nothing to view.";
   const refusal = viewRefusal(file);
   if (refusal) return refusal;
-  const { bytes } = await assets.download(asset, options);
+  let bytes: Uint8Array;
+  try {
+    // Streamed up to the cap: a blob larger than its declared size is cut off, not read whole.
+    ({ bytes } = await assets.download(asset, { ...options, maxBytes: MAX_IMAGE_BYTES }));
+  } catch (error) {
+    if (!(error instanceof BlobTooLargeError)) throw error;
+    return `over the ${MAX_IMAGE_BYTES}-byte view limit — too large to look at.`;
+  }
   if (bytes.byteLength > MAX_IMAGE_BYTES) {
+    // A download seam that ignored the cap: the limit still holds.
     return `${bytes.byteLength} bytes, over the ${MAX_IMAGE_BYTES}-byte view limit — too large to look at.`;
   }
   if (bytes.byteLength === 0) return "empty file — nothing to view.";
