@@ -1,7 +1,8 @@
 /**
  * The transport: builds each request (headers, body, timeout), sends it, reads the whole
  * answer under the same deadline, heals a dead token once, and turns every failure into a
- * typed error. Resource modules describe calls; only this file touches `fetch`.
+ * typed error. Resource modules describe calls; only this file sends them, through the one fetch
+ * path (lib/net/).
  */
 import { HostNotAllowedError } from "../net/host_fence.ts";
 import { handedFetch, outboundFetch } from "../net/outbound.ts";
