@@ -8,7 +8,7 @@
  * recognised with `instanceof` against the lazily loaded SDK module the adapter passes in, so
  * this file never loads an SDK itself.
  */
-import { HostNotAllowedError } from "../base/host_fence.ts";
+import { refusalIn } from "../net/refusal.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import type OpenAI from "openai";
@@ -246,11 +246,11 @@ export function connectionFailureMessage(error: unknown, context: CallContext = 
 }
 
 /**
- * A request the host rules refused (docs/security.md#host-rules), wherever the SDK wrapped it:
- * a plain ProviderError, permanent, never a connection fault to retry, since nothing was sent.
+ * A request the fetch path refused (docs/security.md#one-fetch-path: the host rules, or a URL
+ * that is not http(s)), wherever the SDK wrapped it: a plain ProviderError, permanent, never a connection fault to retry, since nothing was sent.
  */
 function hostRefusal(error: unknown): ProviderError | undefined {
-  const refusal = causeChain(error).find((link) => link instanceof HostNotAllowedError);
+  const refusal = refusalIn(error);
   return refusal ? new ProviderError(errorMessage(refusal), { cause: refusal }) : undefined;
 }
 

@@ -5,6 +5,8 @@
  * and, when that route is not there, `GET models` and looks for the id. OpenRouter answers the
  * model list without a key, so there the key is asked about on its own route (`GET key`).
  */
+import { outboundFetch } from "../net/outbound.ts";
+import { refusalIn } from "../net/refusal.ts";
 import { DEFAULT_BASE_URLS } from "./openai.ts";
 import { withoutNodeGlobals } from "./without_node_globals.ts";
 
@@ -20,6 +22,8 @@ export type ModelProbeVerdict =
   | "unconfirmed"
   /** No answer: connection refused, DNS, a timeout. */
   | "unreachable"
+  /** Not asked: the fetch path refused the request (host_rules.json does not list the host). */
+  | "refused"
   /** Anything else (a 5xx, a malformed answer). */
   | "error";
 
@@ -64,6 +68,9 @@ export async function probeModel(options: ModelProbeOptions): Promise<ModelProbe
         baseURL: options.baseURL ?? DEFAULT_BASE_URLS[options.provider],
         maxRetries: 0,
         timeout: options.timeoutMs,
+        // The fetch path: under host rules (harness doctor installs them) the probe goes only
+        // where a wake's model call may.
+        fetch: outboundFetch("model"),
       })
     );
   } catch (error) {
@@ -74,13 +81,18 @@ export async function probeModel(options: ModelProbeOptions): Promise<ModelProbe
     verdict: "key-refused",
     detail: `${where} refused the key with HTTP ${status}`,
   });
-  const failed = (error: unknown): ModelProbe =>
-    statusOf(error) === undefined
+  const failed = (error: unknown): ModelProbe => {
+    const refusal = refusalIn(error);
+    if (refusal) {
+      return { verdict: "refused", detail: `${where} was not asked: ${refusal.message}` };
+    }
+    return statusOf(error) === undefined
       ? { verdict: "unreachable", detail: `${where} did not answer: ${reasonOf(error)}` }
       : {
         verdict: "error",
         detail: `${where} answered HTTP ${statusOf(error)}: ${reasonOf(error)}`,
       };
+  };
 
   let known: "yes" | "no" | "unknown";
   try {

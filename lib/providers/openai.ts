@@ -5,7 +5,7 @@
  * (docs/models.md#retries-and-fault-classes).
  */
 import { requireInstalled } from "../base/npm_packages.ts";
-import { fencedFetch } from "../base/host_fence.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import type OpenAI from "openai";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
 import type { Message } from "../core/types/message.ts";
@@ -214,7 +214,7 @@ export class OpenAIProvider implements Provider {
           maxRetries: 0,
           timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           defaultHeaders: this.#headers(),
-          fetch: fencedFetch("model"),
+          fetch: outboundFetch("model"),
         })
       );
       return { module, client };

@@ -5,7 +5,7 @@
  * body is kept per call because its schema drops the `url_citation` annotations.
  */
 import { requireInstalled } from "../base/npm_packages.ts";
-import { fencedFetch } from "../base/host_fence.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import type { OpenRouter } from "@openrouter/sdk";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
 import type { Message } from "../core/types/message.ts";
@@ -194,7 +194,7 @@ export class OpenRouterProvider implements Provider {
     const options = this.#options;
     const httpClient = new sdk.module.HTTPClient({
       fetcher: async (input, init) => {
-        const response = await fencedFetch("model")(input, init);
+        const response = await outboundFetch("model")(input, init);
         if (raw && response.ok) raw.body = response.clone().text().catch(() => "");
         return response;
       },

@@ -41,9 +41,10 @@ import { ConfigError } from "../config/errors.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import type { Guardrails } from "../gate/guardrails.ts";
-import type { HostRules } from "../base/host_rules.ts";
-import { installFence } from "../base/host_fence.ts";
-import { hostRefused } from "../journal/catalogue_wake.ts";
+import type { HostRules } from "../net/host_rules.ts";
+import { installFence } from "../net/host_fence.ts";
+import { onUrlRefused } from "../net/refusal.ts";
+import { hostRefused, urlRefused } from "../journal/catalogue_wake.ts";
 import { sdkProfileNotice } from "../config/sdk_profile.ts";
 
 /** The operator's host rules in the config home (`HOST_RULES_FILE` of lib/config/host_rules.ts). */
@@ -150,6 +151,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const hostRules = options.hostRules !== undefined
     ? options.hostRules
     : await readHostRules(configHome);
+  if (options.narrow) journalUrlRefusals(journal);
   if (options.narrow && hostRules) await enforceHostRules(hostRules, journal);
   const reconciled = options.reconcile
     ? await autoReconcile(configHome, env.aiProvider, journal)
@@ -277,6 +279,14 @@ export async function enforceHostRules(rules: HostRules, journal: Journal): Prom
     "lib/config/host_rules.ts",
   );
   installFence(hostFence(rules, (refusal) => hostRefused(journal, refusal)));
+}
+
+/**
+ * Writes `url refused` to `journal` for every URL the fetch path refuses from now on
+ * (docs/security.md#one-fetch-path), whether or not there are host rules.
+ */
+export function journalUrlRefusals(journal: Journal): void {
+  onUrlRefused((refusal) => urlRefused(journal, refusal));
 }
 
 /**

@@ -11,18 +11,18 @@
  * mistake) throws. An HTTP error status is an answer, not a failure, and is returned as text.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { fenceCheck, HostNotAllowedError } from "../base/host_fence.ts";
+import { fenceCheck, HostNotAllowedError } from "../net/host_fence.ts";
 import * as z from "../base/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
-import { type AddressPolicy, publicAddressPolicy } from "./net/address_policy.ts";
+import { type AddressPolicy, publicAddressPolicy } from "../net/address_policy.ts";
 import { charsetOf, isHtmlType, isTextType, mediaType } from "./net/content_type.ts";
 import { lazyImport } from "../base/lazy_import.ts";
-import { decodeContent } from "./net/http1.ts";
-import { type HttpResponse, pinnedTransport, type Transport } from "./net/pinned_transport.ts";
+import { decodeContent } from "../net/http1.ts";
+import { type HttpResponse, pinnedTransport, type Transport } from "../net/pinned_transport.ts";
 import { pyRepr } from "../pycompat/repr.ts";
-import { readCapped } from "./net/read_capped.ts";
-import { denoResolver, type Resolver } from "./net/resolve.ts";
-import { checkTarget, FetchRefusal, parseTargetUrl } from "./net/target.ts";
+import { readCapped } from "../net/read_capped.ts";
+import { denoResolver, type Resolver } from "../net/resolve.ts";
+import { checkTarget, FetchRefusal, parseTargetUrl } from "../net/target.ts";
 
 /** The largest body read, as the assets tool's inline cap: enough for an article. */
 export const MAX_FETCH_BYTES = 256 * 1024;

@@ -22,7 +22,12 @@ import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
 import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { enforceHostRules, readHostRules, type Runtime } from "../runtime/resolve.ts";
+import {
+  enforceHostRules,
+  journalUrlRefusals,
+  readHostRules,
+  type Runtime,
+} from "../runtime/resolve.ts";
 import { loadWakeConfig } from "../runtime/wake_config.ts";
 import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
@@ -47,7 +52,9 @@ export async function assemble(
   registerSecret(env.aiApiKey);
   registerSecret(env.token);
   registerSecret(env.password);
-  // The host rules guard every request, so they are in force before the first one below.
+  // The fetch path's refusals and the host rules guard every request, so they are in force
+  // before the first one below.
+  journalUrlRefusals(journal);
   const hostRules = await readHostRules(resolveConfigHome(env));
   if (hostRules) await enforceHostRules(hostRules, journal);
   // The timeline and the dashboard are fetched while the configuration resolves (each is a

@@ -4,18 +4,13 @@
  * memory, so framing edge cases are exercised without a server).
  */
 import assert from "node:assert/strict";
-import { ByteReader } from "../../lib/tools/net/byte_reader.ts";
+import { ByteReader } from "../../lib/net/byte_reader.ts";
 import { charsetOf, isHtmlType, isTextType, mediaType } from "../../lib/tools/net/content_type.ts";
 import { decodeEntities } from "../../lib/tools/net/html_entities.ts";
 import { htmlToText } from "../../lib/tools/net/html_text.ts";
-import {
-  bodyFrames,
-  ProtocolError,
-  readResponseHead,
-  requestHead,
-} from "../../lib/tools/net/http1.ts";
+import { bodyFrames, ProtocolError, readResponseHead, requestHead } from "../../lib/net/http1.ts";
 import { pyRepr } from "../../lib/pycompat/repr.ts";
-import { readCapped } from "../../lib/tools/net/read_capped.ts";
+import { readCapped } from "../../lib/net/read_capped.ts";
 
 // --- HTML to text -------------------------------------------------------------------------
 

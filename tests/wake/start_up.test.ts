@@ -44,8 +44,15 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/providers/openrouter.ts",
       // The host rules' parser and matcher: loaded only when host_rules.json exists.
       "lib/config/host_rules.ts",
-      "lib/base/host_rules.ts",
+      "lib/net/host_rules.ts",
       "lib/base/ip.ts",
+      // The address fence for handed URLs: loaded when one first leaves the configured origins.
+      "lib/net/handed_hop.ts",
+      "lib/net/address_policy.ts",
+      "lib/net/target.ts",
+      "lib/net/resolve.ts",
+      "lib/net/pinned_transport.ts",
+      "lib/net/http1.ts",
       // Working state: the notes store, its tools and the cold-start filter are engaged-only.
       "lib/home/working_state.ts",
       "lib/tools/working_state.ts",
@@ -124,12 +131,26 @@ Deno.test("the wake's guardrails file name is the gate's", () => {
   assert.equal(GUARDRAILS_FILE, GATE_FILE);
 });
 
-Deno.test("the idle wake carries the host fence itself, one import-free module", async () => {
-  // Every request path asks the fence, so it is on the graph; it imports nothing, and the rules
-  // it enforces load only with a host_rules.json (asserted off the graph above).
-  const graph = await staticGraph("lib/base/host_fence.ts");
-  assert.deepEqual([...graph], ["lib/base/host_fence.ts"]);
-  assert.ok((await staticGraph("lib/wake/wake.ts")).has("lib/base/host_fence.ts"));
+Deno.test("the idle wake carries the fetch path's light half: four small modules", async () => {
+  // Every request passes the fetch path, so its door is on the graph: the scheme check, the
+  // fence and the refusal, with lazy loading. The rules' parser and the address fence load only
+  // when they are needed (asserted off the graph above).
+  const graph = await staticGraph("lib/net/outbound.ts");
+  assert.deepEqual([...graph].sort(), [
+    "lib/base/lazy_import.ts",
+    "lib/net/host_fence.ts",
+    "lib/net/outbound.ts",
+    "lib/net/refusal.ts",
+  ]);
+  const wake = await staticGraph("lib/wake/wake.ts");
+  assert.ok(wake.has("lib/net/outbound.ts"), "the scan must see the fetch path");
+  assert.deepEqual([...wake].filter((m) => m.startsWith("lib/net/")).sort(), [
+    "lib/net/host_fence.ts",
+    // The metadata list, a table: the permission narrowing checks the deny list against it.
+    "lib/net/metadata_addresses.ts",
+    "lib/net/outbound.ts",
+    "lib/net/refusal.ts",
+  ]);
 });
 
 Deno.test("the wake's host rules file name is the loader's", () => {
