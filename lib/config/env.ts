@@ -55,7 +55,7 @@ export interface HarnessEnv {
   /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
   readonly aiProvider: ProviderName;
   /** `AI_SDK`: the adapter (default `openai`). */
-  readonly aiSdk: "openai" | "openrouter";
+  readonly aiSdk: "openai" | "openrouter" | "anthropic";
   /** `AI_SDK_SURFACE`, resolved to the SDK's default surface when unset. */
   readonly aiSdkSurface: string;
   /** `AI_MODEL`: required for a wake, checked there (resolved-config reports it raw or null). */

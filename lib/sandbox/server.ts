@@ -11,7 +11,7 @@ import { EventLog, type SandboxEvent } from "./shared/events.ts";
 import { type Fault, faultResponse, type FaultSpec, FaultTable } from "./shared/faults.ts";
 import { sleep } from "../base/sleep.ts";
 import { RouteTable } from "./shared/http.ts";
-import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
+import { ANTHROPIC_MODEL_PATH, MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./shared/problem.ts";
 import { findTimeline, viewersOf } from "./shared/access.ts";
 import { type WakeDirectory, WakeRouter } from "./router.ts";
@@ -177,6 +177,14 @@ export class Sandbox {
   /** The demo model's OpenAI-compatible base URL (`AI_BASE_URL`): `<baseUrl>/_sandbox/model/v1`. */
   get modelUrl(): string {
     return `${this.#state.baseUrl}${MODEL_PATH}`;
+  }
+
+  /**
+   * The demo model's Anthropic Messages base URL (`AI_BASE_URL` with `AI_PROVIDER=anthropic`):
+   * `<baseUrl>/_sandbox/model/anthropic`.
+   */
+  get anthropicModelUrl(): string {
+    return `${this.#state.baseUrl}${ANTHROPIC_MODEL_PATH}`;
   }
 
   /** The port listened on. */

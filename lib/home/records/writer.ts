@@ -65,6 +65,8 @@ export interface UsageInput {
   readonly tokensIn: number;
   readonly tokensOut: number;
   readonly cachedTokens: number;
+  /** Written to the prompt cache; left out of the record when no call reported it. */
+  readonly cacheWriteTokens?: number;
   readonly cost?: number;
 }
 
@@ -276,6 +278,7 @@ function draftOf(
       tokens_in: usage.tokensIn,
       tokens_out: usage.tokensOut,
       cached_tokens: usage.cachedTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
       cost_usd: usage.cost ?? null,
     },
   };

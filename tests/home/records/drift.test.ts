@@ -126,6 +126,7 @@ Deno.test("drift by day: each day's four numbers, tokens, cost and wakes, comput
         tokens_in: 4000,
         tokens_out: 200,
         cached_tokens: 1000,
+        cache_write_tokens: 0,
         cost_usd: 0.0322, // 0.01 + 0.02 + (2000·1 + 100·2)/1e6 from the table
         priced_turns: 1,
         unpriced_turns: 1,
@@ -141,6 +142,7 @@ Deno.test("drift by day: each day's four numbers, tokens, cost and wakes, comput
         tokens_in: 1000,
         tokens_out: 20,
         cached_tokens: 500,
+        cache_write_tokens: 0,
         cost_usd: 0.004,
         priced_turns: 0,
         unpriced_turns: 0,
@@ -157,6 +159,7 @@ Deno.test("drift by day: each day's four numbers, tokens, cost and wakes, comput
       tokens_in: 5000,
       tokens_out: 220,
       cached_tokens: 1500,
+      cache_write_tokens: 0,
       cost_usd: 0.0362,
       priced_turns: 1,
       unpriced_turns: 1,
