@@ -132,8 +132,9 @@ this build's shipped tool plugins, and why every other stem does not. Pure: read
 environment, no config home, no network; writes nothing.
 
 Options:
-  --provider P         AI_PROVIDER: openai (default), xai or openrouter
-  --sdk S              AI_SDK: openai (default) or openrouter
+  --provider P         AI_PROVIDER: openai (default), xai, openrouter or anthropic
+  --sdk S              AI_SDK: openai (default), openrouter or anthropic (the default
+                       with --provider anthropic)
   --surface X          AI_SDK_SURFACE (default: the SDK's own default surface)
   --model M            AI_MODEL, echoed
   --profile P          locked (default) or unlocked: the policy gating shell-class tools
@@ -160,7 +161,7 @@ stdout), 2 usage error.
     try {
       const axes = validateModelAxes({
         provider: values.provider ?? "openai",
-        sdk: values.sdk ?? "openai",
+        sdk: values.sdk,
         surface: values.surface,
       });
       const optIn = splitStems(values["opt-in"]);

@@ -9,6 +9,7 @@ import * as z from "../base/zod.ts";
 const SDK_PACKAGES: Record<string, string> = {
   openai: "openai",
   openrouter: "@openrouter/sdk",
+  anthropic: "@anthropic-ai/sdk",
 };
 
 const LockFile = z.object({ specifiers: z.record(z.string(), z.string()) });

@@ -75,20 +75,15 @@ export function toAnthropicRequest(
   tools: readonly ToolSpec[],
   builtins: readonly string[] = [],
 ): AnthropicRequest {
-  const request: AnthropicRequest = { messages: [] };
   const wireTools = toAnthropicTools(tools, builtins);
   let rest = messages;
+  let system: TextBlockParam[] | undefined;
   const charter = messages[0]?.role === "system" ? messages[0].content ?? "" : undefined;
   if (charter !== undefined) {
     rest = messages.slice(1);
-    if (charter.trim()) {
-      request.system = [{ type: "text", text: charter, cache_control: CACHE_BREAKPOINT }];
-    }
+    if (charter.trim()) system = [{ type: "text", text: charter, cache_control: CACHE_BREAKPOINT }];
   }
-  if (wireTools.length) {
-    request.tools = wireTools;
-    if (!request.system) marked(wireTools[wireTools.length - 1]);
-  }
+  if (wireTools.length && !system) marked(wireTools[wireTools.length - 1]);
   const turns: { role: "user" | "assistant"; blocks: Block[] }[] = [];
   for (const message of rest) {
     const role = message.role === "assistant" ? "assistant" : "user";
@@ -99,11 +94,15 @@ export function toAnthropicRequest(
     if (last?.role === role) last.blocks.push(...blocks);
     else turns.push({ role, blocks });
   }
-  request.messages = turns.map(({ role, blocks }) => ({
-    role,
-    content: role === "user" ? resultsFirst(blocks) : blocks,
-  }));
-  return request;
+  // Keys in the API's render order, so the serialised request reads as it is cached.
+  return {
+    ...(wireTools.length ? { tools: wireTools } : {}),
+    ...(system ? { system } : {}),
+    messages: turns.map(({ role, blocks }): MessageParam => ({
+      role,
+      content: role === "user" ? resultsFirst(blocks) : blocks,
+    })),
+  };
 }
 
 /** Sets the breakpoint on a block or tool (they are the request's own copies). */
