@@ -278,7 +278,10 @@ function draftOf(
       tokens_in: usage.tokensIn,
       tokens_out: usage.tokensOut,
       cached_tokens: usage.cachedTokens,
-      cache_write_tokens: usage.cacheWriteTokens,
+      // Only where a provider reports cache writes, so other providers' records keep their shape.
+      ...(usage.cacheWriteTokens === undefined
+        ? {}
+        : { cache_write_tokens: usage.cacheWriteTokens }),
       cost_usd: usage.cost ?? null,
     },
   };
