@@ -6,7 +6,16 @@
  * cache the harness uses), a cache read 0.1× input. An entry in `prices.json` for the same model
  * always wins, so a changed price is one line there.
  */
-import type { ModelPrice } from "./prices.ts";
+
+/** One model's prices, USD per 1,000,000 tokens. */
+export interface ModelPrice {
+  readonly input: number;
+  /** Cached input tokens (cache reads); defaults to `input`. */
+  readonly cached: number;
+  /** Input tokens written to the prompt cache (`cache_write`); defaults to `input`. */
+  readonly cacheWrite: number;
+  readonly output: number;
+}
 
 /** When the table below was last checked against Anthropic's price list. */
 export const BUILT_IN_PRICES_AS_OF = "2025-11";

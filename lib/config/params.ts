@@ -124,7 +124,8 @@ export function splitModelParams(raw: Params, options: ModelParamsOptions = {}):
       const file = options.file ?? MODEL_PARAMS_FILE;
       throw new ConfigError({
         variable: file,
-        message: `${file} key ${problem}. Fix: remove the key, or spell it as a messages.create ` +
+        message:
+          `${file} key ${problem}. Fix: remove the key, or spell it as a Messages API request ` +
           "parameter (extra_body passes a body key through unchecked).",
       });
     }

@@ -9,20 +9,12 @@ import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
 import { ABSENT, firstProblem, readOptionalJson, refuseFile } from "./optional_file.ts";
 import { describeRange, PRICE_RANGES, rangedNumber } from "./ranges.ts";
-import { builtInPrice } from "./default_prices.ts";
+import { builtInPrice, type ModelPrice } from "./default_prices.ts";
 
 /** `prices.json`, relative to the config home. */
 export const PRICES_FILE = "prices.json";
 
-/** One model's prices, USD per 1,000,000 tokens. */
-export interface ModelPrice {
-  readonly input: number;
-  /** Cached input tokens (cache reads); defaults to `input`. */
-  readonly cached: number;
-  /** Input tokens written to the prompt cache (`cache_write`); defaults to `input`. */
-  readonly cacheWrite: number;
-  readonly output: number;
-}
+export type { ModelPrice };
 
 /** Model id → its prices: `get` answers the file's entry, else a built-in one. */
 export type PriceTable = Pick<ReadonlyMap<string, ModelPrice>, "get" | "size">;

@@ -12,7 +12,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type {
   ContentBlockParam,
   MessageCreateParamsNonStreaming,
-} from "@anthropic-ai/sdk/resources/messages";
+} from "@anthropic-ai/sdk/resources";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
 import type { Message } from "../core/types/message.ts";
 import type { ToolSpec } from "../core/types/tool.ts";

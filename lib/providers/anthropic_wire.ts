@@ -18,7 +18,7 @@ import type {
   ToolResultBlockParam,
   ToolUnion,
   ToolUseBlockParam,
-} from "@anthropic-ai/sdk/resources/messages";
+} from "@anthropic-ai/sdk/resources";
 import type { ImageContent, Message } from "../core/types/message.ts";
 import type { ToolSpec } from "../core/types/tool.ts";
 

@@ -6,7 +6,7 @@
  * guarantee.
  */
 import type { ChatRequest } from "@openrouter/sdk/models";
-import type { MessageCreateParamsBase } from "@anthropic-ai/sdk/resources/messages";
+import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources";
 
 /** Keys the harness sets itself on the openai SDK. */
 export const OPENAI_OWNED_KEYS: ReadonlySet<string> = new Set([
@@ -171,7 +171,7 @@ const MESSAGE_CREATE_KEYS = {
   tools: true,
   user_profile_id: true,
   workspace_id: true,
-} as const satisfies Record<keyof MessageCreateParamsBase, true>;
+} as const satisfies Record<keyof MessageCreateParamsNonStreaming, true>;
 
 /** The escape hatches: `extra_body` is merged into the request, `extra_headers` become headers. */
 export const ANTHROPIC_ESCAPE_KEYS: ReadonlySet<string> = new Set(["extra_body", "extra_headers"]);
@@ -189,7 +189,7 @@ export function anthropicParamProblem(key: string): string | undefined {
       "must be returned to the API between tool steps, and the harness does not carry them";
   }
   if (!Object.hasOwn(MESSAGE_CREATE_KEYS, key)) {
-    return `'${key}' is not a parameter the anthropic SDK's messages.create accepts (snake_case: ` +
+    return `'${key}' is not a request parameter of Anthropic's Messages API (snake_case: ` +
       "max_tokens, stop_sequences, tool_choice, metadata, service_tier, …; or extra_body / " +
       "extra_headers)";
   }

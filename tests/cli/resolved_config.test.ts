@@ -458,7 +458,7 @@ Deno.test("AI_PROVIDER=anthropic: its SDK and version, and a model_params key it
     assert.equal(result.stdout, "");
     assert.match(
       result.stderr,
-      /model_params\.json key 'temprature' is not a parameter the anthropic SDK's messages\.create accepts/,
+      /model_params\.json key 'temprature' is not a request parameter of Anthropic's Messages API/,
     );
   }
 });

@@ -165,10 +165,10 @@ Deno.test("on the anthropic SDK an unknown key, or thinking, is refused at load;
       assert.equal(error.variable, path);
       assert.equal(
         error.message,
-        `${path} key 'temprature' is not a parameter the anthropic SDK's messages.create ` +
-          "accepts (snake_case: max_tokens, stop_sequences, tool_choice, metadata, " +
-          "service_tier, …; or extra_body / extra_headers). Fix: remove the key, or spell it as " +
-          "a messages.create parameter (extra_body passes a body key through unchecked).",
+        `${path} key 'temprature' is not a request parameter of Anthropic's Messages API ` +
+          "(snake_case: max_tokens, stop_sequences, tool_choice, metadata, service_tier, …; or " +
+          "extra_body / extra_headers). Fix: remove the key, or spell it as a Messages API " +
+          "request parameter (extra_body passes a body key through unchecked).",
       );
       return true;
     });

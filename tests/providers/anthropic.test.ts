@@ -317,7 +317,9 @@ Deno.test("anthropic: an unknown model_params key, or thinking, is refused befor
   const base = { model: "m", apiKey: "sk" };
   assert.throws(
     () => new AnthropicProvider({ ...base, params: { max_tokenz: 10 } }),
-    (e: unknown) => e instanceof ProviderError && /'max_tokenz' is not a parameter/.test(e.message),
+    (e: unknown) =>
+      e instanceof ProviderError &&
+      /'max_tokenz' is not a request parameter of Anthropic's Messages API/.test(e.message),
   );
   assert.throws(
     () => new AnthropicProvider({ ...base, params: { thinking: { type: "adaptive" } } }),
