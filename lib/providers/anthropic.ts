@@ -87,6 +87,8 @@ export class AnthropicProvider implements Provider {
   readonly #params: Record<string, unknown>;
   readonly #headers: Record<string, string>;
   #sdk?: Promise<{ module: AnthropicModule; client: Anthropic }>;
+  /** The tools of the latest call that offered any. */
+  #lastTools: readonly ToolSpec[] = [];
   #facts?: Promise<ModelFacts>;
   #contextLimit?: number;
 
@@ -114,13 +116,21 @@ export class AnthropicProvider implements Provider {
     }
   }
 
-  /** One model call, resuming a paused turn; SDK failures become fault classes. */
+  /**
+   * One model call, resuming a paused turn; SDK failures become fault classes. A call without
+   * tools (the engine's reserve call) after calls with them sends the same tools with
+   * `tool_choice: none`: the API refuses `tool_use` blocks in a request that defines no tools, and
+   * the unchanged tools keep the cached prefix.
+   */
   async chat(messages: readonly Message[], tools: readonly ToolSpec[] = []): Promise<Message> {
     const { module, client } = await this.#load();
-    const wire = toAnthropicRequest(messages, tools, this.builtins);
+    const toolless = tools.length === 0 && this.#lastTools.length > 0;
+    if (tools.length) this.#lastTools = tools;
+    const wire = toAnthropicRequest(messages, toolless ? this.#lastTools : tools, this.builtins);
     const body: Record<string, unknown> = {
       max_tokens: DEFAULT_MAX_TOKENS,
       ...this.#params,
+      ...(toolless ? { tool_choice: { type: "none" } } : {}),
       model: this.model,
       // tools → system → messages: the order the API renders and caches
       ...wire,

@@ -178,3 +178,18 @@ Deno.test("openai Responses: every request carries one prompt_cache_key for this
   await w.wake();
   assert.equal(w.model.lastBody("chat").prompt_cache_key, undefined);
 });
+
+Deno.test("anthropic wake: the step budget spent, the reserve call (no tools offered) still answers", async () => {
+  await using w = await world();
+  await say(w, "@ada one step only?");
+  const result = await w.wake([], {
+    ...ANTHROPIC,
+    AI_BASE_URL: w.sandbox.anthropicModelUrl,
+    AI_MODEL: "sandbox-demo",
+    HARNESS_MAX_STEPS: "1",
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /WARNING wake used 1\/1 steps \+ reserve summary/);
+  assert.match(result.stderr, /unspoken .*kind=reserve /);
+  assert.equal((await agentPosts(w)).length, 1);
+});

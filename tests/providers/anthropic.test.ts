@@ -371,3 +371,22 @@ Deno.test("anthropic: a listing without a window, or a failed one, falls to the 
   assert.equal(await q.contextLimit(), 128_000);
   assert.match(JSON.stringify(q.contextLimitSource), /models\.retrieve failed/);
 });
+
+Deno.test("anthropic: a tool-less call after tool calls keeps the tools, with tool_choice none", async () => {
+  await using mock = await ModelMock.start();
+  mock.always("messages", { json: anthropicMessage() });
+  const p = provider(mock);
+  const live = briefView("CHARTER", undefined, p.cacheMode)(conversation());
+  await p.chat(live, TOOLS);
+  const withTools = mock.lastBody("messages");
+  assert.equal(withTools.tool_choice, undefined);
+  // The engine's reserve call offers no tools; the conversation still holds tool_use blocks.
+  await p.chat(live);
+  const reserve = mock.lastBody("messages");
+  assert.deepEqual(reserve.tool_choice, { type: "none" });
+  assert.deepEqual(reserve.tools, withTools.tools);
+  // A provider that never saw tools sends none.
+  await provider(mock).chat([Message.user("hi")]);
+  assert.equal(mock.lastBody("messages").tools, undefined);
+  assert.equal(mock.lastBody("messages").tool_choice, undefined);
+});

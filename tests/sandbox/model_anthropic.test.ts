@@ -123,6 +123,17 @@ Deno.test("anthropic wire: refusals in Anthropic's error shape; the models route
     });
     assert.equal(streamed.status, 400);
     assert.match((await streamed.json()).error.message, /does not stream/);
+    const untooled = await post({
+      model: "m",
+      max_tokens: 1,
+      messages: [
+        { role: "user", content: "x" },
+        { role: "assistant", content: [{ type: "tool_use", id: "t", name: "n", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "r" }] },
+      ],
+    });
+    assert.equal(untooled.status, 400);
+    assert.match((await untooled.json()).error.message, /must define tools/);
     const model = await client.models.retrieve("claude-anything");
     assert.equal(model.id, "claude-anything");
     assert.equal(model.max_input_tokens, 128_000);

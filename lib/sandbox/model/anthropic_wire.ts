@@ -130,6 +130,17 @@ export function anthropicConversation(body: Record<string, unknown>): DemoConver
       }
     }
   }
+  // As the API does: a conversation holding tool blocks must define its tools.
+  const toolBlocks = records(body.messages).some((message) =>
+    records(message.content).some((b) => b.type === "tool_use" || b.type === "tool_result")
+  );
+  if (toolBlocks && !records(body.tools).length) {
+    throw new AnthropicRequestError(
+      400,
+      "invalid_request_error",
+      "Requests which include `tool_use` or `tool_result` blocks must define tools.",
+    );
+  }
   const offered = isRecord(body.tool_choice) && body.tool_choice.type === "none"
     ? []
     : records(body.tools);
