@@ -16,6 +16,7 @@ import {
   driftRecords,
   type DriftReport,
   parseSince,
+  recordsListing,
   statsRecords,
   type TimelineStats,
   type TurnResult,
@@ -82,6 +83,7 @@ export async function runRecords(run: RecordsRun): Promise<number> {
   }
   try {
     if (run.action === "verify") return await verify(home, run, io);
+    if (run.timeline === undefined) await nameSkipped(home, io);
     if (run.action === "show") {
       const selection = { ...run.selection, timeline: run.timeline };
       return await showRecords(home, selection, run.json === true, io);
@@ -97,6 +99,7 @@ export async function runRecords(run: RecordsRun): Promise<number> {
 async function verify(home: string, run: RecordsRun, io: Io): Promise<number> {
   const report = await verifyRecords(home, { timeline: run.timeline });
   if (run.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  for (const { entry, why } of report.skipped) io.stderr(`${entry}: skipped: ${why}\n`);
   for (const bad of report.bad) {
     io.stderr(`${bad.file}:${bad.line}: ${bad.reason}: ${bad.detail}\n`);
   }
@@ -109,6 +112,16 @@ async function verify(home: string, run: RecordsRun, io: Io): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * Names each entry of `records/` that holds no chain, head or anchor on stderr (stats and show
+ * read every chain but those, and never fail for them).
+ */
+async function nameSkipped(home: string, io: Io): Promise<void> {
+  for (const { entry, why } of (await recordsListing(home)).skipped) {
+    io.stderr(`${entry}: skipped: ${why}\n`);
+  }
 }
 
 async function stats(home: string, run: RecordsRun, io: Io): Promise<number> {
@@ -237,10 +250,13 @@ export const recordsCommand: Command<typeof options> = {
 Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl per timeline).
 
   verify   check every chain (or one timeline's): each record's hash matches its content,
-           each prev_hash is the previous record's hash, and nothing was cut off the end.
-           Prints "records ok: …" and exits 0, or names each bad chain's first bad line on
-           stderr as records/<file>:<line>: <reason>: <detail> and exits 1. Reasons: edited,
-           removed, reordered, duplicate, fork, torn, invalid.
+           each line is spelled as the writer spells it, each prev_hash is the previous
+           record's hash, and nothing was cut off the end (the head and the witness log both
+           name the last record written). Prints "records ok: …" and exits 0, or names each
+           bad chain's first bad line on stderr as records/<file>:<line>: <reason>: <detail>
+           and exits 1. Reasons: edited, removed, reordered, duplicate, fork, torn, invalid.
+           Entries of records/ that are no chain, head or anchor are named on stderr as
+           records/<name>: skipped: <why>, and skipped (so by stats and show).
   stats    per timeline: turns, posts (successful messages creates), tokens in/out, cache-hit
            ratio (cached/in), p95 total latency (nearest rank) and cost.
            With --since: the drift numbers per UTC day or ISO week over the window —

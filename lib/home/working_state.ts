@@ -5,9 +5,16 @@
  * timeline, `working_state/<quote(timeline)>.json`, replaced atomically on every change, so a
  * crash leaves the old notes or the new ones, never a torn file.
  *
+ * Every change reads, changes and replaces the file under an exclusive `flock` on it
+ * (lib/base/locked_file.ts), so two writers on one timeline — two wakes, or a wake and a
+ * process of the operator's — take turns and neither loses the other's notes. Reads take no
+ * lock: the atomic replace means a reader sees one whole version or the next.
+ *
  * Notes belong to one timeline: another timeline's wake opens another file and never sees them.
  */
 import { atomicWrite } from "../base/atomic_write.ts";
+import { openLocked } from "../base/locked_file.ts";
+import { dirname } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
 import { workingStatePath } from "./paths.ts";
 
@@ -19,6 +26,9 @@ const FileSchema = z.object({
   last_response_at: z.string().optional(),
   last_tokens_in: z.number().optional(),
 });
+
+/** The file's contents. */
+type State = z.infer<typeof FileSchema>;
 
 export { workingStatePath };
 
@@ -58,28 +68,28 @@ export class WorkingStateStore {
    * Creates or replaces `key` (the tools validated both, lib/tools/working_state.ts). Throws a model-readable `RangeError` when
    * a new key would pass {@link MAX_NOTES}.
    */
-  async write(key: string, value: string): Promise<WriteReport> {
-    const state = await this.#read();
-    const exists = Object.hasOwn(state.notes, key);
-    if (!exists && Object.keys(state.notes).length >= MAX_NOTES) {
-      throw new RangeError(
-        `this timeline already holds ${MAX_NOTES} notes, the most it may; delete one you no ` +
-          "longer need (note_delete) or fold several into one.",
-      );
-    }
-    if (exists && state.notes[key] === value) return "updated";
-    state.notes[key] = value;
-    await this.#save(state);
-    return exists ? "updated" : "created";
+  write(key: string, value: string): Promise<WriteReport> {
+    return this.#change((state) => {
+      const exists = Object.hasOwn(state.notes, key);
+      if (!exists && Object.keys(state.notes).length >= MAX_NOTES) {
+        throw new RangeError(
+          `this timeline already holds ${MAX_NOTES} notes, the most it may; delete one you no ` +
+            "longer need (note_delete) or fold several into one.",
+        );
+      }
+      if (exists && state.notes[key] === value) return { report: "updated", changed: false };
+      state.notes[key] = value;
+      return { report: exists ? "updated" : "created", changed: true };
+    });
   }
 
   /** Removes `key`; deleting a missing key is not an error. */
-  async delete(key: string): Promise<DeleteReport> {
-    const state = await this.#read();
-    if (!Object.hasOwn(state.notes, key)) return "already_absent";
-    delete state.notes[key];
-    await this.#save(state);
-    return "deleted";
+  delete(key: string): Promise<DeleteReport> {
+    return this.#change((state) => {
+      if (!Object.hasOwn(state.notes, key)) return { report: "already_absent", changed: false };
+      delete state.notes[key];
+      return { report: "deleted", changed: true };
+    });
   }
 
   /** When the timeline's latest model response arrived, if one was ever recorded. */
@@ -100,13 +110,32 @@ export class WorkingStateStore {
    * provider reported it) as its input size.
    */
   async markResponse(at: Date, tokensIn?: number): Promise<void> {
-    const state = await this.#read();
-    state.last_response_at = at.toISOString();
-    if (tokensIn !== undefined) state.last_tokens_in = tokensIn;
-    await this.#save(state);
+    await this.#change((state) => {
+      state.last_response_at = at.toISOString();
+      if (tokensIn !== undefined) state.last_tokens_in = tokensIn;
+      return { report: undefined, changed: true };
+    });
   }
 
-  async #read(): Promise<z.infer<typeof FileSchema>> {
+  /**
+   * Reads the file, applies `apply` and saves what it changed, all under the file's lock. The
+   * lock is taken on the file itself, so the first change on a timeline creates it empty (read
+   * as no state) an instant before the save replaces it.
+   */
+  async #change<T>(apply: (state: State) => { report: T; changed: boolean }): Promise<T> {
+    await Deno.mkdir(dirname(this.path), { recursive: true });
+    const held = await openLocked(this.path, { read: true, write: true, create: true });
+    try {
+      const state = await this.#read();
+      const { report, changed } = apply(state);
+      if (changed) await this.#save(state);
+      return report;
+    } finally {
+      held.close();
+    }
+  }
+
+  async #read(): Promise<State> {
     let text: string;
     try {
       text = await Deno.readTextFile(this.path);
@@ -114,6 +143,8 @@ export class WorkingStateStore {
       if (error instanceof Deno.errors.NotFound) return { version: 1, notes: {} };
       throw error;
     }
+    // Created by a first change's lock an instant before its save: no state yet.
+    if (text === "") return { version: 1, notes: {} };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -131,7 +162,7 @@ export class WorkingStateStore {
     return { ...result.data, notes: { ...result.data.notes } };
   }
 
-  async #save(state: z.infer<typeof FileSchema>): Promise<void> {
+  async #save(state: State): Promise<void> {
     await atomicWrite(this.path, JSON.stringify(state, null, 2) + "\n");
   }
 }

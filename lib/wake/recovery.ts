@@ -31,6 +31,7 @@ import {
 } from "../journal/catalogue_recovery.ts";
 import { idempotencyKey, type KeyedKind } from "../platform/idempotency.ts";
 import { createOrdinal } from "./keys.ts";
+import { budgetAdmits } from "./budget_gate.ts";
 import type { ClaimKind } from "../home/claims.ts";
 import type { TurnOutcome, TurnSpec } from "./engaged_half.ts";
 import { engaged } from "./engaged_half.ts";
@@ -163,6 +164,12 @@ export async function recoverItems(
       wake.messages.splice(span.start, span.end - span.start); // excise the dead turn
       await persist(wake);
       for (const uuid of carried) verdicts.set(uuid, "redrive");
+      continue;
+    }
+    if (!await budgetAdmits(wake)) {
+      // docs/operating.md#the-budget-guard: the claims stay in flight in this wake's name, and
+      // the first wake after the reset resumes the turn.
+      for (const uuid of carried) verdicts.set(uuid, "pending");
       continue;
     }
     resuming(wake.journal, line);

@@ -1,11 +1,12 @@
 /**
  * One item's disposition before any turn, the same for every kind (messages, assets, webhook
  * events, tasks): the agent's own item is settled, a verified NOC probe is acknowledged, an
- * orphaned claim follows its recovery verdict, a billing wall leaves the item pending, and
- * otherwise the item is this wake's only if it wins the claim. What happens to an item this wake
+ * orphaned claim follows its recovery verdict, a billing wall or a budget limit leaves the item
+ * pending, and otherwise the item is this wake's only if it wins the claim. What happens to an item this wake
  * owns — one batched turn for messages, one turn each for the rest — is the caller's.
  */
 import type { ClaimKind } from "../home/claims.ts";
+import { budgetAdmits } from "./budget_gate.ts";
 import type { Disposition } from "./first_wake.ts";
 import { postAs } from "./post.ts";
 import { probeAck, verifiedProbe } from "./probe.ts";
@@ -48,9 +49,9 @@ export interface Triage {
 }
 
 /**
- * Decides one item, in the fixed order self → probe → recovery → billing wall → claim. Posting a
- * probe's ack and taking a claim are its only effects; a recovery verdict of `billing` raises the
- * wake's billing wall for every item after it.
+ * Decides one item, in the fixed order self → probe → recovery → billing wall → budget → claim.
+ * Posting a probe's ack, taking a budget lease and taking a claim are its only effects; a
+ * recovery verdict of `billing` raises the wake's billing wall for every item after it.
  */
 export async function triage(wake: Wake, rules: TriageRules, item: TriageItem): Promise<Triage> {
   const { uuid } = item;
@@ -68,8 +69,9 @@ export async function triage(wake: Wake, rules: TriageRules, item: TriageItem): 
     return { disposition: recovered === "final" ? "final" : "pending", rule: "recovery" };
   }
   if (wake.billingWall) return { disposition: "pending", rule: "billing-wall" };
-  // docs/operating.md#the-budget-guard: unclaimed, so the next wake after the reset answers it.
-  if (wake.budgetWall) return { disposition: "pending", rule: "budget-wall" };
+  // docs/operating.md#the-budget-guard: admitted before the claim; refused, the item stays
+  // unclaimed, so the next wake after the reset answers it.
+  if (!await budgetAdmits(wake)) return { disposition: "pending", rule: "budget-wall" };
   const { timeline } = wake.settings;
   if (recovered === "redrive" || await wake.claims.claim(rules.kind, timeline, uuid) === "won") {
     return { disposition: "ours", rule: "claim" };

@@ -142,6 +142,10 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
     outcome = "ok";
     return outcome;
   } finally {
+    if (budgetLimited(wake.budget)) {
+      const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
+      await guard.releaseWake(wake); // a lease whose item went to another wake
+    }
     wakeEnd(wake.journal, {
       timeline,
       outcome,

@@ -3,9 +3,11 @@
  * no model request and claims nothing; the item is answered by the first wake after the UTC day
  * turns (the day's ledger moved to yesterday's name — the clock as the guard reads it); the
  * WARNING and the INFO come once per transition; a per-wake limit reached in one turn leaves the
- * wake's later items pending for the next wake; a wrong budget.json refuses.
+ * wake's later items pending for the next wake; the notice goes out once per limit and day for
+ * the whole box; a wrong budget.json refuses.
  */
 import assert from "node:assert/strict";
+import { startStub } from "../support/http_stub.ts";
 import { runCli } from "../support/run_cli.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import { agentPosts, say, upload, world } from "./wake_support.ts";
@@ -114,6 +116,34 @@ Deno.test("a wrong budget.json refuses the wake naming the file, the key and the
   await say(w, "@ada hello");
   const result = await w.wake();
   assert.notEqual(result.code, 0);
-  assert.match(result.stderr, /budget\.json key 'usd_per_day' must be a positive number.*Fix:/);
+  assert.match(
+    result.stderr,
+    /budget\.json key 'usd_per_day' must be a number above 0 and at most 1000000 \(USD\).*Fix:/,
+  );
   assert.equal(w.model.hits("chat"), 0);
+});
+
+Deno.test("the exhaustion notice goes out once per limit and day, whichever timelines meet it", async () => {
+  await using ntfy = await startStub(() => new Response('{"id":"n1"}'));
+  await using w = await world();
+  await config(w.home, "budget.json", { tokens_per_wake: 150 });
+  await config(w.home, "escalation.json", { enabled: true, on: ["budget_exhausted"] });
+  const { timeline: other } = await w.peer.client.timelines.create({ name: "second" });
+  await w.peer.client.timelines.addParticipant(other.uuid, w.agent.uuid);
+  const env = { NTFY_DM_TOKEN: "tk_budget_e2e", NTFY_DM_URL: `${ntfy.url}/alerts` };
+  // One wake on each timeline, one after the other; each turn's 220 tokens pass the limit.
+  await say(w, "@ada first");
+  reply(w, "One.");
+  const first = await w.wake([], env);
+  assert.equal(first.code, 0, first.stderr);
+  await w.peer.client.messages.create(other.uuid, { body: "@ada second" });
+  reply(w, "Two.");
+  const second = await runCli(["wake", "--timeline", other.uuid], { env: { ...w.env, ...env } });
+  assert.equal(second.code, 0, second.stderr);
+  for (const result of [first, second]) {
+    assert.match(result.stderr, /WARNING Budget guard EXHAUSTED .*tokens_per_wake 220\/150/);
+  }
+  assert.equal(ntfy.requests.length, 1, second.stderr);
+  assert.ok(ntfy.requests[0].text().includes(`Timeline: ${w.timeline}\n`));
+  assert.doesNotMatch(second.stderr, /escalation (sent|failed)/);
 });

@@ -29,8 +29,14 @@ Deno.test("budget.json: limits as written, none by default, wrong keys refused w
   assert.equal(budgetLimited(budget), true);
   const cases: [unknown, RegExp][] = [
     [[], /must be a JSON object/],
-    [{ usd_per_day: 0 }, /key 'usd_per_day' must be a positive number of USD.*Fix:/],
-    [{ tokens_per_day: 1.5 }, /key 'tokens_per_day' must be a positive whole number.*Fix:/],
+    [
+      { usd_per_day: 0 },
+      /key 'usd_per_day' must be a number above 0 and at most 1000000 \(USD\).*Fix:/,
+    ],
+    [
+      { tokens_per_day: 1.5 },
+      /key 'tokens_per_day' must be an integer from 1 to 1000000000000 \(tokens\).*Fix:/,
+    ],
     [{ usd_per_month: 1 }, /key 'usd_per_month' is not a budget setting.*Fix:/],
   ];
   for (const [value, message] of cases) {

@@ -1,7 +1,8 @@
 /**
  * The recovery table (docs/operating.md#the-delivery-guarantee) as pure decisions over a
  * transcript, plus the pass itself over real claim files: turn lookup, turn-state classification,
- * summary-destroyed ⇒ abandon, and "a turn that already acted is not nudged" on resume.
+ * summary-destroyed ⇒ abandon, "a turn that already acted is not nudged" on resume, and no
+ * resume over a daily budget limit.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -12,6 +13,8 @@ import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { actedIn, findTurn, recoverItems, summarized, turnState } from "../../lib/wake/recovery.ts";
 import { SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
 import { ClaimStore } from "../../lib/home/claims.ts";
+import { resolveBudget } from "../../lib/config/spending.ts";
+import { chargeDay, utcDay } from "../../lib/home/budget.ts";
 import type { Wake } from "../../lib/wake/wake_state.ts";
 
 const TL = "01900000-0000-7000-8000-000000000001";
@@ -196,6 +199,35 @@ Deno.test("recoverItems: summary-destroyed ⇒ abandoned; no turn ⇒ re-drive; 
     // The dead turn was excised; the finished one stays.
     assert.equal(findTurn(wake.messages, "in-call"), undefined);
     assert.ok(findTurn(wake.messages, "done-turn"));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("recoverItems: over a daily budget limit a dead wake's turn is not resumed; it stays pending", async () => {
+  const { home, journal, wake } = await fakeWake([
+    user("[t] bob: hello", ["mid"]),
+    call("c0", "messages", { action: "list" }),
+    result("c0", "Messages …"),
+  ]);
+  Object.assign(wake, {
+    budget: resolveBudget({ tokens_per_day: 10 }),
+    budgetWall: false,
+    spent: { usd: 0, tokens: 0 },
+    escalation: { on: [] },
+  });
+  try {
+    await chargeDay(home, utcDay(new Date()), { timeline: TL, usd: 0, tokens: 10 });
+    await new ClaimStore(home, { pid: 2 ** 22 + 12345 }).claim("messages", TL, "mid");
+    // `spec` throws: a resume (a model call) would fail the test.
+    const verdicts = await recoverItems(wake, "messages", [{ uuid: "mid", handle: "bob", spec }]);
+    assert.deepEqual(Object.fromEntries(verdicts), { mid: "pending" });
+    assert.equal(wake.budgetWall, true);
+    // Taken over in this wake's name, still in flight: the first wake after the reset resumes it.
+    const claim = await wake.claims.read("messages", TL, "mid");
+    assert.deepEqual([claim?.phase, claim?.wake], ["in-flight", wake.claims.wakeId]);
+    assert.match(journal.lines.join("\n"), /WARNING Budget guard EXHAUSTED/);
+    assert.doesNotMatch(journal.lines.join("\n"), /resuming/);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

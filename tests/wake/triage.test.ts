@@ -1,8 +1,11 @@
 /**
  * One item's disposition before any turn, for every kind: self → probe → recovery → billing wall
- * → claim, on a real claim store in a temporary HARNESS_HOME and a gate that records posts.
+ * → budget → claim, on a real claim store in a temporary HARNESS_HOME and a gate that records
+ * posts.
  */
 import assert from "node:assert/strict";
+import { BUDGET_NONE, type BudgetConfig, resolveBudget } from "../../lib/config/spending.ts";
+import { chargeDay, utcDay } from "../../lib/home/budget.ts";
 import { ClaimStore } from "../../lib/home/claims.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import type { PostRequest } from "../../lib/gate/post_request.ts";
@@ -17,7 +20,7 @@ const PEER = "01900000-0000-7000-8000-0000000000bb";
 const SECRET = "probe-secret";
 
 /** A wake just real enough for triage: claims, identity, the probe secret and a gate. */
-async function fakeWake() {
+async function fakeWake(budget: BudgetConfig = BUDGET_NONE) {
   const home = await Deno.makeTempDir({ prefix: "triage-" });
   const posted: PostRequest[] = [];
   const journal = new MemoryJournal();
@@ -37,6 +40,10 @@ async function fakeWake() {
     journal,
     posts: 0,
     billingWall: false,
+    budget,
+    budgetWall: false,
+    spent: { usd: 0, tokens: 0 },
+    escalation: { on: [] },
   } as unknown as Wake;
   return { home, wake, posted };
 }
@@ -142,6 +149,31 @@ Deno.test("triage: a claim another live wake holds is pending; a committed one i
       rule: "claim",
     });
     assert.equal((await wake.claims.owner("messages", TL, "new"))?.phase, "in-flight");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("triage: over a daily budget limit the item stays pending and unclaimed", async () => {
+  const { home, wake } = await fakeWake(resolveBudget({ tokens_per_day: 100 }));
+  try {
+    const r = rules("messages", true);
+    // Under the limit: admitted (a lease is taken) and claimed.
+    assert.deepEqual(await triage(wake, r, { uuid: "m1", author: PEER, carrier: "x" }), {
+      disposition: "ours",
+      rule: "claim",
+    });
+    // The day's ledger reaches the limit (another wake's turn): the next item is refused before
+    // its claim, and the wall stays up for the rest of the wake.
+    await chargeDay(home, utcDay(new Date()), { timeline: "other", usd: 0, tokens: 100 });
+    const budget = await import("../../lib/wake/budget.ts");
+    await budget.releaseWake(wake); // the first item's turn never ran: its lease goes
+    assert.deepEqual(await triage(wake, r, { uuid: "m2", author: PEER, carrier: "x" }), {
+      disposition: "pending",
+      rule: "budget-wall",
+    });
+    assert.equal(wake.budgetWall, true);
+    assert.equal(await wake.claims.owner("messages", TL, "m2"), undefined);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

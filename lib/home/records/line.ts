@@ -1,7 +1,10 @@
 /**
- * Reading one stored line back: JSON, then its own hash, then the schema — in that order, so a
- * line whose content was changed is called `edited` even when the change also broke the schema.
- * The writer, the verifier and the stats all judge a line with this one function.
+ * Reading one stored line back: JSON, then its own hash, then its spelling, then the schema — in
+ * that order, so a line whose content was changed is called `edited` even when the change also
+ * broke the schema, and a line whose content is intact but was re-spelled (CRLF line endings,
+ * added spaces, reordered keys, other escapes) is `invalid`: the canonical encoding is the one
+ * the writer produces, byte for byte. The writer, the verifier and the stats all judge a line
+ * with this one function.
  */
 import { errorMessage } from "../../base/error_text.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
@@ -60,6 +63,16 @@ export function judgeLine(line: string, hash: HashHex = sha256Hex): LineVerdict 
   if (computed !== fields.record_hash) {
     return bad("edited", "record_hash does not match the record's content (changed after writing)");
   }
+  if (!isCanonical(line, fields)) {
+    return bad(
+      "invalid",
+      line.endsWith("\r")
+        ? "the line ends with a carriage return (CRLF line endings): not the canonical " +
+          "encoding the writer produces"
+        : "not in the canonical encoding the writer produces (spacing, key order or escaping " +
+          "differ): the line was rewritten",
+    );
+  }
   if (fields.version !== RECORD_VERSION) {
     return bad(
       "invalid",
@@ -73,6 +86,33 @@ export function judgeLine(line: string, hash: HashHex = sha256Hex): LineVerdict 
     return bad("invalid", `not a turn record: ${where}${issue?.message ?? "schema mismatch"}`);
   }
   return { ok: true, record: parsed.data };
+}
+
+/**
+ * Whether `line` is exactly the canonical encoding of `value` (its parse). For a parsed value
+ * the canonical encoding is `JSON.stringify` with every object's keys in sorted order, so the
+ * native encoder and a walk over the keys decide nearly every line; anything else (a key order
+ * the parse itself changed, such as integer-like keys) is decided by re-encoding.
+ */
+function isCanonical(line: string, value: unknown): boolean {
+  if (JSON.stringify(value) === line && keysSorted(value)) return true;
+  try {
+    return canonicalJson(value) === line;
+  } catch {
+    return false;
+  }
+}
+
+function keysSorted(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (Array.isArray(value)) return value.every(keysSorted);
+  let previous: string | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (previous !== undefined && !(previous < key)) return false;
+    if (!keysSorted(item)) return false;
+    previous = key;
+  }
+  return true;
 }
 
 function bad(fault: LineFault, detail: string): LineVerdict {

@@ -19,7 +19,19 @@ export {
   recordedTimelines,
   RECORDS_DIR,
   recordsDir,
+  type RecordsListing,
+  recordsListing,
+  type SkippedEntry,
+  WITNESS_FILE,
 } from "./files.ts";
+export {
+  appendWitness,
+  compactWitnesses,
+  parseWitnesses,
+  type Witness,
+  witnessPath,
+  WitnessSchema,
+} from "./witness.ts";
 export {
   type Outcome,
   RECORD_VERSION,
@@ -43,6 +55,7 @@ export {
 export {
   type BadReason,
   type BadRecord,
+  type ChainCompanions,
   type ChainReport,
   verifyChain,
   verifyRecords,

@@ -6,13 +6,15 @@
  * record's `seq` and `record_hash` go to `<timeline>.anchor` first (atomic replace), then the
  * chain file is replaced by its remaining lines (atomic rename, under the writer's lock), so the
  * remaining chain verifies from the anchor, and a crash between the two steps leaves a chain that
- * still verifies from genesis.
+ * still verifies from genesis. Afterwards the witness log is compacted to each chain's newest
+ * record.
  */
 import { atomicWrite } from "../../base/atomic_write.ts";
 import { canonicalJson, GENESIS_HASH } from "./canonical.ts";
 import { readAnchor } from "./anchor.ts";
 import { anchorPath, chainPath, recordedTimelines } from "./files.ts";
 import { judgeLine, splitLines } from "./line.ts";
+import { compactWitnesses } from "./witness.ts";
 
 /** What one prune did. */
 export interface PruneReport {
@@ -44,6 +46,8 @@ export async function pruneRecords(
     removed += n;
     if (n > 0) chains++;
   }
+  // Each chain's newest record is all the witness log needs to keep.
+  if (removed > 0) await compactWitnesses(home);
   return { removed, chains, cutoff: cutoff.toISOString() };
 }
 
@@ -51,6 +55,7 @@ async function pruneChain(home: string, timeline: string, cutoff: Date, now: Dat
   const path = chainPath(home, timeline);
   let file: Deno.FsFile;
   try {
+    if (!(await Deno.lstat(path)).isFile) return 0; // a stray entry by that name: verify says so
     file = await Deno.open(path, { read: true, write: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return 0;

@@ -1,16 +1,20 @@
 /**
- * Checking a chain: every line must be a valid record whose own hash matches its content, whose
- * `prev_hash` is the previous line's `record_hash` (64 zeros for the first) and whose `seq`
- * counts up from 1; and the head file's record must still be there, which is what catches
- * records cut off the end. The first bad line is named with a reason:
+ * Checking a chain: every line must be a valid record, spelled exactly as the writer spells it
+ * (canonical JSON, `\n` line ends), whose own hash matches its content, whose `prev_hash` is the
+ * previous line's `record_hash` (64 zeros for the first) and whose `seq` counts up from 1; and
+ * the chain must still reach the record its head names and the record the box's witness log
+ * names, which is what catches records cut off the end — even with the head removed too. A chain
+ * of two or more records without a head is reported as well (the writer always leaves one). The
+ * first bad line is named with a reason:
  *
  * - `edited`: the line's content no longer hashes to its `record_hash`;
- * - `removed`: the record it chains onto is nowhere in the file (or the head's is missing);
+ * - `removed`: the record it chains onto is nowhere in the file (or the record the head or the
+ *   witness log names is missing);
  * - `reordered`: it chains onto a record that comes later, or not onto the line before it;
  * - `duplicate`: the same record appears earlier;
  * - `fork`: two records chain onto the same one (two writers appended without the lock);
  * - `torn`: the file ends mid-line (an interrupted append, or a cut);
- * - `invalid`: not JSON, not a record of this version, or a bad head file.
+ * - `invalid`: not JSON, not canonical, not a record of this version, a bad or missing head.
  */
 import { GENESIS_HASH } from "./canonical.ts";
 import { parseAnchor } from "./anchor.ts";
@@ -19,9 +23,12 @@ import {
   chainFileName,
   chainPath,
   headPath,
-  recordedTimelines,
+  readRegular,
   RECORDS_DIR,
+  recordsListing,
+  type SkippedEntry,
 } from "./files.ts";
+import { parseWitnesses, type Witness, witnessPath } from "./witness.ts";
 import { type HashHex, judgeLine, splitLines } from "./line.ts";
 import * as z from "../../base/zod.ts";
 
@@ -63,6 +70,8 @@ export interface VerifyReport {
   readonly records: number;
   /** The first bad line of each bad chain, in timeline order. */
   readonly bad: readonly BadRecord[];
+  /** Entries of `records/` that hold no chain, head or anchor: named, skipped, not a failure. */
+  readonly skipped: readonly SkippedEntry[];
 }
 
 /** Verifies every timeline's chain under `home`, or only `timeline`'s. */
@@ -70,32 +79,50 @@ export async function verifyRecords(
   home: string,
   options: { readonly timeline?: string } = {},
 ): Promise<VerifyReport> {
-  const timelines = options.timeline === undefined
-    ? await recordedTimelines(home)
-    : [options.timeline];
+  const listing = await recordsListing(home);
+  const timelines = options.timeline === undefined ? listing.timelines : [options.timeline];
+  const skipped = options.timeline === undefined ? listing.skipped : [];
   const chains: ChainReport[] = [];
   // The native digest: verify reads every line of every chain, the pure one is ~20× slower. Loaded
   // here, not at the top, so a wake (which imports this module's folder) never boots node compat.
   const { createHash } = await import("node:crypto");
   const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+  const log = await readRegular(witnessPath(home));
+  const witnesses = typeof log === "string" ? parseWitnesses(log) : new Map<string, Witness>();
   for (const timeline of timelines) {
-    const text = await readOptional(chainPath(home, timeline));
-    const head = await readOptional(headPath(home, timeline));
-    const anchor = await readOptional(anchorPath(home, timeline));
-    chains.push(verifyChain(timeline, text ?? "", head, anchor, hash));
+    const [text, head, anchor] = await Promise.all([
+      readRegular(chainPath(home, timeline)),
+      readRegular(headPath(home, timeline)),
+      readRegular(anchorPath(home, timeline)),
+    ]);
+    if (text === "not-a-file" || head === "not-a-file" || anchor === "not-a-file") {
+      const which = text === "not-a-file" ? "chain" : head === "not-a-file" ? "head" : "anchor";
+      const file = `${RECORDS_DIR}/${chainFileName(timeline)}`;
+      const detail = `the ${which} file's name is taken by a directory or a link, not a file`;
+      chains.push({
+        timeline,
+        file,
+        records: 0,
+        bad: { timeline, file, line: 1, reason: "invalid", detail },
+      });
+      continue;
+    }
+    const witness = witnesses.get(timeline);
+    chains.push(verifyChain(timeline, text ?? "", { head, anchor, witness }, hash));
   }
   const bad = chains.flatMap((chain) => chain.bad ? [chain.bad] : []);
   const records = chains.reduce((sum, chain) => sum + chain.records, 0);
-  return { ok: bad.length === 0, chains, records, bad };
+  return { ok: bad.length === 0, chains, records, bad, skipped };
 }
 
-async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+/** The files beside a chain, as read (absent: undefined). */
+export interface ChainCompanions {
+  /** The head file's text. */
+  readonly head?: string;
+  /** The anchor file's text (docs/records.md#retention). */
+  readonly anchor?: string;
+  /** The witness log's last line for this timeline. */
+  readonly witness?: Witness;
 }
 
 const Head = z.strictObject({
@@ -104,7 +131,7 @@ const Head = z.strictObject({
 });
 
 /**
- * Verifies one chain's text (and its head and anchor files' texts, if any). Pure. With an anchor
+ * Verifies one chain's text against its companions (head, anchor, witness). Pure. With an anchor
  * (docs/records.md#retention) the first line must chain onto the anchor's record and carry the
  * next `seq`; a chain whose first line is still a genesis record (a prune interrupted before the
  * rewrite) is checked from genesis.
@@ -112,10 +139,10 @@ const Head = z.strictObject({
 export function verifyChain(
   timeline: string,
   text: string,
-  head?: string,
-  anchor?: string,
+  companions: ChainCompanions = {},
   hash?: HashHex,
 ): ChainReport {
+  const { head, anchor, witness } = companions;
   const file = `${RECORDS_DIR}/${chainFileName(timeline)}`;
   const { lines, torn } = splitLines(text);
   const bad = (line: number, reason: BadReason, detail: string, records: number) => ({
@@ -173,7 +200,41 @@ export function verifyChain(
     const fault = headFault(head, hashes, lines.length, base);
     if (fault) return bad(fault.line, fault.reason, fault.detail, hashes.length);
   }
+  if (witness !== undefined && !witnessesOlderChain(witness, lines)) {
+    const fault = endFault(
+      { seq: witness.seq, record_hash: witness.record_hash },
+      "the witness log",
+      hashes,
+      lines.length,
+      base,
+    );
+    if (fault) return bad(fault.line, fault.reason, fault.detail, hashes.length);
+  }
+  const written = base.seq + hashes.length;
+  if (head === undefined && written >= 2) {
+    // The writer replaces the head after every append, so only the first record can be without
+    // one (a crash between the append and the head); a longer chain lost it by hand.
+    return bad(
+      lines.length + 1,
+      "invalid",
+      `the head file is missing (a chain of ${written} records always has one): records may ` +
+        "have been cut off the end",
+      hashes.length,
+    );
+  }
   return { timeline, file, records: hashes.length };
+}
+
+/**
+ * Whether the witness names a record of a chain that was retired before this one began: this
+ * chain starts from genesis with a record written after the witnessed one (docs/records.md: a
+ * damaged chain is retired by moving its files aside, and the next turn starts a new chain).
+ */
+function witnessesOlderChain(witness: Witness, lines: readonly string[]): boolean {
+  const first = lines.length > 0 ? claimsOf(lines[0]) : undefined;
+  if (first?.prev !== GENESIS_HASH) return false;
+  const at = /"at":"([^"]+)"/.exec(lines[0])?.[1];
+  return at !== undefined && Date.parse(at) > Date.parse(witness.at);
 }
 
 interface Claims {
@@ -251,20 +312,35 @@ function headFault(
   } catch {
     return { line: lines + 1, reason: "invalid", detail: "the head file is unreadable" };
   }
-  if (head.seq > base.seq + hashes.length) {
+  return endFault(head, "its head", hashes, lines, base);
+}
+
+/**
+ * Checks a witness of the chain's end (the head, or the witness log's line) against the verified
+ * chain: the chain must reach the named `seq`, and hold the named record there.
+ */
+function endFault(
+  named: { readonly seq: number; readonly record_hash: string },
+  who: string,
+  hashes: readonly string[],
+  lines: number,
+  base: { readonly seq: number; readonly hash: string },
+): { line: number; reason: BadReason; detail: string } | undefined {
+  if (named.seq > base.seq + hashes.length) {
     return {
       line: lines + 1,
       reason: "removed",
-      detail: `the chain ends at seq ${base.seq + hashes.length} but its head says seq ` +
-        `${head.seq} was written: records were removed from the end`,
+      detail: `the chain ends at seq ${base.seq + hashes.length} but ${who} says seq ` +
+        `${named.seq} was written: records were removed from the end`,
     };
   }
-  const named = head.seq === base.seq ? base.hash : hashes[head.seq - base.seq - 1];
-  if (named !== head.record_hash) {
+  if (named.seq < base.seq) return undefined; // pruned past what it names: nothing to compare
+  const held = named.seq === base.seq ? base.hash : hashes[named.seq - base.seq - 1];
+  if (held !== named.record_hash) {
     return {
-      line: head.seq,
+      line: named.seq - base.seq,
       reason: "edited",
-      detail: `the head names another record at seq ${head.seq}: the chain was rewritten`,
+      detail: `${who} names another record at seq ${named.seq}: the chain was rewritten`,
     };
   }
   return undefined;

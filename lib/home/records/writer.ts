@@ -2,7 +2,8 @@
  * Appending a turn record (the API the wake calls once per engaged turn). Under an exclusive
  * lock on the chain file, the writer finds the last valid record, seals the new one onto it
  * (`seq`, `prev_hash`, `record_hash`), appends it as one line with one write call on an
- * `O_APPEND` descriptor, fsyncs, and moves the head file (atomic replace) to it.
+ * `O_APPEND` descriptor, fsyncs, moves the head file (atomic replace) to it, and names it once more
+ * in the box's witness log (lib/home/records/witness.ts).
  *
  * Concurrency: per-timeline wakes are serialised by the router, and the lock (`flock`) makes two
  * writers on one box take turns anyway, so the chain stays linear. A writer that does not take
@@ -15,6 +16,8 @@
  * in the same write, so it stays on a line of its own where the verifier reports it.
  */
 import { atomicWrite } from "../../base/atomic_write.ts";
+import { errorMessage } from "../../base/error_text.ts";
+import { openLocked } from "../../base/locked_file.ts";
 import { scrubSecrets } from "../../journal/scrub.ts";
 import {
   canonicalHashAsync,
@@ -27,6 +30,7 @@ import { readAnchor } from "./anchor.ts";
 import { anchorPath, chainPath, headPath, recordsDir } from "./files.ts";
 import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
 import { readTail } from "./tail.ts";
+import { appendWitness } from "./witness.ts";
 
 /** A tool call as the engine reports it (`ToolCallRecord` fits; extra fields are ignored). */
 export interface ToolCallInput {
@@ -138,7 +142,7 @@ export async function appendTurnRecord(
   });
   Object.assign(draft, await completeFields(input));
   await Deno.mkdir(recordsDir(home), { recursive: true });
-  const file = await openLocked(chainPath(home, input.timeline));
+  const file = await openChainLocked(chainPath(home, input.timeline));
   try {
     const tail = await readTail(file, (await file.stat()).size);
     // A chain retention emptied continues from its anchor, not from genesis.
@@ -159,6 +163,15 @@ export async function appendTurnRecord(
     await file.sync();
     const head = canonicalJson({ seq: record.seq, record_hash: record.record_hash });
     await atomicWrite(headPath(home, input.timeline), `${head}\n`);
+    const witness = { at: record.at, record_hash: record.record_hash, seq: record.seq };
+    try {
+      await appendWitness(home, { ...witness, timeline: input.timeline });
+    } catch (error) {
+      throw new Error(
+        `record seq ${record.seq} and its head were written, but the witness log ` +
+          `(records/witness.log) could not be appended: ${errorMessage(error)}`,
+      );
+    }
     return record;
   } finally {
     file.close();
@@ -170,19 +183,8 @@ export async function appendTurnRecord(
  * rename) under the same lock, so a descriptor opened before a prune is reopened on the new file
  * rather than appending to the unlinked old one.
  */
-async function openLocked(path: string): Promise<Deno.FsFile> {
-  for (;;) {
-    const file = await Deno.open(path, { read: true, append: true, create: true });
-    try {
-      await file.lock(true); // released by close
-      const [held, named] = [await file.stat(), await Deno.stat(path).catch(() => undefined)];
-      if (named !== undefined && held.ino === named.ino && held.dev === named.dev) return file;
-    } catch (error) {
-      file.close();
-      throw error;
-    }
-    file.close();
-  }
+function openChainLocked(path: string): Promise<Deno.FsFile> {
+  return openLocked(path, { read: true, append: true, create: true });
 }
 
 /** One write call in practice; the loop only guards against a short write. */

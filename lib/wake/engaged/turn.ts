@@ -25,6 +25,7 @@ import {
   ProviderPayloadTooLargeError,
 } from "../../core/types/faults.ts";
 import { Message } from "../../core/types/message.ts";
+import type { TurnHook } from "../../core/turn_hook.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
 import { unspoken } from "../../journal/catalogue_engine.ts";
 import { appendTurnRecord, StageTimer } from "../../home/records/mod.ts";
@@ -124,9 +125,9 @@ export async function drive(
     throw error;
   } finally {
     await recordTurn(wake, spec, outcome, facts);
-    if (facts.result && budgetActive(wake)) {
+    if (budgetActive(wake)) {
       const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
-      await guard.chargeTurn(wake, facts.result.usage); // docs/operating.md#the-budget-guard
+      await guard.chargeTurn(wake, facts.result?.usage); // docs/operating.md#the-budget-guard
     }
   }
 }
@@ -163,7 +164,12 @@ async function driveTurn(
   const view = await ensureBrief(wake, spec.recallQuery);
   facts.timer.lap("brief");
   wake.context.beginTurn(spec.anchor, live, turnStart);
-  const hook = nudgeHook(spec.nudge, () => wake.context.acts.length > 0);
+  const hooks: TurnHook[] = [nudgeHook(spec.nudge, () => wake.context.acts.length > 0)];
+  if (budgetActive(wake)) {
+    // docs/operating.md#the-budget-guard: each step's spend reaches the turn's lease as it goes.
+    const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
+    hooks.push(guard.progressHook(wake));
+  }
   const compactor = compactorOf(wake, engine);
   const turnMessage = live[turnStart];
   const working = workingStateOf(wake, engine, compactor);
@@ -195,7 +201,7 @@ async function driveTurn(
       return engine.run(live, {
         persist: save,
         view: request,
-        hooks: [hook],
+        hooks,
         stepReminder: () => working.reminder(engine),
       });
     }, { compactor, messages: live, save, journal: wake.journal });
