@@ -67,7 +67,8 @@ export function noteText(text: string): string {
  * becomes `system`; every later system turn is a {@link noteText} block on the user side.
  * Consecutive turns of one role are merged into one message (tool results first, as the API
  * requires); blank text makes no block. Breakpoint 1 goes on the charter (on the last tool when
- * there is no charter); breakpoint 2 on the last block of the message carrying `cacheAnchor`,
+ * there is no charter, or when no message carries `cacheAnchor`, so nothing says the leading
+ * system turn is stable); breakpoint 2 on the last block of the message carrying `cacheAnchor`,
  * unless that is the charter itself (a first wake: one breakpoint covers both).
  */
 export function toAnthropicRequest(
@@ -79,11 +80,17 @@ export function toAnthropicRequest(
   let rest = messages;
   let system: TextBlockParam[] | undefined;
   const charter = messages[0]?.role === "system" ? messages[0].content ?? "" : undefined;
+  // The leading system turn is known stable only when the view marks a stable part at all: with
+  // no charter and nothing saved yet, it is the volatile brief or the notes, never cached.
+  const stableLead = messages.some((message) => message.cacheAnchor);
   if (charter !== undefined) {
     rest = messages.slice(1);
-    if (charter.trim()) system = [{ type: "text", text: charter, cache_control: CACHE_BREAKPOINT }];
+    if (charter.trim()) {
+      system = [{ type: "text", text: charter }];
+      if (stableLead) marked(system[0]);
+    }
   }
-  if (wireTools.length && !system) marked(wireTools[wireTools.length - 1]);
+  if (wireTools.length && !system?.[0].cache_control) marked(wireTools[wireTools.length - 1]);
   const turns: { role: "user" | "assistant"; blocks: Block[] }[] = [];
   for (const message of rest) {
     const role = message.role === "assistant" ? "assistant" : "user";

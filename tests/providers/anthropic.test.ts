@@ -390,3 +390,21 @@ Deno.test("anthropic: a tool-less call after tool calls keeps the tools, with to
   assert.equal(mock.lastBody("messages").tools, undefined);
   assert.equal(mock.lastBody("messages").tool_choice, undefined);
 });
+
+Deno.test("anthropic: no charter and nothing saved — the leading notes are never before a breakpoint", async () => {
+  await using mock = await ModelMock.start();
+  mock.always("messages", { json: anthropicMessage() });
+  const p = provider(mock);
+  // HARNESS_ONBOARD off, an empty system prompt, a first wake: only the notes block leads.
+  const view = [
+    Message.system("<working-state>notes</working-state>"),
+    Message.user("[t] bob: hi"),
+  ];
+  await p.chat(view, TOOLS);
+  const body = mock.lastBody("messages");
+  assert.deepEqual(breakpoints(body), ["tools[1]"]);
+  assert.deepEqual(body.system, [{ type: "text", text: "<working-state>notes</working-state>" }]);
+  // Without tools (and none offered before) there is nothing stable to mark.
+  await provider(mock).chat([Message.user("[t] bob: hi")]);
+  assert.deepEqual(breakpoints(mock.lastBody("messages")), []);
+});
