@@ -63,7 +63,7 @@ export interface HarnessEnv {
   /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
   readonly aiProvider: ProviderName;
   /** The adapter that runs (default `openai`; `AI_SDK=xai-sdk` runs on `openai`). */
-  readonly aiSdk: "openai" | "openrouter";
+  readonly aiSdk: "openai" | "openrouter" | "anthropic";
   /** `AI_SDK` as configured, lower-cased (default `openai`); differs from `aiSdk` for `xai-sdk`. */
   readonly aiSdkConfigured: string;
   /** `AI_SDK_SURFACE`, resolved to the SDK's default surface when unset. */

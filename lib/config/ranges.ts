@@ -121,6 +121,7 @@ const PRICE: NumberRange = { min: 0, max: 100_000, integer: false, unit: "USD pe
 export const PRICE_RANGES = {
   input: PRICE,
   cached: PRICE,
+  cache_write: PRICE,
   output: PRICE,
 } as const satisfies Record<string, NumberRange>;
 

@@ -33,6 +33,7 @@ import { WakeContext } from "./context.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./engaged_half.ts";
 import { EngineSlot, type Wake, type WakeSettings, type WakeTriggers } from "./wake_state.ts";
+import { promptCacheKey } from "../providers/cache_key.ts";
 
 /** A configuration problem the wake itself detects (exit 1, one line). */
 export class WakeConfigError extends Error {
@@ -191,6 +192,7 @@ function engineSlot(
         params: runtime.modelParams.params,
         searchParams: runtime.searchParams,
         builtins: resolution.builtinNames,
+        promptCacheKey: promptCacheKey(context.self.uuid, settings.timeline),
       },
       active: resolution.activeTools,
       bindings: { context, configHome, images: mcp?.images },

@@ -438,3 +438,28 @@ Deno.test("mempalace and recall report the automatic provider that serves them, 
     assert.ok(!doc.tools.includes("memory"), "the explicit tool belongs to sqlite");
   }
 });
+
+Deno.test("AI_PROVIDER=anthropic: its SDK and version, and a model_params key it refuses", async () => {
+  await using b = await box();
+  const env = { ...b.env, AI_PROVIDER: "anthropic" };
+  const { doc } = await resolved(env);
+  assert.deepEqual([doc.ai_provider, doc.ai_sdk, doc.ai_sdk_surface], [
+    "anthropic",
+    "anthropic",
+    "messages",
+  ]);
+  const lock = JSON.parse(await Deno.readTextFile(new URL("../../deno.lock", import.meta.url)));
+  const pinned = Object.keys(lock.specifiers).find((k) => k.startsWith("npm:@anthropic-ai/sdk@"));
+  assert.equal(doc.ai_sdk_version, pinned?.split("@").at(-1));
+  await Deno.mkdir(`${b.dir}/config`, { recursive: true });
+  await Deno.writeTextFile(`${b.dir}/config/model_params.json`, '{"temprature": 0.2}');
+  for (const args of [["resolved-config"], ["wake", "--resolved-config"]]) {
+    const result = await runCli(args, { env });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, "");
+    assert.match(
+      result.stderr,
+      /model_params\.json key 'temprature' is not a request parameter of Anthropic's Messages API/,
+    );
+  }
+});

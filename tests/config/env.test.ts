@@ -281,7 +281,21 @@ Deno.test("model axes: defaults per SDK, normalised case, the matrix refusals", 
   const native = parseEnv({ AI_PROVIDER: "openrouter", AI_SDK: "openrouter" });
   assert.equal(native.aiSdk, "openrouter");
   assert.equal(native.aiSdkSurface, "chat");
-  assertRefused({ AI_PROVIDER: "anthropic" }, "AI_PROVIDER", "Unknown AI_PROVIDER 'anthropic'");
+  assertRefused({ AI_PROVIDER: "mistral" }, "AI_PROVIDER", "Unknown AI_PROVIDER 'mistral'");
+  // Anthropic is reached through its own SDK: naming the provider picks it.
+  const claude = parseEnv({ AI_PROVIDER: "Anthropic" });
+  assert.deepEqual([claude.aiProvider, claude.aiSdk, claude.aiSdkSurface], [
+    "anthropic",
+    "anthropic",
+    "messages",
+  ]);
+  assertRefused({ AI_PROVIDER: "anthropic", AI_SDK: "openai" }, "AI_PROVIDER", "AI_SDK=anthropic");
+  assertRefused({ AI_SDK: "anthropic" }, "AI_SDK", "requires AI_PROVIDER=anthropic");
+  assertRefused(
+    { AI_PROVIDER: "anthropic", AI_SDK_SURFACE: "chat" },
+    "AI_SDK_SURFACE",
+    "expected one of (messages)",
+  );
   assertRefused({ AI_SDK: "langchain" }, "AI_SDK", "AI_SDK='langchain' has no adapter");
   assertRefused({ AI_SDK: "xai-sdk", AI_PROVIDER: "openai" }, "AI_SDK", "requires AI_PROVIDER=xai");
   assertRefused(
