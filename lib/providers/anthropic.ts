@@ -7,7 +7,7 @@
  * writes are reported as usage. A `pause_turn` stop is resumed here, a bounded number of times;
  * a refusal or a cut reply is reported on the message (`ending`), never rewritten.
  */
-import { fencedFetch } from "../base/host_fence.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import type Anthropic from "@anthropic-ai/sdk";
 import type {
   ContentBlockParam,
@@ -223,7 +223,7 @@ export class AnthropicProvider implements Provider {
           maxRetries: 0,
           timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           defaultHeaders: this.#headers,
-          fetch: fencedFetch("model"),
+          fetch: outboundFetch("model"),
           // The harness writes its own model spans; the SDK neither traces nor sends trace headers.
           openTelemetry: { traces: false, propagation: false },
         })

@@ -165,6 +165,8 @@ async function probeAnthropic(options: ModelProbeOptions): Promise<ModelProbe> {
         maxRetries: 0,
         timeout: options.timeoutMs,
         openTelemetry: { traces: false, propagation: false },
+        // The fetch path: under host rules the probe goes only where a wake's calls may.
+        fetch: outboundFetch("model"),
       })
     );
   } catch (error) {

@@ -79,7 +79,7 @@ export function modelRoutes(table: RouteTable): void {
       const conversation = anthropicConversation(body);
       const decision = decide(conversation);
       return jsonResponse(200, anthropicReply(body, conversation, decision, promptCache.use(body)));
-    }));
+    }), LARGE);
 
   // Any id is served, with the window and image input the Messages models API states.
   table.public(
