@@ -29,16 +29,15 @@ function silent(model: ModelMock, n: number): void {
 }
 
 /**
- * A message, an asset, a webhook event and a task, so every kind has a mark: the message and the
- * task are answered; the asset and the event, met by a first wake without a trigger, only set
- * their baselines.
+ * A message, an asset, a webhook event and a task, so every kind has a mark: the message, the
+ * event and the task are answered; the asset is the agent's own, so the self-filter only marks it.
  */
 async function everyKindMarked(w: World): Promise<void> {
   await say(w, "hello");
-  await upload(w, "notes.txt");
+  await upload(w, "notes.txt", { who: w.agent });
   await deliver(w, '{"ping":1}');
   await activatedTask(w, "water the plants");
-  silent(w.model, 2);
+  silent(w.model, 3);
   const first = await w.wake();
   assert.equal(first.code, 0, first.stderr);
   for (const kind of ["messages", "assets", "webhook_events"] as const) {
