@@ -6,7 +6,7 @@
  *
  * Exit codes: 0 for a wake that ran (including nothing to do, a breaker decline, a reported
  * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
- * failure, with ONE stderr line `harness wake: <error>` and never a stack trace.
+ * failure, with ONE stderr line `ERROR harness wake: <error>` and never a stack trace.
  */
 import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
@@ -33,7 +33,7 @@ export interface WakeRequest {
   readonly env?: Record<string, string>;
   /** Where the one-line error goes (default: stderr). */
   readonly stderr?: (line: string) => void;
-  /** The name that one line starts with (default `harness wake`; a wrapper's script name). */
+  /** The name that one line carries after its level (default `harness wake`; a wrapper's name). */
   readonly label?: string;
 }
 
@@ -41,8 +41,10 @@ export interface WakeRequest {
 export async function runWake(request: WakeRequest): Promise<number> {
   const rawEnv = request.env ?? Deno.env.toObject();
   const label = request.label ?? "harness wake";
+  // Levelled like a journal line (`ERROR …`), so the fleet's log parser files it as an error
+  // rather than shipping it unclassified.
   const stderr = (line: string) =>
-    (request.stderr ?? ((text: string) => writeStderr(text + "\n")))(`${label}: ${line}`);
+    (request.stderr ?? ((text: string) => writeStderr(text + "\n")))(`ERROR ${label}: ${line}`);
   const { timeline } = request;
   // Logging first, so even a refused configuration leaves its `wake failed` line.
   const journal = new StreamJournal({

@@ -210,7 +210,9 @@ Deno.test({
     await Deno.writeTextFile(`${w.home}/config/model_params.json`, "{not json");
     const result = await w.wake();
     assert.equal(result.code, 1, result.stderr);
-    const lines = result.stderr.trim().split("\n").filter((l) => l.startsWith("harness wake:"));
+    const lines = result.stderr.trim().split("\n").filter((l) =>
+      l.startsWith("ERROR harness wake:")
+    );
     assert.equal(lines.length, 1, result.stderr);
     assert.match(lines[0], /model_params\.json/);
     // (Whole-word 500: the temp home and uuids in the journal may hold the digits "500".)
@@ -264,7 +266,7 @@ Deno.test({
     assert.doesNotMatch(result.stderr, /Uncaught|^\s+at /m);
     assert.match(result.stderr, /wake end .*outcome=error/);
     assert.match(result.stderr, /ERROR wake failed /);
-    const lines = result.stderr.split("\n").filter((l) => l.startsWith("harness wake:"));
+    const lines = result.stderr.split("\n").filter((l) => l.startsWith("ERROR harness wake:"));
     assert.equal(lines.length, 1, result.stderr);
   },
 });

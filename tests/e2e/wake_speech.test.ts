@@ -34,7 +34,9 @@ for (const [breakage, breakIt] of BREAKAGES) {
 
     const refused = await w.wake();
     assert.equal(refused.code, 1, refused.stderr);
-    const lines = refused.stderr.split("\n").filter((line) => line.startsWith("harness wake: "));
+    const lines = refused.stderr.split("\n").filter((line) =>
+      line.startsWith("ERROR harness wake: ")
+    );
     assert.equal(lines.length, 1, refused.stderr);
     assert.match(lines[0], /The messages tool is not active \(/);
     assert.ok(lines[0].includes(file), lines[0]);
