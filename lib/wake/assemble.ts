@@ -28,6 +28,7 @@ import {
   type Runtime,
 } from "../runtime/resolve.ts";
 import { WakeContext } from "./context.ts";
+import { BreakerGate } from "./breaker_gate.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./engaged_half.ts";
 import { EngineSlot, type Wake, type WakeSettings, type WakeTriggers } from "./wake_state.ts";
@@ -112,6 +113,7 @@ export async function assemble(
     brief: { composed: false },
     posts: 0,
     billingWall: false,
+    breaker: new BreakerGate(),
     escalation: runtime.escalation,
     records: runtime.records,
     budget: runtime.budget,

@@ -21,6 +21,7 @@ import {
   unhandledTasks,
   withFetchedTrigger,
 } from "./first_wake.ts";
+import { humanAuthored } from "./breaker_gate.ts";
 import { armedReason } from "./nudge.ts";
 import { takeTasks } from "./read_ahead.ts";
 import { recoverItems } from "./recovery.ts";
@@ -45,6 +46,8 @@ interface ItemKind<T> {
   report(item: T): ReportedItem;
   /** Whether the agent's own items are skipped (assets only). */
   readonly selfFilter: boolean;
+  /** Whether a human wrote it (the breaker never holds such an item back). */
+  human(item: T): boolean;
 }
 
 const ASSETS: ItemKind<Asset> = {
@@ -69,6 +72,7 @@ const ASSETS: ItemKind<Asset> = {
     }, a),
   report: (a) => ({ kind: "asset", filename: a.content.file?.filename }),
   selfFilter: true,
+  human: (a) => humanAuthored(a.user),
 };
 
 const EVENTS: ItemKind<WebhookEvent> = {
@@ -79,6 +83,7 @@ const EVENTS: ItemKind<WebhookEvent> = {
   render: renderEvent,
   report: () => ({ kind: "event" }),
   selfFilter: false,
+  human: () => false, // a delivery has no author: automation, which is what loops
 };
 
 const TASKS: ItemKind<Task> = {
@@ -89,6 +94,7 @@ const TASKS: ItemKind<Task> = {
   render: renderTask,
   report: () => ({ kind: "task" }),
   selfFilter: false,
+  human: (t) => humanAuthored(t.user),
 };
 
 /** Assets since the mark, or a first wake's inferred starting point. */
@@ -193,6 +199,7 @@ async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<Ledg
       uuid,
       author: kind.author(item),
       carrier: kind.carrier(item),
+      human: kind.human(item),
     });
     if (disposition !== "ours") {
       ledger.push({ uuid, disposition });

@@ -11,6 +11,7 @@ import { messageLine, renderBatch } from "../runtime/render.ts";
 import type { Rebuild, TurnSpec } from "./engaged_half.ts";
 import { engaged } from "./engaged_half.ts";
 import { type LedgerEntry, planFirstMessageWake, settledMark } from "./first_wake.ts";
+import { carriesHuman, humanAuthored } from "./breaker_gate.ts";
 import { armedReason, isOneOnOne } from "./nudge.ts";
 import { paceConfig, PACING_FAILED, settleRead } from "./pacing.ts";
 import { recoverItems } from "./recovery.ts";
@@ -70,11 +71,15 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
   const ledger: LedgerEntry[] = [];
   const batch: PlatformMessage[] = [];
   let probeSeen = false;
+  // A batch with a human's message in it is a conversation, never a loop: the breaker lets all of
+  // it through (docs/operating.md#the-wake-breaker).
+  const human = carriesHuman(items, wake.context.self.uuid);
   const absorb = async (message: PlatformMessage): Promise<void> => {
     const item = {
       uuid: message.content.uuid,
       author: message.user.uuid,
       carrier: message.content.body,
+      human: human || humanAuthored(message.user),
     };
     const { disposition, rule } = await triage(wake, rules, item);
     if (rule === "probe") probeSeen = true;

@@ -10,13 +10,13 @@
  */
 import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
-import { recordAndCheck } from "../home/breaker.ts";
 import { budgetLimited } from "../config/spending.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import { type Journal, withSpan } from "../journal/journal.ts";
 import { LEVEL_NUMBERS, type LogFormat, parseLogFormat, parseLogLevel } from "../journal/level.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
+import { noteWake } from "../home/last_wake.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { assemble } from "./assemble.ts";
 import { releaseSettledEvidence } from "./evidence.ts";
@@ -75,8 +75,8 @@ export async function runWake(request: WakeRequest): Promise<number> {
 }
 
 /**
- * The wake proper, inside its trace span (docs/journal.md#traces): bookends, breaker, remember,
- * the four reconciles, evidence release, in order.
+ * The wake proper, inside its trace span (docs/journal.md#traces): bookends, remember, the four
+ * reconciles (each item past the breaker's gate), evidence release, in order.
  */
 function run(wake: Wake): Promise<void> {
   const { timeline, model } = wake.settings;
@@ -112,25 +112,17 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
   });
   let outcome: "ok" | "error" | "declined" = "error";
   try {
-    const verdict = await recordAndCheck(home, timeline, {
-      max: env.wakeBreakerMax,
-      windowSeconds: env.wakeBreakerWindowSeconds,
-      cooldownSeconds: env.wakeBreakerCooldownSeconds,
-      journal: wake.journal,
-    });
-    if (verdict === "declined") {
-      outcome = "declined";
-      return outcome;
-    }
     if (budgetLimited(wake.budget)) {
       const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
       await guard.guardWake(wake); // docs/operating.md#the-budget-guard
     }
-    // remember, while the four first reads start (both awaited together, so either's failure
-    // is this wake's error, reported like any other)
+    // remember, while the four first reads start and the wake notes its start for `harness
+    // status` (awaited together, so any one's failure is this wake's error, reported like any
+    // other)
     [wake.messages, wake.readAhead] = await Promise.all([
       wake.store.load(sourceOf(timeline)),
       readAhead(wake),
+      noteWake(home, timeline),
     ]);
     await reconcileMessages(wake);
     await refreshReadAhead(wake, ["assets", "webhook_events", "tasks"]);
@@ -141,7 +133,8 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
     await reconcileTasks(wake);
     // last: it reads the claims the four reconciles have just settled
     await releaseSettledEvidence(wake);
-    outcome = "ok";
+    // Declined: the breaker held at least one item back (docs/operating.md#the-wake-breaker).
+    outcome = wake.breaker.declined > 0 ? "declined" : "ok";
     return outcome;
   } finally {
     if (budgetLimited(wake.budget)) {

@@ -18,6 +18,7 @@ import type { EscalationConfig } from "../config/escalation.ts";
 import type { RecordsConfig } from "../config/records.ts";
 import { type BudgetConfig, budgetLimited } from "../config/spending.ts";
 import type { ReadAhead } from "./read_ahead.ts";
+import type { BreakerGate } from "./breaker_gate.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
 export interface WakeTriggers {
@@ -106,6 +107,8 @@ export interface Wake {
   posts: number;
   /** Set once billing failed this wake: later items are left pending without a model call. */
   billingWall: boolean;
+  /** The breaker's verdict for this wake, taken once, and what it held back (breaker_gate.ts). */
+  readonly breaker: BreakerGate;
   /** `budget.json`'s limits (docs/operating.md#the-budget-guard). */
   readonly budget: BudgetConfig;
   /** Set while a budget limit holds: later items are left pending without a model call. */
