@@ -120,6 +120,11 @@ export async function assemble(
     budgetWall: false,
     spent: { usd: 0, tokens: 0 },
     loaded,
+    listedAt: {},
+    // The process's own start: a router that launched it stamped its start earlier still, so the
+    // second this falls in is never earlier than the router's. A launcher that started the
+    // process ahead of the delivery says when the wake really started; never earlier than this.
+    startedAt: Math.max(performance.timeOrigin, (env.wakeStartedAt ?? 0) * 1000),
   };
 }
 

@@ -23,7 +23,7 @@ import {
 } from "./first_wake.ts";
 import { humanAuthored } from "./breaker_gate.ts";
 import { armedReason } from "./nudge.ts";
-import { takeTasks } from "./read_ahead.ts";
+import { listFresh, takeTasks } from "./read_ahead.ts";
 import { recoverItems } from "./recovery.ts";
 import type { ReportedItem } from "./reports.ts";
 import { triage, type TriageRules } from "./triage.ts";
@@ -121,7 +121,11 @@ export function reconcileEvents(wake: Wake): Promise<void> {
 export async function reconcileTasks(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
   const listed = await (takeTasks(wake) ??
-    wake.client.tasks.list({ timeline, status: "activated" }).toArray());
+    listFresh(
+      wake,
+      "tasks",
+      () => wake.client.tasks.list({ timeline, status: "activated" }).toArray(),
+    ));
   const seen = await readSeen(home, timeline);
   const todo = unhandledTasks(listed.map((t) => ({ uuid: t.content.uuid, task: t })), seen);
   const ledger = await actOn(wake, TASKS, todo.map((t) => t.task));

@@ -22,7 +22,8 @@ import { assemble } from "./assemble.ts";
 import { releaseSettledEvidence } from "./evidence.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
-import { readAhead, refreshReadAhead } from "./read_ahead.ts";
+import { catchUp } from "./catch_up.ts";
+import { readAhead, type ReadAheadKind, refreshReadAhead } from "./read_ahead.ts";
 import { sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
 
 /** What `harness wake` was asked to do. */
@@ -124,14 +125,13 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
       readAhead(wake),
       noteWake(home, timeline),
     ]);
-    await reconcileMessages(wake);
-    await refreshReadAhead(wake, ["assets", "webhook_events", "tasks"]);
-    await reconcileAssets(wake);
-    await refreshReadAhead(wake, ["webhook_events", "tasks"]);
-    await reconcileEvents(wake);
-    await refreshReadAhead(wake, ["tasks"]);
-    await reconcileTasks(wake);
-    // last: it reads the claims the four reconciles have just settled
+    await reconcileKinds(wake, ["messages", "assets", "webhook_events", "tasks"]);
+    // every item created inside the start second is this wake's (docs/operating.md#catch-up-before-exit)
+    await catchUp(wake, async (kinds) => {
+      wake.readAhead = await readAhead(wake, kinds);
+      await reconcileKinds(wake, kinds);
+    });
+    // last: it reads the claims the reconciles have just settled
     await releaseSettledEvidence(wake);
     // Declined: the breaker held at least one item back (docs/operating.md#the-wake-breaker).
     outcome = wake.breaker.declined > 0 ? "declined" : "ok";
@@ -151,6 +151,24 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
       seconds: (performance.now() - started) / 1000,
       delivery,
     });
+  }
+}
+
+const RECONCILERS: Readonly<Record<ReadAheadKind, (wake: Wake) => Promise<void>>> = {
+  messages: reconcileMessages,
+  assets: reconcileAssets,
+  webhook_events: reconcileEvents,
+  tasks: reconcileTasks,
+};
+
+/**
+ * Reconciles `kinds` in the fixed order; before each after the first, when a turn ran since the
+ * reads were started, the reads of the kinds still to come start afresh (lib/wake/read_ahead.ts).
+ */
+async function reconcileKinds(wake: Wake, kinds: readonly ReadAheadKind[]): Promise<void> {
+  for (const [i, kind] of kinds.entries()) {
+    if (i > 0) await refreshReadAhead(wake, kinds.slice(i));
+    await RECONCILERS[kind](wake);
   }
 }
 

@@ -17,7 +17,7 @@ import type { HarnessEnv } from "../config/env.ts";
 import type { EscalationConfig } from "../config/escalation.ts";
 import type { RecordsConfig } from "../config/records.ts";
 import { type BudgetConfig, budgetLimited } from "../config/spending.ts";
-import type { ReadAhead } from "./read_ahead.ts";
+import type { ReadAhead, ReadAheadKind } from "./read_ahead.ts";
 import type { BreakerGate } from "./breaker_gate.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
@@ -121,6 +121,13 @@ export interface Wake {
   readonly records: RecordsConfig;
   /** The kinds' first reads, started together (lib/wake/read_ahead.ts). */
   readAhead?: ReadAhead;
+  /** When the listing each kind last used was requested, epoch ms (lib/wake/read_ahead.ts). */
+  readonly listedAt: Partial<Record<ReadAheadKind, number>>;
+  /**
+   * When this process started, epoch ms: the catch-up lists every kind again once the whole
+   * second it fell in has passed (lib/wake/catch_up.ts).
+   */
+  readonly startedAt: number;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
   readonly loaded: { mcp?: McpLoad; compactor?: Compactor };
 }

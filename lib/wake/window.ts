@@ -7,7 +7,7 @@
 import type { ClaimKind } from "../home/claims.ts";
 import { readMark, writeMark } from "../home/marks.ts";
 import { bootstrapMark, hasPending, type LedgerEntry, strandedUuids } from "./first_wake.ts";
-import { firstWakeLimit, takeListing } from "./read_ahead.ts";
+import { firstWakeLimit, listFresh, takeListing } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
 
 /** A marked kind: its mark and claim names are the same. */
@@ -28,7 +28,7 @@ export async function listSince<T>(
   reader: KindReader<T>,
 ): Promise<T[]> {
   const ahead = takeListing(wake, kind, mark) as Promise<T[]> | undefined;
-  return (await (ahead ?? reader.list({ until: mark }))).reverse();
+  return (await (ahead ?? listFresh(wake, kind, () => reader.list({ until: mark })))).reverse();
 }
 
 /** A first wake's reads: the window (newest first) and the unsettled claims beyond it. */
@@ -45,7 +45,8 @@ export async function readFirstWindow<T>(
   reader: KindReader<T>,
 ): Promise<FirstWindow<T>> {
   const ahead = takeListing(wake, kind, undefined) as Promise<T[]> | undefined;
-  const recent = await (ahead ?? reader.list({ limit: firstWakeLimit(wake) }));
+  const recent = await (ahead ??
+    listFresh(wake, kind, () => reader.list({ limit: firstWakeLimit(wake) })));
   const unsettled = new Set(await wake.claims.unsettled(kind, wake.settings.timeline));
   const missing = strandedUuids(recent.map((item) => ({ uuid: reader.uuid(item) })), unsettled);
   const stranded = await fetchStranded(wake, kind, missing, (uuid) => reader.get(uuid));
