@@ -125,6 +125,7 @@ export async function assemble(
     // second this falls in is never earlier than the router's. A launcher that started the
     // process ahead of the delivery says when the wake really started; never earlier than this.
     startedAt: Math.max(performance.timeOrigin, (env.wakeStartedAt ?? 0) * 1000),
+    catchingUp: false,
   };
 }
 

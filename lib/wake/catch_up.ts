@@ -9,7 +9,9 @@
  * start second would be collapsed by the router and never read. So each kind's last listing must
  * be requested once that second has passed: a kind whose listing was requested inside it is listed
  * again, and anything new is engaged in the same process, with claims, marks and recovery exactly
- * as for any item.
+ * as for any item. A kind whose new listing holds nothing but the agent's own items (its reply,
+ * just posted) is left untouched — its mark moves past them at the next wake, as it would have
+ * without the catch-up — so the catch-up changes nothing unless it finds something to answer.
  *
  * What it costs: a wake that engages a turn usually passes the boundary while it thinks, so only
  * the kinds listed before the turn are listed again, without waiting. Only a wake that would

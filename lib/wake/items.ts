@@ -28,7 +28,7 @@ import { recoverItems } from "./recovery.ts";
 import type { ReportedItem } from "./reports.ts";
 import { triage, type TriageRules } from "./triage.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
-import { type KindReader, leaveFirstMark, listSince, readFirstWindow } from "./window.ts";
+import { type KindReader, leaveFirstMark, listSince, onlyOwn, readFirstWindow } from "./window.ts";
 
 /** How one kind reads to the shared per-item loop. */
 interface ItemKind<T> {
@@ -141,14 +141,18 @@ async function reconcileMarked<T>(
   reader: KindReader<T>,
 ): Promise<void> {
   const { home, timeline } = wake.settings;
+  const own = (items: T[]) => kind.selfFilter && onlyOwn(wake, items, kind.author);
   const mark = await readMark(home, markKind, timeline, wake.journal);
   if (mark !== undefined) {
-    const ledger = await actOn(wake, kind, await listSince(wake, markKind, mark, reader));
+    const items = await listSince(wake, markKind, mark, reader);
+    if (own(items)) return;
+    const ledger = await actOn(wake, kind, items);
     const next = settledMark(ledger);
     if (next) await writeMark(home, markKind, timeline, next);
     return;
   }
   const window = await readFirstWindow(wake, markKind, reader);
+  if (own([...window.recent, ...window.stranded])) return;
   const refs = (list: T[]) => list.map((item) => ({ uuid: kind.uuid(item), item }));
   const plan = planFirstItemWake({
     recent: refs(window.recent),

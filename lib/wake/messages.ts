@@ -17,7 +17,7 @@ import { paceConfig, PACING_FAILED, settleRead } from "./pacing.ts";
 import { recoverItems } from "./recovery.ts";
 import { triage, type TriageRules } from "./triage.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
-import { type KindReader, leaveFirstMark, listSince, readFirstWindow } from "./window.ts";
+import { type KindReader, leaveFirstMark, listSince, onlyOwn, readFirstWindow } from "./window.ts";
 
 const KIND = "messages";
 
@@ -35,13 +35,16 @@ function reader(wake: Wake): KindReader<PlatformMessage> {
 export async function reconcileMessages(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
   const read = reader(wake);
+  const author = (m: PlatformMessage) => m.user.uuid;
   const mark = await readMark(home, KIND, timeline, wake.journal);
   if (mark !== undefined) {
-    await respond(wake, await listSince(wake, KIND, mark, read));
+    const items = await listSince(wake, KIND, mark, read);
+    if (!onlyOwn(wake, items, author)) await respond(wake, items);
     return;
   }
   // First wake: a bounded window, plus anything a dead wake left claimed outside it.
   const window = await readFirstWindow(wake, KIND, read);
+  if (onlyOwn(wake, [...window.recent, ...window.stranded], author)) return;
   const plan = planFirstMessageWake({
     recent: window.recent.map(ref),
     stranded: window.stranded.map(ref),

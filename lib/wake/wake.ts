@@ -128,6 +128,7 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
     await reconcileKinds(wake, ["messages", "assets", "webhook_events", "tasks"]);
     // every item created inside the start second is this wake's (docs/operating.md#catch-up-before-exit)
     await catchUp(wake, async (kinds) => {
+      wake.catchingUp = true;
       wake.readAhead = await readAhead(wake, kinds);
       await reconcileKinds(wake, kinds);
     });

@@ -128,6 +128,11 @@ export interface Wake {
    * second it fell in has passed (lib/wake/catch_up.ts).
    */
   readonly startedAt: number;
+  /**
+   * Set for the catch-up round: a kind whose new listing holds only the agent's own items is left
+   * as it is, so the catch-up changes nothing unless it finds something to answer.
+   */
+  catchingUp: boolean;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
   readonly loaded: { mcp?: McpLoad; compactor?: Compactor };
 }

@@ -10,6 +10,19 @@ import { bootstrapMark, hasPending, type LedgerEntry, strandedUuids } from "./fi
 import { firstWakeLimit, listFresh, takeListing } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
 
+/**
+ * Whether the catch-up round leaves a listing alone: it holds nothing but the agent's own items
+ * (docs/operating.md#catch-up-before-exit). Outside the catch-up, never.
+ */
+export function onlyOwn<T>(
+  wake: Wake,
+  items: readonly T[],
+  author: (item: T) => string | undefined,
+): boolean {
+  const self = wake.context.self.uuid;
+  return wake.catchingUp && items.every((item) => author(item) === self);
+}
+
 /** A marked kind: its mark and claim names are the same. */
 export type MarkedKind = "messages" | "assets" | "webhook_events";
 

@@ -11,6 +11,8 @@ import {
   startSecondEnd,
 } from "../../lib/wake/catch_up.ts";
 import type { ReadAheadKind } from "../../lib/wake/read_ahead.ts";
+import type { Wake } from "../../lib/wake/wake_state.ts";
+import { onlyOwn } from "../../lib/wake/window.ts";
 
 const T = 1_796_075_529_000; // a whole second, epoch ms
 
@@ -99,4 +101,18 @@ Deno.test("catchUp does nothing when switched off (HARNESS_CATCH_UP=off)", async
     return Promise.resolve();
   }, { now: () => T, sleep: () => Promise.resolve() });
   assert.equal(called, false);
+});
+
+Deno.test("the catch-up leaves a listing of nothing but the agent's own items alone", () => {
+  const wake = (catchingUp: boolean) =>
+    ({ catchingUp, context: { self: { uuid: "me" } } }) as unknown as Wake;
+  const author = (item: { by?: string }) => item.by;
+  const own = [{ by: "me" }, { by: "me" }];
+  const mixed = [{ by: "me" }, { by: "bob" }];
+  assert.equal(onlyOwn(wake(true), own, author), true);
+  assert.equal(onlyOwn(wake(true), [], author), true); // nothing new at all
+  assert.equal(onlyOwn(wake(true), mixed, author), false);
+  assert.equal(onlyOwn(wake(true), [{}], author), false); // no author (a webhook delivery)
+  // Outside the catch-up every listing is reconciled as it is.
+  assert.equal(onlyOwn(wake(false), own, author), false);
 });
