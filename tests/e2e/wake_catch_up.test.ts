@@ -264,3 +264,21 @@ Deno.test({
     assert.equal(w.model.hits("chat"), before);
   },
 });
+
+Deno.test("a HARNESS_WAKE_STARTED_AT far after the process's start refuses, naming the variable", async () => {
+  await using w = await world();
+  const result = await w.wake([], { HARNESS_WAKE_STARTED_AT: String(Date.now() / 1000 + 3600) });
+  assert.equal(result.code, 1, result.stderr);
+  const line = result.stderr.trim().split("\n").at(-1)!;
+  assert.match(line, /^ERROR harness wake: HARNESS_WAKE_STARTED_AT is \S+, 3\d{3}\.\d s after/);
+  assert.match(line, /at most 10 s after the process's start/);
+  assert.match(result.stderr, /ERROR wake failed timeline=\S+ error=/);
+  assert.equal(w.model.hits(), 0);
+  // Malformed: the environment's own refusal, with the range.
+  const bad = await w.wake([], { HARNESS_WAKE_STARTED_AT: "soon" });
+  assert.equal(bad.code, 1, bad.stderr);
+  assert.match(
+    bad.stderr,
+    /HARNESS_WAKE_STARTED_AT must be a number from 0 to \d+ \(epoch seconds/,
+  );
+});
