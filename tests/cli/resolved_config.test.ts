@@ -281,7 +281,7 @@ function wakeEnv(b: { dir: string; env: Record<string, string> }): Record<string
   };
 }
 
-/** The refusal each command prints: `resolved-config`'s one line, the wake's `harness wake:` line. */
+/** The refusal each command prints: `resolved-config`'s one line, the wake's `ERROR harness wake:` line. */
 async function refusals(b: { dir: string; env: Record<string, string> }, extra = {}) {
   const [report, wake] = await Promise.all([
     runCli(["resolved-config"], { env: { ...b.env, ...extra } }),
@@ -293,10 +293,12 @@ async function refusals(b: { dir: string; env: Record<string, string> }, extra =
   assert.equal(reportLines.length, 1, report.stderr);
   assert.ok(reportLines[0].startsWith("harness resolved-config: "), report.stderr);
   assert.equal(wake.code, 1, wake.stderr);
-  const wakeLines = wake.stderr.split("\n").filter((line) => line.startsWith("harness wake: "));
+  const wakeLines = wake.stderr.split("\n").filter((line) =>
+    line.startsWith("ERROR harness wake: ")
+  );
   assert.equal(wakeLines.length, 1, wake.stderr);
   const reason = reportLines[0].slice("harness resolved-config: ".length);
-  assert.equal(wakeLines[0].slice("harness wake: ".length), reason, wake.stderr);
+  assert.equal(wakeLines[0].slice("ERROR harness wake: ".length), reason, wake.stderr);
   assert.match(wake.stderr, /ERROR wake failed timeline=\S+ error=/);
   assert.doesNotMatch(wake.stderr, /\bwake start\b/, "refused before the wake began");
   return reason;
