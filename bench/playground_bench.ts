@@ -278,6 +278,12 @@ try {
     agent: { handle: string };
   };
   const timeline = state0.timelines[0].uuid;
+  // Writes carry the token the page was served with, as the page's own script sends it.
+  const page = await (await fetch(url)).text();
+  const writeHeaders = {
+    "content-type": "application/json",
+    "playground-token": page.match(/<meta name="playground-token" content="([^"]*)">/)?.[1] ?? "",
+  };
   const breaker = join(data, "agents", state0.agent.handle, "breaker");
   const checkpoints = [0, 50, 100, WAKES].filter((n, i, all) => n <= WAKES && all.indexOf(n) === i);
   const latency = [await stateLatency(url, 0)];
@@ -290,7 +296,7 @@ try {
     const posted = performance.now();
     const reply = await fetch(`${url}api/post`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: writeHeaders,
       body: JSON.stringify({
         timeline,
         body: `@${state0.agent.handle} question ${i}: what is ${i} times seven?`,
@@ -328,7 +334,7 @@ try {
       await Deno.remove(join(breaker, `${timeline}.wakes`)).catch(() => {});
       await fetch(`${url}api/post`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: writeHeaders,
         body: JSON.stringify({ timeline, body: `@${state0.agent.handle} one more question` }),
       }).then((r) => r.body?.cancel());
       await playground.exits(WAKES + 1, 120_000);

@@ -1,16 +1,15 @@
 /**
  * The production permission set as explicit `deno` flags. The set itself is defined once, as
  * `permissions.harness` in deno.json; this module turns it into `--allow-*` / `--deny-*` flags so
- * every path that runs the harness under Deno (the deno.json tasks, the bundle's `harness`
- * launcher, `deno compile`) can pass it without `-P=harness`. Deno 2.9 prints "Permissions in
- * the config file is an experimental feature" on every `-P` run, which would put a line that is
- * not the harness's into every wake's journal (docs/operating.md#quiet-output).
+ * the paths that run the harness in production (the bundle's `harness` launcher, `deno compile`)
+ * can pass it without `-P=harness`. Deno 2.9 prints "Permissions in the config file is an
+ * experimental feature" on every `-P` run, which would put a line that is not the harness's into
+ * every wake's journal (docs/operating.md#quiet-output). The deno.json tasks, run by hand from
+ * source, name the set instead ({@link HARNESS_TASKS}).
  *
  *   deno run -A deploy/permissions.ts --print    # one flag per line (compile.sh reads this)
- *   deno run -A deploy/permissions.ts --write    # rewrite the deno.json tasks from the set
- *   deno run -A deploy/permissions.ts --check    # exit 1 when a task has drifted from the set
  *
- * tests/deploy/permissions.test.ts proves the tasks equal the set.
+ * tests/deploy/permissions.test.ts proves the tasks name the set and run quietly.
  */
 
 /** One permission's config value: on, off, a list, or an allow/deny pair. */
@@ -65,7 +64,13 @@ export function shellQuote(flag: string): string {
   return /^[A-Za-z0-9_=,./:-]+$/.test(flag) ? flag : `'${flag.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The deno.json tasks that run the harness, and the `main.ts` arguments after the flags. */
+/**
+ * The deno.json tasks that run the harness, and the `main.ts` arguments each passes. A task
+ * names the set (`-P=harness`) instead of spelling it out: `deno task` echoes the command it
+ * runs, and the flags would be an ~880-character echo of the deny list on every run. `--quiet`
+ * drops Deno's notice that config-file permissions are experimental (and its download
+ * progress); the harness's own output is not Deno's and is unaffected.
+ */
 export const HARNESS_TASKS: Readonly<Record<string, string>> = {
   harness: "main.ts",
   sandbox: "main.ts sandbox",
@@ -73,17 +78,13 @@ export const HARNESS_TASKS: Readonly<Record<string, string>> = {
   playground: "main.ts playground",
 };
 
-/** The command line of each harness task, generated from `set`. */
-export function harnessTasks(set: PermissionSet): Record<string, string> {
-  const flags = permissionFlags(set).map(shellQuote).join(" ");
-  return Object.fromEntries(
-    Object.entries(HARNESS_TASKS).map(([task, rest]) => [task, `deno run ${flags} ${rest}`]),
-  );
+/** The command a harness task runs: `deno run -P=harness --quiet <rest>`. */
+export function harnessTaskCommand(rest: string): string {
+  return `deno run -P=harness --quiet ${rest}`;
 }
 
 interface DenoConfig {
   permissions?: { harness?: PermissionSet };
-  tasks?: Record<string, string>;
 }
 
 /** Reads deno.json at `path` and returns the harness set (refusing a config without one). */
@@ -95,31 +96,11 @@ export function harnessSet(config: DenoConfig, path = "deno.json"): PermissionSe
 
 if (import.meta.main) {
   const path = new URL("../deno.json", import.meta.url);
-  const text = await Deno.readTextFile(path);
-  const config = JSON.parse(text) as DenoConfig;
-  const set = harnessSet(config);
-  const mode = Deno.args[0] ?? "--print";
+  const config = JSON.parse(await Deno.readTextFile(path)) as DenoConfig;
   const write = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
-  if (mode === "--print") {
-    for (const flag of permissionFlags(set)) write(flag);
-  } else if (mode === "--write" || mode === "--check") {
-    const wanted = harnessTasks(set);
-    const drifted = Object.keys(wanted).filter((task) => config.tasks?.[task] !== wanted[task]);
-    if (mode === "--check") {
-      if (drifted.length > 0) {
-        write(
-          `deno.json task(s) ${drifted.join(", ")} differ from permissions.harness; run ` +
-            "`deno run -A deploy/permissions.ts --write`.",
-        );
-        Deno.exit(1);
-      }
-    } else {
-      config.tasks = { ...config.tasks, ...wanted };
-      await Deno.writeTextFile(path, JSON.stringify(config, null, 2) + "\n");
-      write(`deno.json: ${Object.keys(wanted).join(", ")} tasks written from permissions.harness`);
-    }
-  } else {
-    write("usage: deno run -A deploy/permissions.ts [--print | --write | --check]");
+  if ((Deno.args[0] ?? "--print") !== "--print") {
+    write("usage: deno run -A deploy/permissions.ts [--print]");
     Deno.exit(2);
   }
+  for (const flag of permissionFlags(harnessSet(config))) write(flag);
 }

@@ -21,11 +21,17 @@ import { didYouMean } from "../base/suggest.ts";
 /**
  * One option: a string that takes a value, a list that takes comma-separated values and
  * accumulates them over every occurrence, or a boolean that takes none.
+ * The rest describes the value for shell completion (lib/cli/completions.ts); the parser does not
+ * check it, since each command refuses a bad value in its own words.
  */
 export interface OptionSpec {
   readonly type: "string" | "list" | "boolean";
   /** A one-letter alias (`-h`). */
   readonly short?: string;
+  /** The words the value may be (`day`, `week`; tool stems), completed after the flag. */
+  readonly values?: readonly string[];
+  /** The value names a file or a directory, so completion offers paths; else it offers none. */
+  readonly completes?: "file" | "directory";
 }
 
 /** The options a command accepts, by long name. */

@@ -71,6 +71,8 @@ Options:
                    only those the platform answers 404 (deleted); a 403 (no longer a viewer)
                    or any other failure keeps everything. A refused credential (401, or a
                    403 about the account) stops the sweep before anything is purged, exit 1.
+                   A platform that cannot be reached (or that answers no timeline
+                   definitely) purges nothing unconfirmed and exits 1, saying why.
                    Needs BASECRADLE_TOKEN (or BASECRADLE_EMAIL + BASECRADLE_PASSWORD);
                    BASECRADLE_BASE_URL is honoured.
   --timeline UUID  purge that timeline's state now, with no platform call (wins over --sweep)
@@ -83,7 +85,7 @@ Options:
 Environment: HARNESS_HOME (required), HARNESS_LOG_LEVEL (default INFO), BASECRADLE_CONFIG_HOME
 (records.json, for --records and --sweep). Lines go to stderr.
 Exit codes: 0 done (including nothing to do), 1 failed (named on stderr: no HARNESS_HOME, no or
-refused credentials, an unreadable home), 2 usage error.
+refused credentials, a platform that cannot be reached, an unreadable home), 2 usage error.
 `,
   options,
   versionStyle: "bare",
@@ -112,8 +114,17 @@ refused credentials, an unreadable home), 2 usage error.
         const removed = await purgeTimeline(home, timeline, journal);
         journal.text("INFO", manualPurgeLine(removed.length, timeline));
       } else if (values.sweep) {
-        await sweep(home, sweepClient(), journal);
+        const { failure } = await sweep(home, sweepClient(), journal);
         await pruneByRetention(home, journal);
+        if (failure !== null) {
+          // Nothing was judged: a timer must see a failure, not a green run that checked nothing.
+          const message =
+            `--sweep could not check the timelines: ${failure}. Nothing unconfirmed ` +
+            "was purged; check BASECRADLE_BASE_URL and the network, then run it again.";
+          cleanupFailed(journal, { error: message });
+          fail(message);
+          return 1;
+        }
       } else {
         await pruneByRetention(home, journal);
       }

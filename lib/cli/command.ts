@@ -23,6 +23,11 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   readonly allowPositionals?: boolean;
   /** The words the first positional may be (`list`, `approve`, …), offered by completion. */
   readonly positionalWords?: readonly string[];
+  /**
+   * Whether the command reads the environment, and so takes `--env-file PATH` (default true);
+   * false for a command whose every input is a flag (`resolve`, `completions`).
+   */
+  readonly readsEnvironment?: boolean;
   /** Runs the command and resolves to the process exit code. */
   run(args: ParsedArgs<O>, context?: RunContext): Promise<number>;
 }
@@ -75,28 +80,74 @@ export const SHARED_FLAGS = {
 } as const satisfies OptionSpecs;
 
 /**
- * Parses `argv` for `command`, returning `"help"` when `--help`/`-h` was given and `"version"`
- * for `--version` (help wins when both are).
+ * `--env-file PATH`, taken by every command that reads the environment
+ * (docs/operating.md#shared-flags): the dispatcher loads the file, an agent.env, into the
+ * environment before the command runs, so a hand-run command sees what a routed wake sees.
+ */
+export const ENV_FILE_FLAG = {
+  "env-file": { type: "string", completes: "file" },
+} as const satisfies OptionSpecs;
+
+/** Every flag `command` accepts: its own, the shared ones, and `--env-file` when it applies. */
+export function commandOptions(command: Command): OptionSpecs {
+  return {
+    ...command.options,
+    ...SHARED_FLAGS,
+    ...(command.readsEnvironment === false ? {} : ENV_FILE_FLAG),
+  };
+}
+
+/**
+ * What `harness <command> --help` prints: the command's usage, and for a command that reads the
+ * environment the shared `--env-file` line, so no usage text has to repeat it.
+ */
+export function helpText(command: Command): string {
+  if (command.readsEnvironment === false) return command.usage;
+  return `${command.usage.trimEnd()}
+
+Shared option:
+  --env-file PATH  load PATH, an agent.env (KEY=VALUE lines, read as the router reads them), into
+                   the environment first; its values replace inherited ones
+`;
+}
+
+/** A parsed command line: what to do, the command's own arguments and the env file to load. */
+export interface CommandLine<O extends OptionSpecs> {
+  /** `help` for `--help`/`-h`, `version` for `--version` (help wins), else `run`. */
+  readonly action: "run" | "help" | "version";
+  readonly args: ParsedArgs<O>;
+  /** `--env-file`'s value, when given. */
+  readonly envFile?: string;
+}
+
+/**
+ * Parses `argv` for `command`.
  * @throws {UsageError} on an unknown flag, a missing flag value or an unexpected positional.
  */
 export function parseCommandArgs<O extends OptionSpecs>(
   command: Command<O>,
   argv: string[],
-): ParsedArgs<O> | "help" | "version" {
-  const options = { ...command.options, ...SHARED_FLAGS } as const;
+): CommandLine<O> {
   let parsed;
   try {
-    parsed = parseArgv(argv, options);
+    parsed = parseArgv(argv, commandOptions(command as Command));
   } catch (error) {
     if (error instanceof ArgvError) throw new UsageError(error.message);
     throw error;
   }
-  if (parsed.values.help === true) return "help";
-  if (parsed.values.version === true) return "version";
+  const { help, version, "env-file": envFile, ...own } = parsed.values as Record<
+    string,
+    string | boolean | undefined
+  >;
+  if (envFile !== undefined) nonEmptyFlag("env-file", envFile as string);
+  const args = { values: own as OptionValues<O>, positionals: parsed.positionals };
+  const file = envFile as string | undefined;
+  if (help === true) return { action: "help", args, envFile: file };
+  if (version === true) return { action: "version", args, envFile: file };
   if (!command.allowPositionals && parsed.positionals.length > 0) {
     throw new UsageError(`unexpected argument '${parsed.positionals[0]}'`);
   }
-  return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
+  return { action: "run", args, envFile: file };
 }
 
 /** Reads an integer flag, or throws a UsageError naming the flag. */

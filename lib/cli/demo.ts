@@ -5,8 +5,7 @@
  * deterministic model (or a real vendor when AI_API_KEY is set), and prints the wake's journal
  * and the timeline afterwards.
  */
-import { isTerminal, writeStderr, writeStdout } from "../journal/output.ts";
-import { colorEnabled, processEnv } from "../journal/render.ts";
+import { writeStderr, writeStdout } from "../journal/output.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "node:path";
 import { type Command, integerFlag } from "./command.ts";
@@ -45,7 +44,7 @@ export async function runDemo(
   try {
     const sandbox = await Sandbox.start({ port, dataDir });
     try {
-      const model = wakeProcess.chooseModel(parentEnv, sandbox.modelUrl);
+      const model = wakeProcess.chooseModel(parentEnv, sandbox.modelUrl, sandbox.anthropicModelUrl);
       const world = await seedWorld(sandbox, options.draw ? DRAW_REQUEST : undefined);
       const { ada, vega, timeline } = world;
       out("BaseCradle harness demo — one complete wake, offline");
@@ -81,9 +80,7 @@ export async function runDemo(
       const args = ["wake", "--timeline", timeline.uuid];
       out(`Wake       harness ${args.join(" ")}  (as @${vega.handle}, a separate process)`);
       out("Journal");
-      // The wake's stderr is a pipe to this process, so it would write plain lines; the demo
-      // shows them on its own stdout, coloured when that is a terminal (docs/journal.md#colour).
-      if (colorEnabled(processEnv, isTerminal("stdout"))) env.FORCE_COLOR = "1";
+      // The wake colours its verdicts unless NO_COLOR, which it inherits (docs/journal.md#colour).
       const invocation = wakeProcess.harnessInvocation(args);
       const wake = await wakeProcess.runWakeProcess(invocation, env, (line) => out(`  ${line}`));
       if (wake.stdout.trim()) {
@@ -120,7 +117,8 @@ ada open a timeline "Demo", add vega and ask vega a question, then runs
 "harness wake --timeline <uuid>" as vega in a separate process — what a router runs per event —
 and prints the wake's journal, its exit code and the timeline afterwards.
 
-The model is the sandbox's deterministic "sandbox-demo" (no account, no network, no key).
+The model is the sandbox's deterministic "sandbox-demo" (no account, no network, no key);
+with AI_PROVIDER=anthropic it answers on Anthropic's Messages wire, through the anthropic SDK.
 With AI_API_KEY set, the wake uses your real vendor instead: AI_MODEL is then required, and
 AI_PROVIDER, AI_SDK, AI_SDK_SURFACE and AI_BASE_URL are passed through as set.
 

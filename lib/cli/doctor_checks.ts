@@ -30,6 +30,7 @@ import {
   UnauthorizedError,
 } from "../platform/mod.ts";
 import { probeModel } from "../providers/model_probe.ts";
+import { refusalIn } from "../net/refusal.ts";
 import { permissionReport, plannedNarrowing } from "../runtime/permissions.ts";
 import { engagedWalls, homeTimelines, inFlightClaims, strandedTemps } from "../home/inspect.ts";
 import { type CheckResult, fail, ok, warn } from "./doctor_report.ts";
@@ -176,6 +177,10 @@ export async function checkConfigHome(env: HarnessEnv, configHome: string): Prom
   ];
 }
 
+/** The fix under a check the host rules refused: a wake would be refused the same way. */
+const HOST_RULES_FIX = (what: string) =>
+  `add ${what} to host_rules.json if a wake should reach it (a wake is refused the same way)`;
+
 /** The platform credential, proven by one authenticated read (the dashboard's identity). */
 export async function checkPlatform(env: HarnessEnv, timeoutMs: number): Promise<CheckResult[]> {
   const name = "platform";
@@ -224,6 +229,10 @@ export async function checkPlatform(env: HarnessEnv, timeoutMs: number): Promise
           "ask the platform's operators why the account is refused",
         ),
       ];
+    }
+    const refusal = refusalIn(error);
+    if (refusal) {
+      return [fail(name, `${where} was not asked: ${refusal.message}`, HOST_RULES_FIX("its host"))];
     }
     if (error instanceof TransportError) {
       return [
@@ -275,6 +284,8 @@ export async function checkModel(env: HarnessEnv, timeoutMs: number): Promise<Ch
       ];
     case "unreachable":
       return [fail(name, probe.detail, "check AI_BASE_URL and this box's network")];
+    case "refused":
+      return [fail(name, probe.detail, HOST_RULES_FIX("the model's host"))];
     default:
       return [fail(name, probe.detail, "retry; if it persists, check the endpoint's status")];
   }

@@ -7,6 +7,7 @@ import { didYouMean } from "../base/suggest.ts";
 import { registerSecretsFrom } from "../journal/output.ts";
 import {
   type Command,
+  helpText,
   type Io,
   parseCommandArgs,
   processIo,
@@ -97,16 +98,29 @@ async function dispatch(argv: string[], io: Io, script: string | undefined): Pro
   const name = script ?? `harness ${command.name}`;
   setScriptName(script);
   try {
-    const parsed = parseCommandArgs(command, rest);
-    if (parsed === "help") {
-      io.stdout(command.usage);
+    const line = parseCommandArgs(command, rest);
+    if (line.action === "help") {
+      io.stdout(helpText(command));
       return 0;
     }
-    if (parsed === "version") {
+    if (line.envFile !== undefined) {
+      const { loadEnvFile } = await lazyImport<typeof import("./env_file_flag.ts")>(
+        "lib/cli/env_file_flag.ts",
+      );
+      const loaded = await loadEnvFile(line.envFile, (name, value) => Deno.env.set(name, value));
+      if (!loaded.ok) {
+        io.stderr(`${name}: ${loaded.error}\n`);
+        return 1;
+      }
+      for (const warning of loaded.warnings) io.stderr(`WARNING ${warning}\n`);
+      // The file's secrets are scrubbed from every line, as the inherited ones are.
+      registerSecretsFrom((variable) => Deno.env.get(variable));
+    }
+    if (line.action === "version") {
       io.stdout(await commandVersion(command, script));
       return 0;
     }
-    return await command.run(parsed, { commands: COMMANDS });
+    return await command.run(line.args, { commands: COMMANDS });
   } catch (error) {
     if (error instanceof UsageError) {
       const message = /[.?!)]$/.test(error.message) ? error.message : `${error.message}.`;

@@ -4,6 +4,7 @@
  * `mcp/.approved.json`; a wake loads a server only while its tool list still matches. `list`
  * shows every configured server, its approval state and its tool count.
  */
+import { CONFIG_HOME_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { didYouMean } from "../base/suggest.ts";
 import { type Command, type Io, processIo, UsageError } from "./command.ts";
@@ -25,7 +26,7 @@ import {
 } from "../mcp/mod.ts";
 
 const options = {
-  "config-home": { type: "string" },
+  "config-home": CONFIG_HOME_FLAG,
   all: { type: "boolean" },
   offline: { type: "boolean" },
   json: { type: "boolean" },

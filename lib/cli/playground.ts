@@ -11,7 +11,7 @@ import { serveUntilStopped } from "./until_stopped.ts";
 
 const options = {
   port: { type: "string" },
-  data: { type: "string" },
+  data: { type: "string", completes: "directory" },
   host: { type: "string" },
   "allow-remote": { type: "boolean" },
 } as const;
@@ -28,7 +28,8 @@ platform, seats a human @ada and an AI peer @vega on a shared timeline (or finds
 "harness wake --timeline <uuid>" as a separate process — what a router runs — and serves a page
 showing the timeline, each wake's journal, tool calls, tokens, cost and turn record, live.
 Prints one JSON line once serving:
-  {"url": "http://127.0.0.1:PORT/", "base_url": "http://127.0.0.1:PORT2"}
+  {"url": "http://127.0.0.1:PORT/", "base_url": "http://127.0.0.1:PORT2",
+   "admin_token": "sbx_admin_…"}
 
 The model is the sandbox's deterministic "sandbox-demo" (no account, no network, no key).
 With AI_API_KEY set, wakes use your real vendor instead: AI_MODEL is then required, and
@@ -39,7 +40,8 @@ Options:
   --data DIR       keep the platform, the seated users and the agents' homes in DIR
                    (default: a temporary directory, removed at exit)
   --host H         the page's address (default 127.0.0.1); anything but loopback also
-                   needs --allow-remote, since the page has no login
+                   needs --allow-remote, since the page has no login. The page answers
+                   requests addressed to H or to a loopback name only
   --allow-remote   serve on a non-loopback --host anyway (prints a warning)
   -h, --help       show this help
 `,
@@ -71,7 +73,7 @@ Options:
     writeStdout(
       `{"url": ${JSON.stringify(playground.url)}, "base_url": ${
         JSON.stringify(playground.platformUrl)
-      }}\n`,
+      }, "admin_token": ${JSON.stringify(playground.adminToken)}}\n`,
     );
     stderrLine(
       `playground serving url=${playground.url} model=${JSON.stringify(playground.model)}`,

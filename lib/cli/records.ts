@@ -25,19 +25,8 @@ import {
   verifyRecords,
 } from "../home/records/mod.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { loadPrices } from "../config/prices.ts";
+import { builtInPriceTable, loadPrices } from "../config/prices.ts";
 import { isTerminal } from "../journal/output.ts";
-
-const options = {
-  timeline: { type: "string" },
-  json: { type: "boolean" },
-  since: { type: "string" },
-  by: { type: "string" },
-  chart: { type: "string" },
-  until: { type: "string" },
-  last: { type: "string" },
-  result: { type: "string" },
-} as const;
 
 /** The subcommands, likeliest first (a typo is answered with the nearest). */
 const ACTIONS = ["verify", "stats", "show"] as const;
@@ -48,6 +37,17 @@ const RESULTS: readonly TurnResult[] = TurnResultSchema.options;
 const CHART_SERIES = ["cost", "tokens", "p95", "cache"] as const;
 /** One chartable series. */
 export type ChartSeries = typeof CHART_SERIES[number];
+
+const options = {
+  timeline: { type: "string" },
+  json: { type: "boolean" },
+  since: { type: "string" },
+  by: { type: "string", values: ["day", "week"] },
+  chart: { type: "string", values: CHART_SERIES },
+  until: { type: "string" },
+  last: { type: "string" },
+  result: { type: "string", values: RESULTS },
+} as const;
 
 /** What {@link runRecords} is given. */
 export interface RecordsRun {
@@ -62,7 +62,7 @@ export interface RecordsRun {
   readonly since?: Date;
   readonly by?: DriftBy;
   readonly chart?: ChartSeries;
-  /** Where `prices.json` is looked for; none: nothing is priced. */
+  /** Where `prices.json` is looked for; none: only the built-in prices apply. */
   readonly configHome?: string;
   /** Whether stdout is a terminal (a chart is drawn only then). */
   readonly terminal?: boolean;
@@ -131,7 +131,9 @@ async function stats(home: string, run: RecordsRun, io: Io): Promise<number> {
 }
 
 async function drift(home: string, run: RecordsRun, since: Date, io: Io): Promise<number> {
-  const prices = run.configHome === undefined ? undefined : await loadPrices(run.configHome);
+  const prices = run.configHome === undefined
+    ? builtInPriceTable()
+    : await loadPrices(run.configHome);
   const report = await driftRecords(home, {
     since,
     by: run.by ?? "day",
@@ -368,7 +370,7 @@ function show(values: {
   });
 }
 
-/** The config home for `prices.json`; none when it cannot be found (nothing is priced). */
+/** The config home for `prices.json`; none when it cannot be found (built-in prices only). */
 function configHomeOrNone(): string | undefined {
   try {
     return resolveConfigHome({

@@ -5,6 +5,7 @@
  * `AI_API_KEY` (or with `--model sandbox`) the sandbox's deterministic model is started in this
  * process on a free loopback port.
  */
+import { CONFIG_HOME_FLAG, PROVIDER_FLAG, SDK_FLAG, SURFACE_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { isUuid } from "../base/uuid.ts";
 import { type Command, integerFlag, type Io, processIo, UsageError } from "./command.ts";
@@ -26,16 +27,16 @@ const options = {
   since: { type: "string" },
   until: { type: "string" },
   last: { type: "string" },
-  turns: { type: "string" },
-  "config-home": { type: "string" },
+  turns: { type: "string", completes: "file" },
+  "config-home": CONFIG_HOME_FLAG,
   model: { type: "string" },
-  provider: { type: "string" },
-  sdk: { type: "string" },
-  surface: { type: "string" },
+  provider: PROVIDER_FLAG,
+  sdk: SDK_FLAG,
+  surface: SURFACE_FLAG,
   "base-url": { type: "string" },
   handle: { type: "string" },
   json: { type: "boolean" },
-  "fail-on": { type: "list" },
+  "fail-on": { type: "list", values: ["more-refusals", "fewer-replies"] },
 } as const;
 
 /** `--model sandbox`: the sandbox's deterministic model, in this process. */

@@ -5,6 +5,14 @@
  * would. A bad question (unknown provider, SDK, surface, stem) is one stderr line and exit 1 with
  * nothing on stdout: a half-answer is worse than none.
  */
+import {
+  MEMORY_PROVIDER_WORDS,
+  OPT_IN_FLAG,
+  PROVIDER_FLAG,
+  SDK_FLAG,
+  STEMS_FLAG,
+  SURFACE_FLAG,
+} from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
@@ -14,14 +22,14 @@ import { validateModelAxes } from "../providers/axes.ts";
 import { VERSION } from "../base/version.ts";
 
 const options = {
-  provider: { type: "string" },
-  sdk: { type: "string" },
-  surface: { type: "string" },
+  provider: PROVIDER_FLAG,
+  sdk: SDK_FLAG,
+  surface: SURFACE_FLAG,
   model: { type: "string" },
-  profile: { type: "string" },
-  "opt-in": { type: "list" },
-  only: { type: "list" },
-  "memory-provider": { type: "string" },
+  profile: { type: "string", values: ["locked", "unlocked"] },
+  "opt-in": OPT_IN_FLAG,
+  only: STEMS_FLAG,
+  "memory-provider": { type: "string", values: MEMORY_PROVIDER_WORDS },
   "assume-credentials": { type: "boolean" },
   "no-assume-credentials": { type: "boolean" },
 } as const;
@@ -132,8 +140,9 @@ this build's shipped tool plugins, and why every other stem does not. Pure: read
 environment, no config home, no network; writes nothing.
 
 Options:
-  --provider P         AI_PROVIDER: openai (default), xai or openrouter
-  --sdk S              AI_SDK: openai (default) or openrouter
+  --provider P         AI_PROVIDER: openai (default), xai, openrouter or anthropic
+  --sdk S              AI_SDK: openai (default), openrouter, anthropic (the default with
+                       --provider anthropic), or xai-sdk (runs on openai)
   --surface X          AI_SDK_SURFACE (default: the SDK's own default surface)
   --model M            AI_MODEL, echoed
   --profile P          locked (default) or unlocked: the policy gating shell-class tools
@@ -148,6 +157,7 @@ Exit codes: 0 answered (JSON on stdout), 1 a bad question (one line on stderr, n
 stdout), 2 usage error.
 `,
   options,
+  readsEnvironment: false,
   async run({ values }) {
     const profile = (values.profile ?? "locked").trim().toLowerCase();
     if (profile !== "locked" && profile !== "unlocked") {
@@ -160,7 +170,7 @@ stdout), 2 usage error.
     try {
       const axes = validateModelAxes({
         provider: values.provider ?? "openai",
-        sdk: values.sdk ?? "openai",
+        sdk: values.sdk,
         surface: values.surface,
       });
       const optIn = splitStems(values["opt-in"]);

@@ -1,6 +1,6 @@
 /**
  * `harness resolved-config` (and `harness wake --resolved-config`): what this agent will actually
- * run, as JSON (docs/configuration.md#resolved-config), computed by the same `resolveRuntime` a
+ * run, as JSON (docs/configuration.md#resolved-config), computed by the same `loadWakeConfig` a
  * wake uses — so it is the ground truth, not a declared list. Read-only: no reconcile, no model
  * client, no key needed, no platform call. The process narrows its permissions first, exactly as a
  * wake does, so `sandbox` reports the state a wake would run under.
@@ -8,14 +8,16 @@
  * Errors (bad env, a malformed `model_params.json`, `search_params.json` or `guardrails.json`, an
  * unreadable prompt, an unbindable memory provider) are one stderr line and exit 1, with nothing
  * on stdout: the same refusal, in the same words, that stops a wake
- * (docs/configuration.md#when-a-file-is-wrong), because both come from `resolveRuntime`.
+ * (docs/configuration.md#when-a-file-is-wrong), because both come from `loadWakeConfig`.
  */
+import { CONFIG_HOME_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, type Io, processIo } from "./command.ts";
 import { sdkVersion } from "./version.ts";
 import { parseEnv } from "../config/env.ts";
 import type { Params } from "../config/params.ts";
-import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import type { Runtime } from "../runtime/resolve.ts";
+import { loadWakeConfig } from "../runtime/wake_config.ts";
 import { permissionReport, type PermissionsReport } from "../runtime/permissions.ts";
 import { hostRulesReport } from "../runtime/rules_report.ts";
 import { dumpsIndented, parsePythonJson, pythonFloatRepr, sortKeysDeep } from "../pycompat/json.ts";
@@ -47,7 +49,7 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
     const env = parseEnv(raw);
     // A lenient fallback (a HARNESS_PROFILE typo running locked) is said here as a wake says it.
     for (const line of env.warnings) io.stderr(`WARNING ${line}\n`);
-    const runtime = await resolveRuntime(env, {
+    const runtime = await loadWakeConfig(env, {
       reconcile: false,
       narrow: options.narrow ?? true,
       vars: raw,
@@ -109,6 +111,7 @@ export function resolvedConfigDocument(
     harness_version: VERSION,
     ai_provider: env.aiProvider,
     ai_sdk: env.aiSdk,
+    ai_sdk_configured: env.aiSdkConfigured,
     ai_sdk_surface: env.aiSdkSurface,
     ai_sdk_version: sdkVersion(env.aiSdk),
     // The platform client ships inside this harness, so its version is the harness's: never null.
@@ -136,9 +139,7 @@ export function resolvedConfigDocument(
 }
 
 /** `harness resolved-config`. */
-export const resolvedConfigCommand: Command<
-  { readonly "config-home": { readonly type: "string" } }
-> = {
+export const resolvedConfigCommand: Command<{ readonly "config-home": typeof CONFIG_HOME_FLAG }> = {
   name: "resolved-config",
   usage: `Usage: harness resolved-config [--config-home DIR]
 
@@ -157,7 +158,7 @@ Options:
 Exit codes: 0 printed; 1 a configuration error (one line on stderr, nothing on stdout);
 2 a usage error.
 `,
-  options: { "config-home": { type: "string" } },
+  options: { "config-home": CONFIG_HOME_FLAG },
   run: ({ values }) => {
     const flag = values["config-home"];
     if (flag === undefined) return runResolvedConfig();

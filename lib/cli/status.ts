@@ -34,8 +34,11 @@ export interface StatusClaim {
 /** One timeline, as `--json` prints it. */
 export interface StatusTimeline {
   readonly timeline: string;
-  /** The newest wake the breaker window saw (engaged or idle), ISO 8601; null when unknown. */
-  readonly last_wake_at: string | null;
+  /**
+   * When the newest wake the breaker window saw (engaged or idle) started, ISO 8601; null when
+   * unknown.
+   */
+  readonly last_wake_started_at: string | null;
   /** The last engaged wakes, newest first. */
   readonly wakes: readonly Omit<WakeSummary, "timeline">[];
   readonly in_flight: readonly StatusClaim[];
@@ -73,7 +76,7 @@ export async function readStatus(
       const wall = walls.find((w) => w.timeline === timeline);
       return {
         timeline,
-        last_wake_at: iso(lastWakeSeen(home, timeline)),
+        last_wake_started_at: iso(lastWakeSeen(home, timeline)),
         wakes: wakes.filter((w) => w.timeline === timeline).map(({ timeline: _, ...wake }) => wake),
         in_flight: claims.filter((c) => c.timeline === timeline).map((c) => ({
           kind: c.kind,
@@ -97,7 +100,7 @@ export async function readStatus(
 }
 
 const COLUMNS: readonly [string, (w: Omit<WakeSummary, "timeline">) => string][] = [
-  ["at", (w) => w.at],
+  ["record_written", (w) => w.record_written_at],
   ["outcome", (w) => (w.outcome_kind ? `${w.outcome}/${w.outcome_kind}` : w.outcome)],
   ["turns", (w) => String(w.turns)],
   ["posted", (w) => String(w.posted)],
@@ -112,7 +115,7 @@ const COLUMNS: readonly [string, (w: Omit<WakeSummary, "timeline">) => string][]
 export function statusText(report: StatusReport): string {
   if (report.timelines.length === 0) return `no timelines under ${report.home}\n`;
   const blocks = report.timelines.map((t) => {
-    const lines = [`timeline ${t.timeline}  last wake ${t.last_wake_at ?? "-"}`];
+    const lines = [`timeline ${t.timeline}  last wake started ${t.last_wake_started_at ?? "-"}`];
     if (t.walls.breaker_tripped_at) {
       lines.push(`  WALL wake breaker tripped at ${t.walls.breaker_tripped_at}`);
     }
@@ -189,16 +192,18 @@ export const statusCommand: Command<typeof options> = {
   usage: `Usage: harness status [--timeline UUID] [--limit N] [--json]
 
 What the agent has been doing, read from HARNESS_HOME alone (no network, no credentials). Per
-timeline: the last wake seen, the walls engaged (a tripped wake breaker, a billing wall), the
-last engaged wakes from the turn records (at, outcome, turns, posted, steps, tokens_in,
-tokens_out, cost_usd, wake id) and the items in flight (claims not yet settled; "stale" when
-their wake is over). A wake that found nothing new writes no turn record and is not listed.
+timeline: when the last wake started (engaged or idle), the walls engaged (a tripped wake
+breaker, a billing wall), the last engaged wakes from the turn records (record_written: when the
+wake's last turn record was written, at the end of its last turn; outcome, turns, posted, steps,
+tokens_in, tokens_out, cost_usd, wake id) and the items in flight (claims not yet settled, with
+when they were taken; "stale" when their wake is over). A wake that found nothing new writes no
+turn record and is not listed.
 
 Options:
   --timeline UUID  only this timeline
   --limit N        engaged wakes shown per timeline (default ${DEFAULT_WAKES_SHOWN})
-  --json           print JSON: {home, timelines: [{timeline, last_wake_at, wakes, in_flight,
-                   walls}]}
+  --json           print JSON: {home, timelines: [{timeline, last_wake_started_at, wakes,
+                   in_flight, walls}]}
   -h, --help       show this help
 
 Environment: HARNESS_HOME (required).

@@ -5,16 +5,18 @@
  * runs it so a stripped overlay fails the deploy instead of surviving it silently.
  * `--emit-claims` prints the claims manifest instead (the bytes `harness claims` prints).
  */
+import { CONFIG_HOME_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { reportDocument, reportSummary, verify } from "../config/verify.ts";
+import { type Finding, reportDocument, reportSummary, verify } from "../config/verify.ts";
+import { checkWakeConfig } from "../runtime/wake_config.ts";
 import { manifestText } from "./claims.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 
 const options = {
-  "config-home": { type: "string" },
-  provider: { type: "string" },
+  "config-home": CONFIG_HOME_FLAG,
+  provider: PROVIDER_FLAG,
   "expect-version": { type: "string" },
   json: { type: "boolean" },
   "no-evidence": { type: "boolean" },
@@ -32,9 +34,11 @@ export const verifyCommand: Command<typeof options> = {
        harness verify --emit-claims [--config-home DIR] [--subject SLUG]
 
 Prove this agent's declared capability set is present and current: every shipped default it
-should have, every powerful tool it was granted, the overlay's currency with this binary.
-Operator edits and deletions the last install ratified are never findings. On success it
-records <config home>/.verified.json.
+should have, every powerful tool it was granted, the overlay's currency with this binary. And
+load every config-home file as a wake loads it (in this environment, with the config home's
+agent.env filling in what it leaves unset): a file a wake would refuse is a finding. Operator
+edits and deletions the last install ratified are never findings. On success it records
+<config home>/.verified.json.
 
 Options:
   --config-home DIR   the config home (default: $BASECRADLE_CONFIG_HOME, else
@@ -72,6 +76,7 @@ stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not
         expectVersion: values["expect-version"],
         record: !values["no-evidence"],
         env,
+        findings: await wakeLoadFindings(configHome, values.provider),
       });
       for (const line of report.warnings) processIo.stderr(`WARNING ${line}\n`);
       if (values.json) processIo.stdout(pythonJsonFile(reportDocument(report)));
@@ -84,3 +89,25 @@ stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not
     }
   },
 };
+
+/**
+ * The wake's own configuration load as verify findings: none when a wake would load the config
+ * home, else one `wake-would-refuse` finding carrying the wake's sentence. `--provider` stands in
+ * for `AI_PROVIDER` here too, so the load judges the provider the rest of the report does.
+ */
+async function wakeLoadFindings(configHome: string, provider?: string): Promise<Finding[]> {
+  const vars: Record<string, string | undefined> = Deno.env.toObject();
+  if (provider?.trim()) vars.AI_PROVIDER = provider.trim();
+  const verdict = await checkWakeConfig({ vars, configHome });
+  if (verdict.ok) return [];
+  const subject = verdict.subject.startsWith(`${configHome}/`)
+    ? verdict.subject.slice(configHome.length + 1)
+    : verdict.subject;
+  return [{
+    check: "wake-would-refuse",
+    subject,
+    detail: verdict.sentence,
+    remedy: "fix what the sentence names; `harness resolved-config` prints the same refusal, " +
+      "and the next wake loads once it is fixed",
+  }];
+}

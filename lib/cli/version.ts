@@ -5,10 +5,12 @@ import { PRODUCT, VERSION } from "../base/version.ts";
 import manifest from "../../deno.json" with { type: "json" };
 import lockText from "../../deno.lock" with { type: "text" };
 import * as z from "../base/zod.ts";
+import { runningSdk } from "../providers/axes.ts";
 
 const SDK_PACKAGES: Record<string, string> = {
   openai: "openai",
   openrouter: "@openrouter/sdk",
+  anthropic: "@anthropic-ai/sdk",
 };
 
 const LockFile = z.object({ specifiers: z.record(z.string(), z.string()) });
@@ -37,7 +39,8 @@ export function sdkVersion(sdk: string): string | null {
  * (`basecradle-harness-wake`), which is the line a fleet drift-guard parses.
  */
 export function versionLine(env: (name: string) => string | undefined, name = "harness"): string {
-  const sdk = (env("AI_SDK") ?? "").trim().toLowerCase() || "openai";
+  // The SDK that runs: `AI_SDK=xai-sdk` runs on the openai SDK (docs/models.md).
+  const sdk = runningSdk((env("AI_SDK") ?? "").trim().toLowerCase() || "openai");
   const version = sdkVersion(sdk);
   return `${name} ${VERSION} · ${sdk} SDK ${version ?? "not installed"}`;
 }
@@ -46,8 +49,8 @@ export const versionCommand: Command<Record<string, never>> = {
   name: "version",
   usage: `Usage: harness version
 
-Print one line: harness <version> · <sdk> SDK <version>, where <sdk> is AI_SDK
-(default openai). Touches no timeline, model or credential. Also: harness --version.
+Print one line: harness <version> · <sdk> SDK <version>, where <sdk> is the SDK that
+runs for AI_SDK (default openai; xai-sdk runs on openai). Touches no timeline, model or credential. Also: harness --version.
 
 (${PRODUCT})
 `,

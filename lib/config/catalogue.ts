@@ -1,7 +1,4 @@
 /**
- * `lib/config/`: reading and validating configuration: the environment, the config home, plugin
- * files, the install reconcile.
- *
  * The vocabulary a plugin file may name: every function tool and server-side built-in the
  * shipped stems (docs/tools.md#the-shipped-stems) refer to, with whether this runtime implements it
  * yet. A name outside the vocabulary makes a plugin file broken (a typo must fail loud); a name
@@ -64,7 +61,8 @@ export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
     xai_account_balance: ported(),
   }),
   // The openai adapter wires web_search + code_interpreter (Responses) and xAI's web_search,
-  // x_search and code_execution (Responses); the openrouter adapter wires web_search.
+  // x_search and code_execution (Responses); the openrouter and anthropic adapters wire
+  // web_search.
   builtins: Object.freeze({
     code_execution: true,
     code_interpreter: true,

@@ -22,6 +22,14 @@ import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { describeRange, ENV_RANGES, inRange, type NumberRange } from "./ranges.ts";
 import { SECRET_VARIABLES } from "../journal/secret_variables.ts";
 
+/**
+ * The sentence a wake or poll says when `AI_API_KEY` is missing, naming the variable (the model
+ * vendor's key is the one credential every engaged turn needs).
+ */
+export const MISSING_API_KEY =
+  "AI_API_KEY is required — set it to this agent's API key for its model vendor (AI_PROVIDER, " +
+  "default openai).";
+
 /** Where variables come from: a plain mapping (e.g. `Deno.env.toObject()`) or a reader. */
 export type EnvSource =
   | Readonly<Record<string, string | undefined>>
@@ -54,8 +62,10 @@ export interface HarnessEnv {
   // model axes (docs/environment.md#model)
   /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
   readonly aiProvider: ProviderName;
-  /** `AI_SDK`: the adapter (default `openai`). */
-  readonly aiSdk: "openai" | "openrouter";
+  /** The adapter that runs (default `openai`; `AI_SDK=xai-sdk` runs on `openai`). */
+  readonly aiSdk: "openai" | "openrouter" | "anthropic";
+  /** `AI_SDK` as configured, lower-cased (default `openai`); differs from `aiSdk` for `xai-sdk`. */
+  readonly aiSdkConfigured: string;
   /** `AI_SDK_SURFACE`, resolved to the SDK's default surface when unset. */
   readonly aiSdkSurface: string;
   /** `AI_MODEL`: required for a wake, checked there (resolved-config reports it raw or null). */
@@ -101,6 +111,17 @@ export interface HarnessEnv {
   readonly wakeBreakerWindowSeconds: number;
   /** `HARNESS_WAKE_BREAKER_COOLDOWN`: post-trip cooldown in seconds (default: the window). */
   readonly wakeBreakerCooldownSeconds: number;
+  /**
+   * `HARNESS_CATCH_UP`: list every kind once more after the wake's start second has passed and
+   * answer what is new (default on; docs/operating.md#catch-up-before-exit).
+   */
+  readonly catchUp: boolean;
+  /**
+   * `HARNESS_WAKE_STARTED_AT`: when the launcher started this wake, epoch seconds; the catch-up
+   * counts from it when it is later than the process's own start (a process started ahead of its
+   * delivery). Unset: the process's start.
+   */
+  readonly wakeStartedAt?: number;
   /** `HARNESS_PACE_ENABLED`: read-speed pacing for AI peers (default on). */
   readonly paceEnabled: boolean;
   /** `HARNESS_PACE_CHARS_PER_SEC`: simulated reading rate; `≤ 0` means no read time. */
@@ -168,7 +189,7 @@ export interface HarnessEnv {
   readonly home?: string;
   /** `NO_COLOR` non-empty at parse time (the journal still reads it per line). */
   readonly noColor: boolean;
-  /** `FORCE_COLOR` as set (the journal reads it per line: colour even off a terminal). */
+  /** `FORCE_COLOR` as set (the journal reads it per line: `0` or `false` turn colour off). */
   readonly forceColor?: string;
   /** `OTEL_DENO` is `true` or `1`: Deno exports traces, and the harness adds its spans. */
   readonly tracing: boolean;
@@ -358,6 +379,8 @@ const Schema = z.object({
     ENV_DEFAULTS.wakeBreakerWindowSeconds,
   ),
   HARNESS_WAKE_BREAKER_COOLDOWN: ranged("HARNESS_WAKE_BREAKER_COOLDOWN", undefined),
+  HARNESS_CATCH_UP: flag(true),
+  HARNESS_WAKE_STARTED_AT: ranged("HARNESS_WAKE_STARTED_AT", undefined, "e.g. `date +%s.%N`"),
   HARNESS_PACE_ENABLED: flag(true),
   HARNESS_PACE_CHARS_PER_SEC: ranged(
     "HARNESS_PACE_CHARS_PER_SEC",
@@ -479,6 +502,7 @@ const Schema = z.object({
   return {
     aiProvider: axes.provider,
     aiSdk: axes.sdk,
+    aiSdkConfigured: axes.configuredSdk,
     aiSdkSurface: axes.surface,
     aiModel: v.AI_MODEL,
     aiApiKey: v.AI_API_KEY,
@@ -499,6 +523,8 @@ const Schema = z.object({
     wakeBreakerMax: v.HARNESS_WAKE_BREAKER_MAX,
     wakeBreakerWindowSeconds: v.HARNESS_WAKE_BREAKER_WINDOW,
     wakeBreakerCooldownSeconds: v.HARNESS_WAKE_BREAKER_COOLDOWN ?? v.HARNESS_WAKE_BREAKER_WINDOW,
+    catchUp: v.HARNESS_CATCH_UP,
+    wakeStartedAt: v.HARNESS_WAKE_STARTED_AT,
     paceEnabled: v.HARNESS_PACE_ENABLED,
     paceCharsPerSec: v.HARNESS_PACE_CHARS_PER_SEC,
     paceFloorSeconds: v.HARNESS_PACE_FLOOR_SECONDS,

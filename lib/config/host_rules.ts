@@ -4,17 +4,12 @@
  * Absent is unrestricted; `{"allow": []}` denies every host; anything invalid refuses to load
  * with a sentence naming the file, the entry and the fix.
  */
-import {
-  compileHostRules,
-  compileRule,
-  HostRuleError,
-  type HostRules,
-} from "../base/host_rules.ts";
+import { compileHostRules, compileRule, HostRuleError, type HostRules } from "../net/host_rules.ts";
 import { join } from "../base/paths.ts";
 import { ABSENT, readOptionalJson, refuseFile } from "./optional_file.ts";
 import * as z from "../base/zod.ts";
 
-export { hostFence } from "../base/host_rules.ts";
+export { hostFence } from "../net/host_rules.ts";
 
 /** `host_rules.json`, relative to the config home. */
 export const HOST_RULES_FILE = "host_rules.json";

@@ -6,8 +6,9 @@
  * manifest, no declaration, a declaration contract this build does not know) is a finding too:
  * unproven is never green.
  *
- * It proves presence and currency only. Whether a present tool activates (its provider, key and
- * the policy) is `harness resolved-config`'s answer, and the report says so in `notes`.
+ * It proves presence and currency; the CLI adds the wake's own configuration load as a finding
+ * (`wake-would-refuse`). Whether a present tool activates (its provider, key and the policy) is
+ * `harness resolved-config`'s answer, and the report says so in `notes`.
  */
 import { pathExists } from "../base/read_files.ts";
 import { atomicWrite } from "../base/atomic_write.ts";
@@ -26,11 +27,12 @@ import {
   readVersionStamp,
 } from "./manifest.ts";
 import { pluginOptsIn, pluginRelevantTo } from "./plugins.ts";
+import { AGENT_ENV_FILE, readAgentEnv } from "./agent_env.ts";
 
 /** The success evidence, relative to the config home. */
 export const EVIDENCE_NAME = ".verified.json";
 /** The operator env file a provider may be read from when nothing else names one. */
-export const AGENT_ENV_NAME = "agent.env";
+export const AGENT_ENV_NAME = AGENT_ENV_FILE;
 
 /** Where the active provider was learned. */
 export type ProviderSource = "argument" | "environment" | "agent.env" | "default";
@@ -65,12 +67,14 @@ export interface VerifyReport {
 
 /** The gaps verify does not cover, stated in every JSON report. */
 export const VERIFY_NOTES: readonly string[] = [
-  "Presence and currency only: a declared tool file being present does not mean it activates " +
-  "(its provider, its credential and the locked policy all gate that). " +
-  "`harness resolved-config` is the authority on what is live on this box.",
+  "Presence and currency, and the wake's own load: every config-home file is loaded as a wake " +
+  "loads it, and one a wake would refuse is a wake-would-refuse finding. A declared tool file " +
+  "being present does not mean it activates (its provider, its credential and the locked policy " +
+  "all gate that). `harness resolved-config` is the authority on what is live on this box.",
   "Operator-added files in tools/ are never checked: nothing declares them, so nothing can say " +
   "whether their absence is a strip or a tidy-up.",
-  "mcp/ ships empty and is operator-owned, so it carries no declaration and is not verified.",
+  "mcp/ ships empty and is operator-owned, so it carries no declaration; a server file a wake " +
+  "cannot parse is a skipped server there, never a refusal, so it is no finding either.",
 ];
 
 /** What {@link verify} checks. */
@@ -91,6 +95,11 @@ export interface VerifyOptions {
   readonly version?: string;
   /** The clock for the evidence stamp. */
   readonly now?: () => Date;
+  /**
+   * Findings judged elsewhere, reported first: the CLI passes the `wake-would-refuse` finding of
+   * the wake's own configuration load (lib/runtime/wake_config.ts), which this layer cannot run.
+   */
+  readonly findings?: readonly Finding[];
 }
 
 const isToolRel = (rel: string) => /^tools\/[^/]+\.(json|py)$/.test(rel);
@@ -103,7 +112,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const version = options.version ?? VERSION;
   const shipped = options.defaults ?? ALL_SHIPPED_DEFAULTS;
   const { provider: activeProvider, source } = await activeProviderOf(root, options);
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...options.findings ?? []];
   const report = {
     configHome: root,
     harnessVersion: version,
@@ -359,25 +368,11 @@ async function activeProviderOf(
 }
 
 /**
- * `AI_PROVIDER` as agent.env declares it. A deliberately small reader for one variable: `export `
- * and one layer of quotes stripped, trailing comments kept (as a literal `KEY=VALUE` loader keeps
- * them), and the last assignment wins, as it does for the process the file configures.
+ * `AI_PROVIDER` as agent.env declares it, read as the router reads the file
+ * ({@link readAgentEnv}: `export ` and one layer of matching quotes stripped, the last assignment
+ * winning), lower-cased; `undefined` when the file names none.
  */
 async function providerFromAgentEnv(root: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readText(join(root, AGENT_ENV_NAME));
-  } catch {
-    return undefined;
-  }
-  let found: string | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim().replace(/^export /, "").trim();
-    if (line.startsWith("#") || !line.includes("=")) continue;
-    const eq = line.indexOf("=");
-    if (line.slice(0, eq).trim() !== "AI_PROVIDER") continue;
-    const value = line.slice(eq + 1).trim().replace(/^["']+|["']+$/g, "").trim().toLowerCase();
-    if (value) found = value;
-  }
-  return found;
+  const value = (await readAgentEnv(root)).AI_PROVIDER?.trim().toLowerCase();
+  return value || undefined;
 }

@@ -12,7 +12,8 @@ import {
   ForbiddenError,
   NotFoundError,
   oneLine,
-  type PlatformError,
+  PlatformError,
+  TransportError,
   UnauthorizedError,
 } from "../platform/errors.ts";
 import { enumerateArtifacts } from "./artifacts.ts";
@@ -72,6 +73,13 @@ export interface SweepSummary {
   kept: number;
   keptForbidden: number;
   skippedTransient: number;
+  /**
+   * Why the sweep proved nothing, or null when it did: the platform could not be reached (the
+   * sweep stopped asking at the first connection failure), or it answered no timeline
+   * definitely. A scheduled sweep must then fail rather than report a green run that judged
+   * nothing.
+   */
+  failure: string | null;
 }
 
 /** Removes one path (a file, or a claims directory wholesale); replaceable for tests. */
@@ -119,11 +127,34 @@ async function removeAll(paths: string[], journal: Journal, remove: RemovePath) 
 /** What one timeline's answer means for it. */
 type Verdict = "keep" | "purge" | "keep-forbidden" | "skip-transient";
 
+/** One timeline's verdict; a skipped one carries why, and whether the platform was reached. */
+interface Judgement {
+  readonly verdict: Verdict;
+  /** The failure a skip-transient verdict came from, as one line. */
+  readonly reason?: string;
+  /** The request never got an answer: a connection failure, or no HTTP answer at all. */
+  readonly unreachable?: boolean;
+}
+
 /**
  * One `timelines.get`: 404 purges, a timeline's 403 keeps (logged), success keeps, a refused
  * credential throws {@link SweepCredentialError}, anything else skips.
  */
-async function classify(client: TimelineLookup, uuid: string): Promise<Verdict> {
+async function classify(client: TimelineLookup, uuid: string): Promise<Judgement> {
+  try {
+    return { verdict: await verdictOf(client, uuid) };
+  } catch (error) {
+    if (error instanceof SweepCredentialError) throw error;
+    // Connection, rate limit, 5xx, a malformed answer, a bug: never purge on doubt.
+    return {
+      verdict: "skip-transient",
+      reason: oneLine(errorMessage(error)),
+      unreachable: error instanceof TransportError || !(error instanceof PlatformError),
+    };
+  }
+}
+
+async function verdictOf(client: TimelineLookup, uuid: string): Promise<Verdict> {
   try {
     await client.timelines.get(uuid);
     return "keep";
@@ -136,8 +167,7 @@ async function classify(client: TimelineLookup, uuid: string): Promise<Verdict> 
       }
       throw new SweepCredentialError(uuid, error);
     }
-    // Connection, rate limit, 5xx, a malformed answer, a bug: never purge on doubt.
-    return "skip-transient";
+    throw error;
   }
 }
 
@@ -146,7 +176,9 @@ async function classify(client: TimelineLookup, uuid: string): Promise<Verdict> 
  * deleted; ends with the summary INFO line. Idempotent: a re-run re-derives everything from disk.
  * Every timeline is asked before anything is removed, so a credential the platform refuses
  * (a 401, or a 403 about the account) stops the sweep with {@link SweepCredentialError} having
- * purged nothing, and without asking about the timelines after it.
+ * purged nothing, and without asking about the timelines after it. A platform that cannot be
+ * reached stops the asking too: the timelines not yet asked are skipped, and the summary's
+ * `failure` says why (as it does when no timeline got a definite answer).
  */
 export async function sweep(
   home: string,
@@ -161,10 +193,20 @@ export async function sweep(
     kept: 0,
     keptForbidden: 0,
     skippedTransient: 0,
+    failure: null,
   };
   const verdicts: [string, Verdict][] = [];
+  let unreachable: string | undefined;
+  let lastReason: string | undefined;
   for (const uuid of [...artifacts.keys()].sort()) {
-    verdicts.push([uuid, await classify(client, uuid)]);
+    if (unreachable !== undefined) {
+      verdicts.push([uuid, "skip-transient"]);
+      continue;
+    }
+    const judged = await classify(client, uuid);
+    verdicts.push([uuid, judged.verdict]);
+    if (judged.reason !== undefined) lastReason = judged.reason;
+    if (judged.unreachable) unreachable = judged.reason;
   }
   for (const [uuid, verdict] of verdicts) {
     summary.checked++;
@@ -183,6 +225,13 @@ export async function sweep(
     }
   }
   journal.text("INFO", sweepSummaryLine(summary));
+  if (unreachable !== undefined) {
+    summary.failure = `the platform could not be reached (${unreachable}); ` +
+      `${summary.skippedTransient} timeline(s) were left for the next sweep`;
+  } else if (summary.checked > 0 && summary.skippedTransient === summary.checked) {
+    summary.failure = `the platform answered no timeline definitely (last: ${lastReason}); ` +
+      `${summary.skippedTransient} timeline(s) were left for the next sweep`;
+  }
   return summary;
 }
 

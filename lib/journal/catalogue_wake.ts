@@ -250,8 +250,28 @@ export function escalationFailed(journal: Journal, f: {
 /**
  * WARNING `host refused`: `host via`. The host rules refused a request of the harness's own
  * (docs/security.md#host-rules) before it was sent; `via` is the request path (`web_fetch`,
- * `mcp`, `platform`, `model`, `media`, `ntfy`, `xai_management`).
+ * `mcp`, `platform`, `model`, `media`, `ntfy`, `xai_management`, `embeddings`, `code`).
  */
 export function hostRefused(journal: Journal, f: { host: string; via: string }): void {
   journal.event("WARNING", "host refused", { host: f.host, via: f.via });
+}
+
+/**
+ * WARNING `url refused`: `via target [hop] reason`. The fetch path refused a URL before any
+ * connection (docs/security.md#one-fetch-path): not http(s), credentials in it, or a URL handed
+ * to the harness that leads to an address that is not public. `target` is the URL's origin (its
+ * scheme alone when not http(s)), never its path or query; `hop` only for a redirect's target.
+ */
+export function urlRefused(journal: Journal, f: {
+  via: string;
+  target: string;
+  hop: number;
+  reason: string;
+}): void {
+  journal.event("WARNING", "url refused", {
+    via: f.via,
+    target: f.target || undefined,
+    hop: f.hop > 0 ? f.hop : undefined,
+    reason: f.reason,
+  });
 }

@@ -12,12 +12,33 @@ import { VERSION } from "../base/version.ts";
 
 const tracer = trace.getTracer("basecradle-harness", VERSION);
 
-// Attribute text can come from elsewhere (an error message): scrubbed like a journal line.
-function attributes(values: SpanAttributes): Attributes {
+/**
+ * The attributes that are counts, exported as OTLP integers (`intValue`): the GenAI semantic
+ * conventions type token usage as int, and a backend that sums or groups by them needs one type
+ * per key. Deno exports a JavaScript number as a double and a bigint as an integer, so these go
+ * out as bigints; every other number (`harness.cost`) stays a double.
+ */
+export const INTEGER_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "gen_ai.usage.input_tokens",
+  "gen_ai.usage.output_tokens",
+  "gen_ai.usage.cache_read.input_tokens",
+  "harness.turns",
+  "harness.steps",
+  "harness.posted",
+]);
+
+/**
+ * A span's attributes as exported: text scrubbed like a journal line (it can come from elsewhere,
+ * an error message), counts as integers.
+ */
+export function attributes(values: SpanAttributes): Attributes {
   const out: Attributes = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) continue;
-    out[key] = typeof value === "string" ? scrubSecrets(value) : value;
+    if (typeof value === "number" && INTEGER_ATTRIBUTES.has(key) && Number.isSafeInteger(value)) {
+      // The API's types predate bigint values; Deno's exporter takes them as OTLP integers.
+      out[key] = BigInt(value) as unknown as number;
+    } else out[key] = typeof value === "string" ? scrubSecrets(value) : value;
   }
   return out;
 }

@@ -31,8 +31,9 @@ export function writeStderr(text: string): void {
 const terminals: { stdout?: boolean; stderr?: boolean } = {};
 
 /**
- * Whether the process's `stream` is a terminal, which is what turns the journal's colour on
- * (docs/journal.md#colour). A stream that cannot say counts as none.
+ * Whether the process's `stream` is a terminal (a command that draws for a person, such as a
+ * chart, asks it; the journal's colour does not, docs/journal.md#colour). A stream that cannot say
+ * counts as none.
  */
 export function isTerminal(stream: "stdout" | "stderr"): boolean {
   if (terminals[stream] === undefined) {

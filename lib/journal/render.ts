@@ -43,16 +43,17 @@ const OUTCOME_COLORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Whether colour is on (docs/journal.md#colour): `NO_COLOR` non-empty turns it off; else a
- * non-empty `FORCE_COLOR` turns it on (`0` or `false` turn it off); else colour follows whether
- * the stream is a terminal, so journald and a pipe never receive escape bytes. The variables are
- * read per line, so a test (or a long-lived process) can flip them.
+ * Whether colour is on (docs/journal.md#colour): the fleet's rule, as the Python harness 0.104
+ * has it — verdicts are coloured wherever the lines go, journald included, because a wake's
+ * journal is read in a log viewer's live tail, never on a terminal; so whether the stream is a
+ * terminal is deliberately not asked. `NO_COLOR` non-empty turns it off, and so does
+ * `FORCE_COLOR` set to `0` or `false`. The variables are read per line, so a test (or a
+ * long-lived process) can flip them.
  */
-export function colorEnabled(env: EnvGetter = processEnv, terminal: boolean = true): boolean {
+export function colorEnabled(env: EnvGetter = processEnv): boolean {
   if (read(env, "NO_COLOR")) return false;
   const force = read(env, "FORCE_COLOR")?.trim().toLowerCase();
-  if (force) return force !== "0" && force !== "false";
-  return terminal;
+  return force !== "0" && force !== "false";
 }
 
 /** One variable, treating a getter that throws (env permission denied) as unset. */
@@ -162,17 +163,16 @@ export function renderHead(head: string, color: HeadColor | undefined, colored: 
 
 /**
  * A fact line without its level: `<head> k=v …` (just the head when no pair survives).
- * Colour is decided once per line from `env` and `terminal` ({@link colorEnabled}), so a line is
- * never half coloured.
+ * Colour is decided once per line from `env` ({@link colorEnabled}), so a line is never half
+ * coloured.
  */
 export function renderEvent(
   head: string,
   fields: Fields = {},
   options: EventOptions = {},
   env: EnvGetter = processEnv,
-  terminal: boolean = true,
 ): string {
-  const colored = colorEnabled(env, terminal);
+  const colored = colorEnabled(env);
   const pairs = renderFields(fields, { colored, verbatim: options.verbatim });
   const rendered = renderHead(head, options.color, colored);
   return pairs ? `${rendered} ${pairs}` : rendered;
@@ -185,9 +185,8 @@ export function renderLine(
   fields: Fields = {},
   options: EventOptions = {},
   env: EnvGetter = processEnv,
-  terminal: boolean = true,
 ): string {
-  return `${level} ${renderEvent(head, fields, options, env, terminal)}`;
+  return `${level} ${renderEvent(head, fields, options, env)}`;
 }
 
 /**
@@ -295,7 +294,7 @@ export function renderJsonEvent(
     time: time.toISOString(),
     level,
     head: flatten(head),
-    message: renderEvent(head, fields, options, NO_COLOR, false),
+    message: renderEvent(head, fields, options, NO_COLOR),
     fields: jsonFields(fields, options.verbatim),
   };
   return JSON.stringify(line);

@@ -29,7 +29,7 @@ import {
   renderLine,
   renderText,
 } from "./render.ts";
-import { isTerminal, writeStderr } from "./output.ts";
+import { writeStderr } from "./output.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 
 /** Receives one rendered line, without its trailing newline. */
@@ -48,12 +48,6 @@ export interface StreamJournalOptions {
   readonly env?: EnvGetter;
   /** `text` (default) or `json`: one JSON object per line (docs/journal.md#json-lines). */
   readonly format?: LogFormat;
-  /**
-   * Whether the lines end up on a terminal, which turns colour on (unless `NO_COLOR`). Default:
-   * stderr's own answer for the stderr sink; `true` for a sink of your own, whose stream this
-   * journal cannot see (pass `false` for a file).
-   */
-  readonly terminal?: boolean;
   /** The clock a JSON line's `time` is read from; default the system clock. */
   readonly now?: () => Date;
 }
@@ -88,7 +82,6 @@ export class StreamJournal implements Journal {
   readonly format: LogFormat;
   readonly #sink: LineSink;
   readonly #env: EnvGetter;
-  readonly #terminal: () => boolean;
   readonly #now: () => Date;
 
   /** A journal to stderr at INFO and above unless `options` say otherwise. */
@@ -97,12 +90,6 @@ export class StreamJournal implements Journal {
     this.format = options.format ?? "text";
     this.#sink = options.sink ?? stderrSink;
     this.#env = options.env ?? processEnv;
-    const terminal = options.terminal;
-    this.#terminal = terminal !== undefined
-      ? () => terminal
-      : options.sink === undefined
-      ? () => isTerminal("stderr")
-      : () => true;
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -115,7 +102,7 @@ export class StreamJournal implements Journal {
     this.#write(() =>
       this.format === "json"
         ? renderJsonEvent(level, head, fields, options, this.#now())
-        : renderLine(level, head, fields, options, this.#env, this.#terminal())
+        : renderLine(level, head, fields, options, this.#env)
     );
   }
 

@@ -1,7 +1,9 @@
 /**
  * One connection to one MCP server through `@modelcontextprotocol/sdk`'s `Client`: connect
  * (spawn + initialize), list the tools, call them, close. Every request carries the per-request
- * timeout, so a stalled server costs at most that long. This module imports the SDK, so it is
+ * timeout, so a stalled server costs at most that long, and the whole tool list (every page
+ * together) has that same time: a server that pages slowly cannot hold the wake for pages × the
+ * timeout. This module imports the SDK, so it is
  * itself only ever imported dynamically (`mod.ts`), and only when `mcp/` holds a server.
  *
  * Results are requested with our own zod schemas rather than the SDK's `listTools`/`callTool`
@@ -9,7 +11,7 @@
  * that misses its declared `outputSchema`; we want to skip the one tool, and show the model
  * whatever content did arrive.
  */
-import { fencedFetch } from "../base/host_fence.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
@@ -52,7 +54,7 @@ export async function connectMcpServer(
   const transport = stdio ??
     new StreamableHTTPClientTransport(new URL(spec.transport === "http" ? spec.url : ""), {
       requestInit: { headers: spec.transport === "http" ? { ...spec.headers } : {} },
-      fetch: fencedFetch("mcp"),
+      fetch: outboundFetch("mcp"),
     });
   const client = new Client({ name: "basecradle-harness", version: VERSION }, {
     capabilities: {},
@@ -79,19 +81,26 @@ export async function connectMcpServer(
     async listTools() {
       const tools: unknown[] = [];
       let cursor: string | undefined;
-      try {
-        for (let page = 0; page < MAX_PAGES; page++) {
+      // One time limit for the whole list: each page gets what is left of it.
+      const until = performance.now() + timeout;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const left = until - performance.now();
+        if (left <= 0) throw new Error(listTooSlow(timeout, page));
+        try {
           const result = await client.request(
             { method: "tools/list", params: cursor ? { cursor } : {} },
             ListResultSchema,
-            { timeout },
+            { timeout: Math.min(timeout, left) },
           );
           tools.push(...result.tools);
           cursor = result.nextCursor;
-          if (!cursor) break;
+        } catch (error) {
+          // A later page cut short by what was left of the limit: the list as a whole was slow.
+          const code = (error as { code?: unknown })?.code;
+          if (page > 0 && code === REQUEST_TIMEOUT) throw new Error(listTooSlow(timeout, page));
+          throw await explain(error);
         }
-      } catch (error) {
-        throw await explain(error);
+        if (!cursor) break;
       }
       return tools;
     },
@@ -120,6 +129,13 @@ async function closeQuietly(client: Client, stdio?: SupervisedStdioTransport): P
     new Promise((resolve) => setTimeout(resolve, 2000)),
   ]);
   await stdio?.close();
+}
+
+/** Why a tool list that took too long as a whole was given up, after `pages` full pages. */
+function listTooSlow(timeoutMs: number, pages: number): string {
+  const seconds = Number((timeoutMs / 1000).toFixed(3));
+  return `its tool list did not arrive within ${seconds} s (HARNESS_MCP_TIMEOUT bounds the ` +
+    `whole list, every page together; ${pages} page(s) had come)`;
 }
 
 /** The SDK's error codes this module words specially. */

@@ -33,7 +33,17 @@ export interface McpServerConfig {
   /** The file it came from, relative to the config home (`mcp/<file>`). */
   readonly file: string;
   readonly server: StdioServerConfig | HttpServerConfig;
+  /**
+   * `max_result_chars`: the most characters of one tool result the model reads (the rest is
+   * cut with a note); undefined: {@link MAX_RESULT_CHARS}.
+   */
+  readonly maxResultChars?: number;
 }
+
+/** The most characters of one tool result the model reads, unless the server's file says. */
+export const MAX_RESULT_CHARS = 100_000;
+/** The range `max_result_chars` may take. */
+export const RESULT_CHARS_RANGE = { min: 1_000, max: 10_000_000 } as const;
 
 /** A server that will not load, and why. */
 export interface McpSkip {
@@ -72,6 +82,15 @@ const EntrySchema = z.object({
   url: z.string().optional(),
   headers: stringMap.optional(),
   type: z.string().optional(),
+  max_result_chars: z.number().int(
+    "max_result_chars must be a whole number of characters",
+  ).min(
+    RESULT_CHARS_RANGE.min,
+    `max_result_chars must be from ${RESULT_CHARS_RANGE.min} to ${RESULT_CHARS_RANGE.max}`,
+  ).max(
+    RESULT_CHARS_RANGE.max,
+    `max_result_chars must be from ${RESULT_CHARS_RANGE.min} to ${RESULT_CHARS_RANGE.max}`,
+  ).optional(),
 }).superRefine((entry, ctx) => {
   if ((entry.command === undefined) === (entry.url === undefined)) {
     ctx.addIssue({ code: "custom", message: "exactly one of 'command' (stdio) or 'url' (HTTP)" });
@@ -135,7 +154,9 @@ export function parseMcpConfig(
   const server: StdioServerConfig | HttpServerConfig = entry.command !== undefined
     ? { transport: "stdio", command: entry.command, args: entry.args ?? [], env: entry.env ?? {} }
     : { transport: "http", url: entry.url!, headers: entry.headers ?? {} };
-  return { name, file, server };
+  return entry.max_result_chars === undefined
+    ? { name, file, server }
+    : { name, file, server, maxResultChars: entry.max_result_chars };
 }
 
 /**

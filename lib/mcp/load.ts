@@ -160,7 +160,9 @@ export async function loadMcp(options: LoadMcpOptions): Promise<McpLoad> {
         continue;
       }
       claimed.add(spec.name);
-      tools.push(new McpTool(spec, connection, images));
+      tools.push(
+        new McpTool({ ...spec, maxResultChars: config.maxResultChars }, connection, images),
+      );
       count++;
     }
     loaded.push({ name: config.name, transport: config.server.transport, tools: count });

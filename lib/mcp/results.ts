@@ -8,6 +8,7 @@ import * as z from "../base/zod.ts";
 import type { ToolOutput } from "../core/types/tool.ts";
 import type { ImageContent } from "../core/types/message.ts";
 import type { CallResult } from "./connection.ts";
+import { MAX_RESULT_CHARS } from "./config.ts";
 
 /** Where images are stashed for the wake (an `ImageRing` fits). */
 export interface ImageSink {
@@ -32,8 +33,16 @@ const ImageBlock = z.looseObject({
 });
 const AnyBlock = z.looseObject({ type: z.string() });
 
-/** Renders `result` for the model; `images` receives any image blocks. */
-export function renderCallResult(result: CallResult, images: ImageSink): ToolOutput {
+/**
+ * Renders `result` for the model; `images` receives any image blocks. A text longer than
+ * `maxChars` is cut there, with a note saying how long it was and what to do instead, so a
+ * server's 30 MB answer never reaches the model (or the transcript) whole.
+ */
+export function renderCallResult(
+  result: CallResult,
+  images: ImageSink,
+  maxChars: number = MAX_RESULT_CHARS,
+): ToolOutput {
   const parts: string[] = [];
   const shown: ImageContent[] = [];
   for (const block of result.content ?? []) {
@@ -59,7 +68,19 @@ export function renderCallResult(result: CallResult, images: ImageSink): ToolOut
   let text = parts.join("\n");
   if (result.isError) text = `Error: ${text || "the tool reported an error without details"}`;
   else if (text === "") text = NO_CONTENT;
+  text = capped(text, maxChars);
   return shown.length ? { text, images: shown } : { text };
+}
+
+/** `text` cut at `max` characters (never inside a surrogate pair), with the note after it. */
+export function capped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // a high surrogate whose pair is cut off
+  return `${text.slice(0, end)}\n[… cut: the tool's result was ${text.length} characters; ` +
+    `only the first ${end} are shown. Ask the tool for less (a narrower query, one page) if ` +
+    "you need the rest.]";
 }
 
 /** One image block: stash it, describe it, and hand a viewable one to the model. */

@@ -18,6 +18,8 @@ export interface McpToolSpec {
   readonly description: string;
   /** The tool's input schema (always a JSON object schema). */
   readonly parameters: JsonSchema;
+  /** The most characters of a result the model reads (default: `MAX_RESULT_CHARS`). */
+  readonly maxResultChars?: number;
 }
 
 /** A proxy to one tool on one MCP server. */
@@ -29,6 +31,7 @@ export class McpTool extends Tool {
   readonly remoteName: string;
   readonly #connection: McpConnection;
   readonly #images: ImageSink;
+  readonly #maxResultChars?: number;
 
   /** A proxy for `spec`, calling through `connection`, stashing images in `images`. */
   constructor(spec: McpToolSpec, connection: McpConnection, images: ImageSink) {
@@ -39,6 +42,7 @@ export class McpTool extends Tool {
     this.parameters = spec.parameters;
     this.#connection = connection;
     this.#images = images;
+    this.#maxResultChars = spec.maxResultChars;
   }
 
   /** The server this tool belongs to. */
@@ -58,7 +62,7 @@ export class McpTool extends Tool {
         payload as Record<string, unknown>,
         context?.signal,
       );
-      return renderCallResult(result, this.#images);
+      return renderCallResult(result, this.#images, this.#maxResultChars);
     } catch (error) {
       const reason = errorMessage(error);
       return `Error: MCP server '${this.server}' failed on '${this.remoteName}': ${reason}`;

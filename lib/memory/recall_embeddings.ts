@@ -3,7 +3,11 @@
  * when the operator names a model (`HARNESS_MEMORY_EMBEDDINGS_MODEL`), each stored chunk and each
  * recall query is embedded through the openai SDK's `embeddings.create`, and vector similarity is
  * fused with the lexical rank. Loaded lazily, only when a model is configured; the SDK with it.
+ * Every request goes through the fetch path (docs/security.md#one-fetch-path), so the host
+ * rules decide where the embeddings, and the key that rides with them, may go.
  */
+import { outboundFetch } from "../net/outbound.ts";
+import { refusalIn } from "../net/refusal.ts";
 
 /** Where the embeddings come from. */
 export interface EmbedderOptions {
@@ -33,6 +37,7 @@ export function openaiEmbedder(options: EmbedderOptions): Embedder {
       baseURL: options.baseURL,
       maxRetries: 1,
       timeout: 20_000,
+      fetch: outboundFetch("embeddings"),
     }) as unknown as { embeddings: { create: (body: unknown) => Promise<unknown> } };
   };
   return {
@@ -40,11 +45,17 @@ export function openaiEmbedder(options: EmbedderOptions): Embedder {
     async embed(texts) {
       if (!texts.length) return [];
       const sdk = await (client ??= connect());
-      const reply = await sdk.embeddings.create({
-        model: options.model,
-        input: [...texts],
-        encoding_format: "float",
-      }) as { data?: { index?: number; embedding?: unknown }[] };
+      let reply: { data?: { index?: number; embedding?: unknown }[] };
+      try {
+        reply = await sdk.embeddings.create({
+          model: options.model,
+          input: [...texts],
+          encoding_format: "float",
+        }) as typeof reply;
+      } catch (error) {
+        // A refusal reads as the SDK's bare "Connection error."; say what was refused instead.
+        throw refusalIn(error) ?? error;
+      }
       const rows = [...(reply.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
       if (rows.length !== texts.length) {
         throw new Error(

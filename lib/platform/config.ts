@@ -71,6 +71,23 @@ const EnvSchema = z.object({
   BASECRADLE_SESSION_NAME: trimmed,
 });
 
+/**
+ * Whether `credentials` can authenticate: a token, or an email and a password to mint one.
+ * Options from {@link optionsFromEnv} carry either both of the pair or neither.
+ */
+export function hasCredentials(credentials: Credentials): boolean {
+  return credentials.token !== undefined ||
+    (credentials.email !== undefined && credentials.password !== undefined);
+}
+
+/**
+ * The sentence a command that reads its credentials from the environment says when there are
+ * none, naming the variables to set.
+ */
+export const NO_CREDENTIALS_IN_ENV =
+  "No platform credential: set BASECRADLE_TOKEN to this agent's API token, or " +
+  "BASECRADLE_EMAIL and BASECRADLE_PASSWORD to sign in with.";
+
 /** The variables `optionsFromEnv` reads. */
 export const ENV_VARS: readonly string[] = Object.keys(EnvSchema.shape);
 

@@ -16,6 +16,7 @@
  * ├── TransportError            never got an answer: refused, reset, DNS, timeout, aborted
  * ├── MalformedResponseError    a 2xx we could not read: not JSON, or a schema mismatch
  * ├── OutcomeUnknownError       a keyed create that got no definite answer, even re-sent
+ * ├── RefusedUrlError           a URL the fetch path would not fetch (a file: URL, an inward address)
  * └── ConfigurationError        the client was set up wrongly (bad URL, no credentials)
  *
  * Any other 4xx with a problem body becomes a plain PlatformError carrying its code.
@@ -202,6 +203,16 @@ export class MalformedResponseError extends PlatformError {
 export class ConfigurationError extends PlatformError {
   /** Always "ConfigurationError". */
   override name = "ConfigurationError";
+}
+
+/**
+ * A URL the harness's fetch path refused before any connection (docs/security.md#one-fetch-path):
+ * a signed blob URL that is not http(s), carries credentials, or leaves the platform for an
+ * address that is not public. A definite answer: nothing was sent, and asking again is no use.
+ */
+export class RefusedUrlError extends PlatformError {
+  /** Always "RefusedUrlError". */
+  override name = "RefusedUrlError";
 }
 
 /** What the transport knows about a non-2xx answer. */

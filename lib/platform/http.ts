@@ -1,9 +1,12 @@
 /**
  * The transport: builds each request (headers, body, timeout), sends it, reads the whole
  * answer under the same deadline, heals a dead token once, and turns every failure into a
- * typed error. Resource modules describe calls; only this file touches `fetch`.
+ * typed error. Resource modules describe calls; only this file sends them, through the one fetch
+ * path (lib/net/).
  */
-import { fencedFetch, HostNotAllowedError } from "../base/host_fence.ts";
+import { HostNotAllowedError } from "../net/host_fence.ts";
+import { handedFetch, outboundFetch } from "../net/outbound.ts";
+import { UrlRefusedError } from "../net/refusal.ts";
 import { sleep } from "../base/sleep.ts";
 import type * as z from "../base/zod.ts";
 import { USER_AGENT } from "../base/version.ts";
@@ -14,6 +17,7 @@ import {
   oneLine,
   outcomeUnknown,
   OutcomeUnknownError,
+  RefusedUrlError,
   TransportError,
   type TransportFailure,
 } from "./errors.ts";
@@ -138,6 +142,7 @@ export class Transport {
   readonly timeoutMs: number;
   readonly #userAgent: string;
   readonly #fetch: FetchLike;
+  readonly #handed: FetchLike;
   readonly #createBackoffMs: readonly number[];
   #auth: TokenSource | undefined;
 
@@ -145,8 +150,12 @@ export class Transport {
     this.baseUrl = options.baseUrl;
     this.timeoutMs = options.timeoutMs;
     this.#userAgent = options.userAgent ?? USER_AGENT;
-    // The host rules (docs/security.md#host-rules) see every request and redirect hop.
-    this.#fetch = fencedFetch("platform", options.fetch);
+    // The fetch path (docs/security.md#one-fetch-path): http(s) only, and the host rules on
+    // every request and redirect hop.
+    this.#fetch = outboundFetch("platform", options.fetch);
+    // An absolute URL the platform handed us (a signed blob URL) is read as a handed URL: on
+    // the platform's own origin like any call, anywhere else through the address fence.
+    this.#handed = handedFetch("platform", { trusted: [this.baseUrl], fetch: options.fetch });
     this.#createBackoffMs = options.createBackoffMs ?? CREATE_BACKOFF_MS;
   }
 
@@ -272,7 +281,10 @@ export class Transport {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = call.signal ? AbortSignal.any([deadline, call.signal]) : deadline;
     try {
-      const res = await this.#fetch(url, { method: call.method, headers, body, signal });
+      // A blob read of a handed URL; a full ingest URL (a POST the library's caller names) is
+      // a destination they chose, like the base URL.
+      const send = call.url && call.method === "GET" ? this.#handed : this.#fetch;
+      const res = await send(url, { method: call.method, headers, body, signal });
       // The deadline covers the body too: a server that stalls mid-body is a timeout.
       const bytes = call.maxBytes === undefined
         ? new Uint8Array(await res.arrayBuffer())
@@ -281,6 +293,15 @@ export class Transport {
     } catch (err) {
       // Refused before it was sent: a definite answer, never an unknown outcome to re-send.
       if (err instanceof HostNotAllowedError) throw err;
+      if (err instanceof UrlRefusedError) {
+        throw new RefusedUrlError(
+          `${endpoint}: ${err.message}`,
+          { endpoint, detail: err.message },
+          {
+            cause: err,
+          },
+        );
+      }
       // Over the caller's cap: an answer about the blob, not a transport failure to retry.
       if (err instanceof BlobTooLargeError) throw err;
       throw transportError(err, {

@@ -38,6 +38,7 @@ export {
   PayloadTooLargeError,
   PlatformError,
   RateLimitedError,
+  RefusedUrlError,
   ServerError,
   TransportError,
   type TransportFailure,

@@ -5,6 +5,7 @@
  * serialised snapshot is scrubbed of secrets on top (lib/journal/scrub.ts).
  */
 import type { Item, PlatformClient, TimelineItem } from "../platform/mod.ts";
+import { servedInline } from "../sandbox/mod.ts";
 import type { WakeView } from "./wakes.ts";
 
 /** One timeline item as the page shows it. */
@@ -20,7 +21,7 @@ export interface ItemView {
     readonly filename: string;
     readonly contentType: string;
     readonly bytes: number;
-    /** Whether the page may show it as an image. */
+    /** Whether the page may show it as an image: a raster type, the only kind served inline. */
     readonly image: boolean;
     /** Where the playground serves its bytes (same origin). */
     readonly href: string;
@@ -64,8 +65,6 @@ export interface SnapshotUpdate {
   readonly wakes: readonly WakeView[];
 }
 
-const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp)$/;
-
 /** Maps one platform item to what the page shows of it. */
 export function itemView(item: TimelineItem): ItemView {
   const author = (item as { user?: { handle?: string } }).user?.handle ?? null;
@@ -86,7 +85,8 @@ export function itemView(item: TimelineItem): ItemView {
             filename: file.filename,
             contentType: file.content_type,
             bytes: file.byte_size,
-            image: IMAGE_TYPES.test(file.content_type),
+            // The page shows what the server serves inline (lib/sandbox/shared/user_content.ts).
+            image: servedInline(file.content_type),
             href: `/api/assets/${encodeURIComponent(known.content.uuid)}`,
           }
           : undefined,

@@ -1,20 +1,22 @@
 /**
- * The playground's router emulation: every actionable platform event wakes each AI viewer of
- * its timeline (not the event's author, except for its own activated task) by running the real
- * `harness wake --timeline <uuid>` as a separate process with the production permission set, one
- * wake at a time per agent. Each wake is kept as a {@link WakeView}: its trigger, its journal as
- * it arrives, and once it has exited, what it left under HARNESS_HOME — the tool calls its
- * transcript holds, its turn record and that chain's verification.
+ * The playground's wakes: the sandbox's router twin (the fleet router's rules, the agent's own
+ * posts delivered back to it included) with a launcher that runs the real
+ * `harness wake --timeline <uuid>` as a separate process with the production permission set.
+ * Each delivery is kept as a {@link WakeView}: its trigger, its journal as it arrives, and once
+ * it has exited, what it left under HARNESS_HOME — the tool calls its transcript holds, its turn
+ * record and that chain's verification. A delivery the router did not run (coalesced, a
+ * duplicate, refused by a cap or a wake-lock) keeps a view that says so.
  */
 import { join } from "node:path";
 import { errorMessage } from "../base/error_text.ts";
 import {
-  ACTIONABLE_EVENTS,
-  AgentQueues,
+  type PlatformDelivery,
   type SandboxEvent,
-  uuid7,
   type WakeDirectory,
-  wakeRecipients,
+  type WakeLaunch,
+  type WakeRecord,
+  WakeRouter,
+  type WakeViewer,
 } from "../sandbox/mod.ts";
 import {
   DENO_NOTICE,
@@ -52,6 +54,8 @@ export interface WakeView {
   code: number | null;
   /** Why the process could not be started, when it could not. */
   spawnError: string | null;
+  /** What the router did instead of running it (`coalesced`, `dedup`, …), else null. */
+  skipped: string | null;
   readonly journal: JournalLine[];
   summary: JournalSummary;
   toolCalls: ToolCallView[];
@@ -74,20 +78,27 @@ export interface WakeRunnerOptions {
   readonly log: (line: string) => void;
 }
 
-interface Job {
-  readonly view: WakeView;
-  readonly handle: string;
-  readonly token: string;
-}
-
-/** Runs real wakes for sandbox events, serialised per agent. */
+/** Runs real wakes for sandbox events through the router twin. */
 export class WakeRunner {
   readonly #options: WakeRunnerOptions;
-  readonly #queues = new AgentQueues<Job>((job) => this.#run(job));
+  readonly #router: WakeRouter;
   readonly #wakes: WakeView[] = [];
+  readonly #views = new Map<string, WakeView>();
 
   constructor(options: WakeRunnerOptions) {
     this.#options = options;
+    this.#router = new WakeRouter({
+      baseUrl: options.baseUrl,
+      directory: options.directory,
+      launcher: (launch) => this.#launch(launch),
+      log: options.log,
+      logPrefix: "playground",
+      rules: { wakeLockDir: join(options.dataDir, "wake-locks") },
+      observer: {
+        queued: (delivery, agent) => this.#queued(delivery, agent),
+        settled: (record) => this.#settled(record),
+      },
+    });
   }
 
   /** Every wake so far, queued, running or finished, in the order they were called for. */
@@ -95,72 +106,85 @@ export class WakeRunner {
     return this.#wakes;
   }
 
+  /** The router twin the wakes go through (its rules and history). */
+  get router(): WakeRouter {
+    return this.#router;
+  }
+
   /** An agent's `HARNESS_HOME`. */
   homeOf(handle: string): string {
     return join(this.#options.dataDir, "agents", handle);
   }
 
-  /** Queues the wakes an event calls for (recipients chosen now, as a router would). */
+  /** Queues the deliveries an event calls for (recipients chosen now, as the platform does). */
   dispatch(event: SandboxEvent): void {
-    if (this.#queues.closed || !ACTIONABLE_EVENTS.has(event.event)) return;
-    const { directory } = this.#options;
-    const viewers = directory.viewers(event.timeline);
-    const actor = viewers.find((v) => v.uuid === event.actor)?.handle ?? null;
-    for (const viewer of wakeRecipients(viewers, event)) {
-      const token = directory.tokenFor(viewer.uuid);
-      registerSecret(token);
-      const view: WakeView = {
-        id: uuid7(),
-        agent: viewer.handle,
-        timeline: event.timeline,
-        trigger: { event: event.event, item: event.item, actor },
-        startedAt: new Date().toISOString(),
-        finishedAt: null,
-        ms: null,
-        code: null,
-        spawnError: null,
-        journal: [],
-        summary: summariseJournal([]),
-        toolCalls: [],
-        record: null,
-      };
-      this.#wakes.push(view);
-      this.#options.onChange(view);
-      this.#queues.push(viewer.uuid, { view, handle: viewer.handle, token });
-    }
+    this.#router.dispatch(event);
   }
 
   /** Resolves once no wake is queued or running. */
   idle(): Promise<void> {
-    return this.#queues.idle();
+    return this.#router.idle();
   }
 
   /** Drops queued wakes, asks running ones to stop (SIGTERM) and waits for them. */
   close(): Promise<void> {
-    return this.#queues.close();
+    return this.#router.close();
   }
 
-  async #run(job: Job): Promise<void> {
-    const { view } = job;
-    const { model, parentEnv, baseUrl, log, onChange } = this.#options;
-    const home = this.homeOf(job.handle);
-    const where = `agent=@${job.handle} timeline=${view.timeline} delivery=${view.id}`;
+  #queued(delivery: PlatformDelivery, agent: WakeViewer): void {
+    const viewers = this.#options.directory.viewers(delivery.timeline_uuid);
+    const actor = viewers.find((v) => v.uuid === delivery.actor_uuid)?.handle ?? null;
+    const view: WakeView = {
+      id: delivery.event_id,
+      agent: agent.handle,
+      timeline: delivery.timeline_uuid,
+      trigger: { event: delivery.event, item: delivery.resource.uuid, actor },
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      ms: null,
+      code: null,
+      spawnError: null,
+      skipped: null,
+      journal: [],
+      summary: summariseJournal([]),
+      toolCalls: [],
+      record: null,
+    };
+    this.#views.set(view.id, view);
+    this.#wakes.push(view);
+    this.#options.onChange(view);
+  }
+
+  #settled(record: WakeRecord): void {
+    const view = this.#views.get(record.delivery);
+    if (!view) return;
+    if (record.attempts.length === 0) view.skipped = record.outcome;
+    view.finishedAt = record.finishedAt;
+    this.#options.onChange(view);
+  }
+
+  /** One attempt: the real `harness wake --timeline <uuid>`, its journal read as it arrives. */
+  async #launch(launch: WakeLaunch): Promise<{ code: number | null; error?: string }> {
+    const view = this.#views.get(launch.delivery.event_id)!;
+    const { model, parentEnv, baseUrl, onChange } = this.#options;
+    const home = this.homeOf(launch.agent.handle);
     const started = performance.now();
-    view.startedAt = new Date().toISOString();
-    log(`playground wake start ${where} event=${view.trigger.event}`);
+    registerSecret(launch.token);
+    if (launch.attempt === 1) view.startedAt = new Date().toISOString();
+    view.code = null;
+    view.spawnError = null;
     onChange(view);
     const before = await transcriptLength(home, view.timeline);
     const env = wakeEnv({ ...parentEnv }, {
       HARNESS_HOME: home,
       BASECRADLE_BASE_URL: baseUrl,
-      BASECRADLE_TOKEN: job.token,
+      BASECRADLE_TOKEN: launch.token,
       BASECRADLE_CONFIG_HOME: join(home, "config"),
-      BASECRADLE_DELIVERY_ID: view.id,
+      ...(launch.deliveryId ? { BASECRADLE_DELIVERY_ID: launch.deliveryId } : {}),
     }, model);
-    // The page renders the journal's colours, so the wake writes them whatever this shell says
-    // (its stderr is a pipe, where colour is otherwise off).
+    // The page renders the journal's colours, so the wake writes them whatever this shell says.
     delete env.NO_COLOR;
-    env.FORCE_COLOR = "1";
+    delete env.FORCE_COLOR;
     try {
       await Deno.mkdir(home, { recursive: true });
       const invocation = harnessInvocation(["wake", "--timeline", view.timeline]);
@@ -172,7 +196,7 @@ export class WakeRunner {
         stdout: "null",
         stderr: "piped",
       }).spawn();
-      this.#queues.track(child);
+      launch.track(child);
       let rest = "";
       const take = (line: string) => {
         if (DENO_NOTICE.test(line)) return;
@@ -186,16 +210,15 @@ export class WakeRunner {
       }
       if (rest) take(rest);
       view.code = (await child.status).code;
-      this.#queues.untrack(child);
+      launch.untrack(child);
     } catch (error) {
       view.spawnError = errorMessage(error);
     }
     view.ms = Math.round(performance.now() - started);
-    view.finishedAt = new Date().toISOString();
     view.summary = summariseJournal(view.journal);
     view.toolCalls = await readToolCalls(home, view.timeline, before);
     view.record = await readTurnRecord(home, view.timeline, view.id);
-    log(`playground wake exit ${where} code=${view.code ?? "none"} ms=${view.ms}`);
     onChange(view);
+    return view.spawnError ? { code: null, error: view.spawnError } : { code: view.code };
   }
 }

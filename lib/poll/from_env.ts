@@ -7,7 +7,7 @@
  * brief-less wake uses.
  */
 import { isUuid } from "../base/uuid.ts";
-import { parseEnv } from "../config/env.ts";
+import { MISSING_API_KEY, parseEnv } from "../config/env.ts";
 import { loadCharter } from "../config/prompts.ts";
 import { resolveRuntime } from "../runtime/resolve.ts";
 import { Gate } from "../gate/mod.ts";
@@ -16,6 +16,7 @@ import { registerSecret } from "../journal/scrub.ts";
 import { journalFromEnv } from "../journal/stream_journal.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { PlatformClient } from "../platform/mod.ts";
+import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { buildProvider } from "../providers/factory.ts";
 import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
 import type { TimelineAgentOptions } from "./options.ts";
@@ -61,11 +62,8 @@ export async function pollOptionsFromEnv(
   if (!env.aiModel) {
     throw new PollConfigError("AI_MODEL is required — set it to the model id this agent runs on.");
   }
-  if (!env.aiApiKey) {
-    throw new PollConfigError(
-      "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
-    );
-  }
+  if (!env.aiApiKey) throw new PollConfigError(MISSING_API_KEY);
+  if (!hasCredentials(env.platform)) throw new PollConfigError(NO_CREDENTIALS_IN_ENV);
   const runtime = await resolveRuntime(env, {
     journal,
     reconcile: false,

@@ -4,7 +4,8 @@
  * never pays for it; SDK retries are off because the engine owns retries
  * (docs/models.md#retries-and-fault-classes).
  */
-import { fencedFetch } from "../base/host_fence.ts";
+import { requireInstalled } from "../base/npm_packages.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import type OpenAI from "openai";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
 import type { Message } from "../core/types/message.ts";
@@ -27,15 +28,12 @@ import {
 } from "./usage.ts";
 import { isRecord, requireApiKey } from "./wire.ts";
 import { withoutNodeGlobals } from "./without_node_globals.ts";
+import { DEFAULT_BASE_URLS } from "./axes.ts";
 
 /** The two wire surfaces of the openai SDK. */
 export type OpenAISurface = "responses" | "chat";
 
-/** Default base URL per endpoint vendor when none is given (`openai` uses the SDK's own). */
-export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = {
-  xai: "https://api.x.ai/v1",
-  openrouter: "https://openrouter.ai/api/v1",
-};
+export { DEFAULT_BASE_URLS } from "./axes.ts";
 
 /** The header that makes OpenRouter return its routing metadata (the served endpoint). */
 export const OPENROUTER_METADATA_HEADER = "X-OpenRouter-Metadata";
@@ -81,6 +79,12 @@ export interface OpenAIProviderOptions {
    * undefined (no container yet this wake).
    */
   readonly codeContainer?: () => string | undefined;
+  /**
+   * Sent as `prompt_cache_key` on OpenAI's Responses surface (docs/models.md#prompt-caching), so
+   * the requests of one conversation reach the cache that holds their prefix. Not sent to other
+   * vendors or on the chat surface; a `prompt_cache_key` in model_params.json wins.
+   */
+  readonly promptCacheKey?: string;
 }
 
 type OpenAIModule = typeof import("openai");
@@ -109,6 +113,7 @@ export class OpenAIProvider implements Provider {
   /** Validates the options; the SDK itself loads on the first call. */
   constructor(options: OpenAIProviderOptions) {
     requireApiKey(options.apiKey);
+    requireInstalled(["openai"]); // the SDK loads on the first call: a missing install is said now
     this.#options = options;
     this.provider = options.providerLabel ?? "openai";
     this.model = options.model;
@@ -195,6 +200,10 @@ export class OpenAIProvider implements Provider {
     if (isRecord(extraBody)) Object.assign(body, extraBody);
     const search = xaiSearchParameters(this.provider, this.builtins);
     if (search) body.search_parameters = search;
+    const cacheKey = this.#options.promptCacheKey;
+    if (cacheKey && this.provider === "openai" && this.surface === "responses") {
+      body.prompt_cache_key ??= cacheKey;
+    }
     body.model = this.model;
     for (const [key, value] of Object.entries(wire)) {
       if (key === "tools" && Array.isArray(value) && value.length === 0) continue;
@@ -215,7 +224,7 @@ export class OpenAIProvider implements Provider {
           maxRetries: 0,
           timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           defaultHeaders: this.#headers(),
-          fetch: fencedFetch("model"),
+          fetch: outboundFetch("model"),
         })
       );
       return { module, client };

@@ -4,7 +4,8 @@
  * never streams. The SDK validates replies strictly and renames fields to camelCase; the raw
  * body is kept per call because its schema drops the `url_citation` annotations.
  */
-import { fencedFetch } from "../base/host_fence.ts";
+import { requireInstalled } from "../base/npm_packages.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import type { OpenRouter } from "@openrouter/sdk";
 import type { CacheMode, Provider } from "../core/types/provider.ts";
 import type { Message } from "../core/types/message.ts";
@@ -85,6 +86,7 @@ export class OpenRouterProvider implements Provider {
   /** Validates the options; the SDK itself loads on the first call. */
   constructor(options: OpenRouterProviderOptions) {
     requireApiKey(options.apiKey);
+    requireInstalled(["@openrouter/sdk"]); // the SDK loads on the first call: a missing install is said now
     this.#options = options;
     this.model = options.model;
     this.builtins = (options.builtins ?? []).filter((name) => name === "web_search");
@@ -192,7 +194,7 @@ export class OpenRouterProvider implements Provider {
     const options = this.#options;
     const httpClient = new sdk.module.HTTPClient({
       fetcher: async (input, init) => {
-        const response = await fencedFetch("model")(input, init);
+        const response = await outboundFetch("model")(input, init);
         if (raw && response.ok) raw.body = response.clone().text().catch(() => "");
         return response;
       },

@@ -66,6 +66,9 @@ export async function replayTurns(options: ReplayOptions): Promise<ReplayReport>
         configHome: options.configHome,
         model,
         scratchHome: scratch,
+        // The sandbox model is served by this process itself: nothing leaves it.
+        enforceHostRules: !options.against.sandbox_model,
+        journal,
       }).then((setup) => ({ setup, provider: buildProvider(setup.provider) }));
       setups.set(key, found);
     }

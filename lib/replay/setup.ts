@@ -15,7 +15,8 @@ import { pipeline } from "../gate/checks.ts";
 import { DEFAULT_GUARDRAILS } from "../gate/guardrails.ts";
 import type { Check } from "../gate/verdict.ts";
 import type { BuildProviderOptions } from "../providers/factory.ts";
-import { resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import { enforceHostRules, resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import { type Journal, silentJournal } from "../journal/journal.ts";
 import { mcpRunNotice, UNLOCKED_NOTICE } from "../runtime/permissions.ts";
 import { buildTools, loadOptionalFactories, workingStateTools } from "../runtime/tool_set.ts";
 import { composeCharter, defectsPart, manifestPart, safetyPart } from "../wake/engaged/brief.ts";
@@ -72,10 +73,20 @@ export interface PrepareOptions {
    * only read, never written.
    */
   readonly scratchHome: string;
+  /**
+   * Install the config home's `host_rules.json` as this process's fence (default true), so the
+   * model is reached only where a wake's model call may go (docs/security.md#host-rules). Off
+   * only for the sandbox model this process serves itself, where nothing leaves the process.
+   */
+  readonly enforceHostRules?: boolean;
+  /** Where the fence's `host refused` and `url refused` lines go (default: silent). */
+  readonly journal?: Journal;
 }
 
 /**
- * Resolves the config home for `model`.
+ * Resolves the config home for `model`, and puts its host rules in force for this process
+ * (unless {@link PrepareOptions.enforceHostRules} is false): a replay's model call obeys them
+ * as a wake's does.
  * @throws {ConfigError} (and the other resolution errors) naming the file and the fix, as a wake
  * would refuse.
  */
@@ -96,6 +107,9 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
   else delete raw.AI_BASE_URL;
   const env = parseEnv(raw);
   const runtime = await resolveRuntime(env, { reconcile: false, narrow: false, vars: raw });
+  if (options.enforceHostRules !== false && runtime.hostRules) {
+    await enforceHostRules(runtime.hostRules, options.journal ?? silentJournal);
+  }
   const resolution = runtime.tools;
   const context = replayContext();
   const tools = buildTools(

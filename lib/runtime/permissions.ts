@@ -8,7 +8,7 @@
  * `Deno.errors.NotCapable` — whatever the policy missed. FFI is never granted by the production
  * permission set (`deno.json` `permissions.harness`), and its net deny list keeps link-local and
  * cloud-metadata addresses unreachable (the list is `netDenyList()` of
- * lib/tools/net/metadata_addresses.ts, shared with web_fetch's address policy); neither can be
+ * lib/net/metadata_addresses.ts, shared with web_fetch's address policy); neither can be
  * widened from inside the process.
  *
  * A revocation cannot be undone, so nothing that needs `run` may come after it: the wake takes
@@ -16,7 +16,7 @@
  */
 import type { Journal } from "../journal/journal.ts";
 import type { ProfileName } from "../config/env.ts";
-import { netDenyList } from "../tools/net/metadata_addresses.ts";
+import { netDenyList } from "../net/metadata_addresses.ts";
 
 /** What the narrowing needs to know. */
 export interface PermissionPlan {

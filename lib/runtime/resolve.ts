@@ -41,9 +41,11 @@ import { ConfigError } from "../config/errors.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import type { Guardrails } from "../gate/guardrails.ts";
-import type { HostRules } from "../base/host_rules.ts";
-import { installFence } from "../base/host_fence.ts";
-import { hostRefused } from "../journal/catalogue_wake.ts";
+import type { HostRules } from "../net/host_rules.ts";
+import { installFence } from "../net/host_fence.ts";
+import { onUrlRefused } from "../net/refusal.ts";
+import { hostRefused, urlRefused } from "../journal/catalogue_wake.ts";
+import { sdkProfileNotice } from "../config/sdk_profile.ts";
 
 /** The operator's host rules in the config home (`HOST_RULES_FILE` of lib/config/host_rules.ts). */
 export const HOST_RULES_FILE = "host_rules.json";
@@ -142,10 +144,14 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   const journal = options.journal ?? silentJournal;
   // Lenient env fallbacks (a profile typo running locked) must not be silent.
   for (const line of env.warnings) journal.text("WARNING", line);
+  // Nor is a Python SDK profile running on another adapter (docs/models.md).
+  const substitution = sdkProfileNotice(env);
+  if (substitution) journal.text("INFO", substitution);
   const configHome = resolveConfigHome(env);
   const hostRules = options.hostRules !== undefined
     ? options.hostRules
     : await readHostRules(configHome);
+  if (options.narrow) journalUrlRefusals(journal);
   if (options.narrow && hostRules) await enforceHostRules(hostRules, journal);
   const reconciled = options.reconcile
     ? await autoReconcile(configHome, env.aiProvider, journal)
@@ -212,7 +218,7 @@ export async function resolveRuntime(env: HarnessEnv, options: RuntimeOptions): 
   for (const line of tools.errors) journal.text("ERROR", line);
   for (const line of tools.warnings) journal.text("WARNING", line);
   for (const line of tools.inactive) journal.text("INFO", line);
-  const modelParams = await loadModelParams(configHome, { sdk: env.aiSdk, journal });
+  const modelParams = await loadModelParams(configHome, { sdk: env.aiSdkConfigured, journal });
   // Validated always (a malformed file stops the wake, docs/configuration.md#model_paramsjson-and-search_paramsjson); used only by the native openrouter web_search.
   const searchFile = await loadSearchParams(configHome);
   const searchParams = env.aiSdk === "openrouter" && tools.builtinNames.includes("web_search")
@@ -273,6 +279,14 @@ export async function enforceHostRules(rules: HostRules, journal: Journal): Prom
     "lib/config/host_rules.ts",
   );
   installFence(hostFence(rules, (refusal) => hostRefused(journal, refusal)));
+}
+
+/**
+ * Writes `url refused` to `journal` for every URL the fetch path refuses from now on
+ * (docs/security.md#one-fetch-path), whether or not there are host rules.
+ */
+export function journalUrlRefusals(journal: Journal): void {
+  onUrlRefused((refusal) => urlRefused(journal, refusal));
 }
 
 /**

@@ -4,7 +4,7 @@
  * outer fence, the Deno `--allow-net` list that would hold the same hosts and whether this
  * process already runs under exactly that (docs/security.md#the-outer-fence).
  */
-import { allowNetList, type HostRules } from "../base/host_rules.ts";
+import { allowNetList, type HostRules } from "../net/host_rules.ts";
 
 /** The outer fence: the process's own network permission, narrowed to the rules' hosts. */
 export interface OuterFenceReport {

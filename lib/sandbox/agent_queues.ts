@@ -1,40 +1,27 @@
 /**
- * Per-agent wake queues: what every router emulation shares. Wakes for one agent run one at a
- * time in arrival order; different agents run in parallel. Closing drops what is queued, asks
- * every running wake process to stop (SIGTERM) and waits for them.
+ * Per-agent wake queues, scheduled the way the fleet router schedules them: one job in flight per
+ * agent, each agent's jobs in arrival order, at most `lanes` jobs running across all agents, and
+ * round-robin between agents (an agent with more work goes to the back of the line after each
+ * job, so a busy agent never starves a quiet one). Closing drops what is queued, asks every
+ * running wake process to stop (SIGTERM) and waits for them.
  */
-import type { SandboxEvent } from "./shared/events.ts";
 
-/** A timeline viewer, as far as choosing wake recipients needs it. */
-export interface RecipientViewer {
-  readonly uuid: string;
-  readonly kind: "human" | "ai";
-}
-
-/**
- * The viewers an event wakes: every AI viewer except the event's own actor — unless the event
- * is `task.activated`, where an agent's own task wakes it.
- */
-export function wakeRecipients<V extends RecipientViewer>(
-  viewers: readonly V[],
-  event: Pick<SandboxEvent, "event" | "actor">,
-): V[] {
-  return viewers.filter((viewer) =>
-    viewer.kind === "ai" && (viewer.uuid !== event.actor || event.event === "task.activated")
-  );
-}
-
-/** Serial job queues keyed by agent, each drained by `run`. */
+/** Serial job queues keyed by agent, drained by `run` over a bounded number of lanes. */
 export class AgentQueues<J> {
   readonly #run: (job: J) => Promise<void>;
+  readonly #lanes: number;
   readonly #queues = new Map<string, J[]>();
+  /** Agents with queued work and nothing running, in the order they became ready. */
+  readonly #ready: string[] = [];
   readonly #running = new Map<string, Promise<void>>();
   readonly #children = new Set<Deno.ChildProcess>();
+  #held = false;
   #closed = false;
 
-  /** `run` executes one job; it must not throw (a throw ends that agent's drain). */
-  constructor(run: (job: J) => Promise<void>) {
+  /** `run` executes one job; a throw is swallowed so one bad job never wedges a lane. */
+  constructor(run: (job: J) => Promise<void>, lanes = 8) {
     this.#run = run;
+    this.#lanes = lanes;
   }
 
   /** True once {@link close} was called; new jobs are then ignored. */
@@ -42,13 +29,25 @@ export class AgentQueues<J> {
     return this.#closed;
   }
 
-  /** Queues a job behind the agent's earlier ones and starts draining if idle. */
+  /** Queues a job behind the agent's earlier ones and starts it if a lane is free. */
   push(agent: string, job: J): void {
     if (this.#closed) return;
     const queue = this.#queues.get(agent) ?? [];
     queue.push(job);
     this.#queues.set(agent, queue);
-    if (!this.#running.has(agent)) this.#drain(agent);
+    if (!this.#running.has(agent) && !this.#ready.includes(agent)) this.#ready.push(agent);
+    this.#pump();
+  }
+
+  /** Stops starting jobs (running ones go on) until {@link release}. */
+  hold(): void {
+    this.#held = true;
+  }
+
+  /** Starts what {@link hold} kept waiting. */
+  release(): void {
+    this.#held = false;
+    this.#pump();
   }
 
   /** Registers a running wake process so {@link close} can stop it. */
@@ -61,7 +60,7 @@ export class AgentQueues<J> {
     this.#children.delete(child);
   }
 
-  /** Resolves once no job is queued or running. */
+  /** Resolves once no job is running and none is queued (or only held ones are). */
   async idle(): Promise<void> {
     while (this.#running.size > 0) await Promise.all(this.#running.values());
   }
@@ -70,6 +69,7 @@ export class AgentQueues<J> {
   async close(): Promise<void> {
     this.#closed = true;
     this.#queues.clear();
+    this.#ready.length = 0;
     for (const child of this.#children) {
       try {
         child.kill("SIGTERM");
@@ -80,16 +80,26 @@ export class AgentQueues<J> {
     await this.idle();
   }
 
-  #drain(agent: string): void {
-    const loop = async () => {
-      for (;;) {
-        const job = this.#queues.get(agent)?.shift();
-        if (!job || this.#closed) break;
-        await this.#run(job);
-      }
-      this.#queues.delete(agent);
-      this.#running.delete(agent);
-    };
-    this.#running.set(agent, loop());
+  #pump(): void {
+    while (!this.#held && !this.#closed && this.#running.size < this.#lanes) {
+      const agent = this.#ready.shift();
+      if (agent === undefined) return;
+      const queue = this.#queues.get(agent)!;
+      const job = queue.shift()!;
+      if (queue.length === 0) this.#queues.delete(agent);
+      this.#running.set(agent, this.#start(agent, job));
+    }
+  }
+
+  async #start(agent: string, job: J): Promise<void> {
+    try {
+      await this.#run(job);
+    } catch {
+      // `run` records its own failures; this only keeps the lane alive.
+    }
+    this.#running.delete(agent);
+    // More work for this agent: to the back of the line, behind every agent already waiting.
+    if (this.#queues.has(agent) && !this.#ready.includes(agent)) this.#ready.push(agent);
+    this.#pump();
   }
 }

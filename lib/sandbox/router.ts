@@ -1,15 +1,31 @@
 /**
- * Router emulation: what the platform's event delivery plus a box's router do together. Each
- * actionable event wakes every AI viewer of its timeline by running the wake command with
- * `--timeline <uuid>`, one wake at a time per agent (agents run in parallel).
+ * The router twin: what the fleet router does with the platform's deliveries, in process. Each
+ * actionable event becomes one delivery per AI viewer (the agent's own posts included), queued
+ * per agent; as a delivery reaches the front it passes the router's gates in the router's order
+ * — dedup, coalescing, the operator's wake-lock, the rate caps — and then runs the wake command
+ * with exactly `--timeline <uuid>`, retried on a non-zero exit. Every rule is in
+ * {@link RouterRules} and can be switched off. Each delivery's fate is kept as a
+ * {@link WakeRecord} and logged as a `<prefix> wake …` line.
  */
-import { LineRelay, writeStderr } from "../journal/output.ts";
-import { registerSecret } from "../journal/scrub.ts";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { writeStderr } from "../journal/output.ts";
+import { sleep } from "../base/sleep.ts";
+import { AgentQueues } from "./agent_queues.ts";
+import { WakeCoverage } from "./router_coverage.ts";
+import { DeliveryDedup } from "./router_dedup.ts";
+import {
+  commandLauncher,
+  type CommandLauncherOptions,
+  type LaunchResult,
+  type WakeLauncher,
+  type WakeViewer,
+} from "./router_launch.ts";
+import { RateCapsGate } from "./router_rate.ts";
+import { type RouterRules, routerRules } from "./router_rules.ts";
+import { checkWakeLock } from "./router_wake_lock.ts";
+import { deliveryOf, type PlatformDelivery } from "./shared/deliveries.ts";
 import type { SandboxEvent } from "./shared/events.ts";
-import { uuid7 } from "./shared/uuid7.ts";
-import { AgentQueues, wakeRecipients } from "./agent_queues.ts";
+
+export type { WakeViewer } from "./router_launch.ts";
 
 /** The events that wake agents; `timeline.deleted` is terminal and wakes no one. */
 export const ACTIONABLE_EVENTS: ReadonlySet<string> = new Set([
@@ -19,12 +35,11 @@ export const ACTIONABLE_EVENTS: ReadonlySet<string> = new Set([
   "webhook_event.received",
 ]);
 
-/** A viewer as the router needs it. */
-export interface WakeViewer {
-  readonly uuid: string;
-  readonly handle: string;
-  readonly kind: "human" | "ai";
-}
+/** How many settled deliveries (and known ids) are kept. */
+const MAX_KEPT = 10_000;
+
+/** The shape a delivery id must have to be passed on in `BASECRADLE_DELIVERY_ID`. */
+const SAFE_DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** Where the router learns who to wake and with which credential. */
 export interface WakeDirectory {
@@ -34,150 +49,316 @@ export interface WakeDirectory {
   tokenFor(user: string): string;
 }
 
-/** Options for {@link WakeRouter}. */
-export interface WakeRouterOptions {
-  /** The wake command, run through `/bin/sh -c` so it may carry its own flags. */
-  readonly command: string;
-  /** `BASECRADLE_BASE_URL` for the woken process. */
+/** Options for {@link WakeRouter}: a `command` (run as the operator's command) or a `launcher`. */
+export interface WakeRouterOptions extends Partial<Omit<CommandLauncherOptions, "baseUrl">> {
+  /** Deliveries' resource URLs, and `BASECRADLE_BASE_URL` for a command. */
   readonly baseUrl: string;
-  /** Each agent's `HARNESS_HOME` is `<homeRoot>/agents/<handle>`. */
-  readonly homeRoot: string;
   readonly directory: WakeDirectory;
-  /** Start/exit lines (one per call, no trailing newline); default: stderr. */
+  /** Starts each attempt; default: runs `command`. */
+  readonly launcher?: WakeLauncher;
+  /** The rules; the fleet router's by default. */
+  readonly rules?: Partial<RouterRules>;
+  /** Wall-clock ms since the epoch (coalescing, caps, dedup, wake-locks); injectable for tests. */
+  readonly clock?: () => number;
+  /** Decision lines (one per call, no trailing newline); default: stderr. */
   readonly log?: (line: string) => void;
-  /** The woken processes' stdout and stderr; default: this process's stderr. */
-  readonly output?: (chunk: Uint8Array) => void;
-  /** Extra environment for every wake (the process environment is inherited too). */
-  readonly env?: Readonly<Record<string, string>>;
+  /** The first word of every log line (default `sandbox`). */
+  readonly logPrefix?: string;
+  /** Told of every delivery as it is queued and once its fate is settled. */
+  readonly observer?: RouterObserver;
 }
 
-/** One wake, as recorded once it has finished. */
-export interface WakeRecord {
-  readonly delivery: string;
-  readonly event: string;
-  readonly timeline: string;
-  readonly agent: string;
-  readonly handle: string;
+/** Watches deliveries go through the router. */
+export interface RouterObserver {
+  queued?(delivery: PlatformDelivery, agent: WakeViewer): void;
+  settled?(record: WakeRecord): void;
+}
+
+/** What became of a delivery. */
+export type WakeOutcome =
+  | "woke"
+  | "failed"
+  | "dedup"
+  | "coalesced"
+  | "wake-locked"
+  | "rate-refused"
+  | "dropped";
+
+/** One attempt to run the wake. */
+export interface WakeAttempt {
+  readonly attempt: number;
   readonly startedAt: string;
   readonly finishedAt: string;
   /** The exit code, or null when the command could not be started. */
   readonly code: number | null;
+  readonly error?: string;
+  /** The attempt's output, when the launcher keeps it. */
+  readonly output?: string;
+}
+
+/** One delivery's fate, recorded once it is settled. */
+export interface WakeRecord {
+  readonly delivery: string;
+  readonly event: string;
+  readonly timeline: string;
+  /** The agent's uuid. */
+  readonly agent: string;
+  readonly handle: string;
+  /** The item the event is about, and who caused it. */
+  readonly item: string;
+  readonly actor: string | null;
+  readonly occurredAt: string;
+  readonly outcome: WakeOutcome;
+  /** Why it did not wake (which wake covered it, which cap refused it), else null. */
+  readonly detail: string | null;
+  readonly attempts: readonly WakeAttempt[];
+  /** The first attempt's start, or when the router decided not to wake. */
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  /** The last attempt's exit code; null when none ran or it could not start. */
+  readonly code: number | null;
 }
 
 interface Job {
-  readonly delivery: string;
-  readonly event: SandboxEvent;
+  readonly delivery: PlatformDelivery;
   readonly agent: WakeViewer;
-  readonly token: string;
 }
 
-/** Runs wake commands for events, serialised per agent. */
+/** Routes platform events to wakes, by the fleet router's rules. */
 export class WakeRouter {
   readonly #options: WakeRouterOptions;
-  readonly #queues = new AgentQueues<Job>((job) => this.#run(job));
+  readonly #rules: RouterRules;
+  readonly #clock: () => number;
+  readonly #launch: WakeLauncher;
+  readonly #queues: AgentQueues<Job>;
+  readonly #dedup: DeliveryDedup;
+  readonly #coverage = new WakeCoverage();
+  readonly #caps: RateCapsGate | null;
   readonly #history: WakeRecord[] = [];
+  readonly #known = new Map<string, Job>();
   readonly #log: (line: string) => void;
-  readonly #output: ((chunk: Uint8Array) => void) | undefined;
+  readonly #abort = new AbortController();
 
   constructor(options: WakeRouterOptions) {
     this.#options = options;
+    this.#rules = routerRules(options.rules);
+    this.#clock = options.clock ?? Date.now;
     this.#log = options.log ?? ((line) => writeStderr(line + "\n"));
-    this.#output = options.output;
+    this.#queues = new AgentQueues<Job>((job) => this.#process(job), this.#rules.lanes);
+    this.#dedup = new DeliveryDedup(this.#rules.dedupSeconds * 1000, this.#clock);
+    const caps = this.#rules.rateCaps;
+    this.#caps = caps ? new RateCapsGate(caps, this.#clock) : null;
+    if (options.launcher) {
+      this.#launch = options.launcher;
+    } else if (options.command && options.homeRoot) {
+      this.#launch = commandLauncher({
+        ...options,
+        command: options.command,
+        homeRoot: options.homeRoot,
+      });
+    } else {
+      throw new TypeError("WakeRouter needs a launcher, or a command and a homeRoot");
+    }
   }
 
-  /** Every finished wake, in finishing order. */
+  /** The rules in force. */
+  get rules(): RouterRules {
+    return this.#rules;
+  }
+
+  /** Every settled delivery, in settling order (the newest 10,000). */
   get history(): readonly WakeRecord[] {
     return this.#history;
   }
 
   /**
-   * Queues the wakes an event calls for and returns their delivery ids. Recipients are chosen
-   * now, while the timeline's viewers are what they were when the event happened. The event's
-   * own actor is skipped — except for `task.activated`, where an agent's own task wakes it.
+   * Queues one delivery per AI viewer of the event's timeline and returns their ids. Recipients
+   * are chosen now, while the viewers are what they were when the event happened. Viewers whose
+   * integration is on are left to whatever listens at their integration URL.
    */
   dispatch(event: SandboxEvent): string[] {
     if (this.#queues.closed || !ACTIONABLE_EVENTS.has(event.event)) return [];
-    const { directory } = this.#options;
-    const deliveries: string[] = [];
-    for (const viewer of wakeRecipients(directory.viewers(event.timeline), event)) {
-      const job = {
-        delivery: uuid7(),
-        event,
-        agent: viewer,
-        token: directory.tokenFor(viewer.uuid),
-      };
-      deliveries.push(job.delivery);
-      this.#queues.push(viewer.uuid, job);
+    const ids: string[] = [];
+    for (const viewer of this.#options.directory.viewers(event.timeline)) {
+      if (viewer.kind !== "ai" || viewer.integrated) continue;
+      const own = viewer.uuid === event.actor && event.event !== "task.activated";
+      if (own && !this.#rules.actorAgnostic) continue;
+      const delivery = deliveryOf(event, viewer.uuid, this.#options.baseUrl);
+      this.deliver(delivery, viewer);
+      ids.push(delivery.event_id);
     }
-    return deliveries;
+    return ids;
   }
 
-  /** Resolves once no wake is queued or running. */
+  /** Queues one delivery for `agent` (a delivery of a non-actionable event is ignored). */
+  deliver(delivery: PlatformDelivery, agent: WakeViewer): void {
+    if (this.#queues.closed || !ACTIONABLE_EVENTS.has(delivery.event)) return;
+    const job = { delivery, agent };
+    this.#known.set(delivery.event_id, job);
+    if (this.#known.size > MAX_KEPT) this.#known.delete(this.#known.keys().next().value!);
+    this.#options.observer?.queued?.(delivery, agent);
+    this.#queues.push(agent.uuid, job);
+  }
+
+  /** Delivers an earlier delivery again, same id and body; false when the id is unknown. */
+  redeliver(id: string): boolean {
+    const job = this.#known.get(id);
+    if (job) this.deliver(job.delivery, job.agent);
+    return job !== undefined;
+  }
+
+  /** Keeps queued deliveries from starting (running wakes go on) until {@link release}. */
+  hold(): void {
+    this.#queues.hold();
+  }
+
+  /** Lets what {@link hold} kept waiting start. */
+  release(): void {
+    this.#queues.release();
+  }
+
+  /** Resolves once no wake is queued or running (deliveries kept by {@link hold} aside). */
   idle(): Promise<void> {
     return this.#queues.idle();
   }
 
-  /** Drops queued wakes, asks running ones to stop (SIGTERM) and waits for them. */
+  /** Drops queued deliveries, asks running wakes to stop (SIGTERM) and waits for them. */
   close(): Promise<void> {
+    this.#abort.abort();
     return this.#queues.close();
   }
 
-  async #run(job: Job): Promise<void> {
-    const { command, baseUrl, homeRoot, env } = this.#options;
-    const home = join(homeRoot, "agents", job.agent.handle);
-    const started = new Date();
-    const where =
-      `agent=@${job.agent.handle} timeline=${job.event.timeline} delivery=${job.delivery}`;
-    this.#log(`sandbox wake start ${where} event=${job.event.event}`);
-    let code: number | null = null;
-    try {
-      mkdirSync(home, { recursive: true });
-      const child = new Deno.Command("/bin/sh", {
-        // "$@" carries the appended arguments, so the command string may hold its own flags.
-        args: ["-c", `${command} "$@"`, "sh", "--timeline", job.event.timeline],
-        env: {
-          ...env,
-          BASECRADLE_TOKEN: job.token,
-          BASECRADLE_BASE_URL: baseUrl,
-          HARNESS_HOME: home,
-          BASECRADLE_DELIVERY_ID: job.delivery,
-        },
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      this.#queues.track(child);
-      registerSecret(job.token); // the parent relays the child's output: it scrubs its token too
-      await Promise.all([this.#pump(child.stdout), this.#pump(child.stderr)]);
-      code = (await child.status).code;
-      this.#queues.untrack(child);
-    } catch (error) {
-      this.#log(`sandbox wake error ${where} reason=${JSON.stringify(String(error))}`);
-    }
-    const finished = new Date();
-    this.#log(`sandbox wake exit ${where} code=${code ?? "none"} ms=${+finished - +started}`);
-    this.#history.push({
-      delivery: job.delivery,
-      event: job.event.event,
-      timeline: job.event.timeline,
-      agent: job.agent.uuid,
-      handle: job.agent.handle,
-      startedAt: started.toISOString(),
-      finishedAt: finished.toISOString(),
-      code,
-    });
-  }
+  async #process(job: Job): Promise<void> {
+    const { delivery, agent } = job;
+    const id = delivery.event_id;
+    const rules = this.#rules;
+    const where = `agent=@${agent.handle} timeline=${delivery.timeline_uuid} delivery=${id}`;
+    const say = (what: string, rest = "") =>
+      this.#log(`${this.#options.logPrefix ?? "sandbox"} wake ${what} ${where}${rest}`);
+    const settle = (outcome: WakeOutcome, detail: string | null, attempts: WakeAttempt[] = []) =>
+      this.#settle(job, outcome, detail, attempts);
 
-  async #pump(stream: ReadableStream<Uint8Array>): Promise<void> {
-    const relay = this.#output ? undefined : new LineRelay();
-    const output = this.#output ?? ((chunk: Uint8Array) => relay!.push(chunk));
-    for await (const chunk of stream) {
-      try {
-        output(chunk);
-      } catch {
-        // A broken sink must not wedge the agent's queue.
+    if (this.#dedup.seen(id)) {
+      say("dedup", " reason=duplicate_delivery");
+      return settle("dedup", "this delivery already woke the agent");
+    }
+    const covering = rules.coalesce
+      ? this.#coverage.covering(agent.uuid, delivery.timeline_uuid, delivery.occurred_at)
+      : null;
+    if (covering) {
+      const started = new Date(covering.startedAt).toISOString();
+      say(
+        "coalesced",
+        ` occurred_at=${delivery.occurred_at} covered_by=${covering.delivery} started_at=${started}`,
+      );
+      return settle("coalesced", `covered by ${covering.delivery}, started ${started}`);
+    }
+    if (rules.wakeLockDir !== null) {
+      const lock = checkWakeLock(rules.wakeLockDir, agent.handle, this.#clock());
+      if (!lock.wake) {
+        say("locked", ` reason=wake_lock_${lock.state} detail=${JSON.stringify(lock.detail)}`);
+        return settle("wake-locked", `wake-lock ${lock.state}: ${lock.detail}`);
+      }
+      if (lock.state !== "absent") {
+        say(`lock-${lock.state}`, ` detail=${JSON.stringify(lock.detail)}`);
       }
     }
-    relay?.flush();
+    if (this.#caps) {
+      const decision = this.#caps.admit(agent.uuid, delivery.timeline_uuid);
+      for (const scope of decision.reset) say("rate-reset", ` scope=${scope}`);
+      if (!decision.admitted) {
+        const detail = `scope=${decision.scope} state=${decision.state} count=${decision.count}`;
+        say("rate-refused", ` ${detail}`);
+        return settle("rate-refused", detail);
+      }
+    }
+    return settle(...await this.#attempts(job, say));
+  }
+
+  /** Runs the wake until it exits 0 or the attempts are spent. */
+  async #attempts(
+    job: Job,
+    say: (what: string, rest?: string) => void,
+  ): Promise<[WakeOutcome, string | null, WakeAttempt[]]> {
+    const { delivery, agent } = job;
+    const { attempts: total, backoffMs } = this.#rules;
+    const deliveryId = SAFE_DELIVERY_ID.test(delivery.event_id) ? delivery.event_id : null;
+    if (deliveryId === null) say("unsafe-delivery-id", " detail=not_passed_on");
+    const attempts: WakeAttempt[] = [];
+    for (let attempt = 1; attempt <= total; attempt++) {
+      const started = this.#clock();
+      const mark = performance.now();
+      say("start", ` event=${delivery.event} attempt=${attempt}/${total}`);
+      let result: LaunchResult;
+      try {
+        result = await this.#launch({
+          delivery,
+          agent,
+          token: this.#options.directory.tokenFor(agent.uuid),
+          deliveryId,
+          attempt,
+          track: (child) => this.#queues.track(child),
+          untrack: (child) => this.#queues.untrack(child),
+        });
+      } catch (error) {
+        result = { code: null, error: String(error) };
+      }
+      const ms = Math.round(performance.now() - mark);
+      if (result.error) say("error", ` reason=${JSON.stringify(result.error)}`);
+      say("exit", ` code=${result.code ?? "none"} ms=${ms} attempt=${attempt}/${total}`);
+      attempts.push({
+        attempt,
+        startedAt: new Date(started).toISOString(),
+        finishedAt: new Date(this.#clock()).toISOString(),
+        code: result.code,
+        ...(result.error ? { error: result.error } : {}),
+        ...(result.output !== undefined ? { output: result.output } : {}),
+      });
+      if (result.code === 0) {
+        this.#dedup.mark(delivery.event_id);
+        this.#coverage.record(agent.uuid, delivery.timeline_uuid, delivery.event_id, started);
+        return ["woke", null, attempts];
+      }
+      if (this.#abort.signal.aborted) return ["dropped", "the router closed", attempts];
+      if (attempt < total) {
+        const wait = backoffMs * 2 ** (attempt - 1);
+        say(
+          "retry",
+          ` attempt=${attempt}/${total} code=${result.code ?? "none"} backoff_ms=${wait}`,
+        );
+        await sleep(wait, this.#abort.signal);
+        if (this.#abort.signal.aborted) return ["dropped", "the router closed", attempts];
+      }
+    }
+    say("failed", ` attempts=${total} code=${attempts.at(-1)?.code ?? "none"}`);
+    return ["failed", `still failing after ${total} attempt(s)`, attempts];
+  }
+
+  #settle(job: Job, outcome: WakeOutcome, detail: string | null, attempts: WakeAttempt[]): void {
+    const { delivery, agent } = job;
+    const now = new Date(this.#clock()).toISOString();
+    const record: WakeRecord = {
+      delivery: delivery.event_id,
+      event: delivery.event,
+      timeline: delivery.timeline_uuid,
+      agent: agent.uuid,
+      handle: agent.handle,
+      item: delivery.resource.uuid,
+      actor: delivery.actor_uuid,
+      occurredAt: delivery.occurred_at,
+      outcome,
+      detail,
+      attempts,
+      startedAt: attempts[0]?.startedAt ?? now,
+      finishedAt: attempts.at(-1)?.finishedAt ?? now,
+      code: attempts.at(-1)?.code ?? null,
+    };
+    this.#history.push(record);
+    if (this.#history.length > MAX_KEPT) this.#history.shift();
+    try {
+      this.#options.observer?.settled?.(record);
+    } catch {
+      // An observer's failure must not wedge the agent's queue.
+    }
   }
 }

@@ -4,17 +4,31 @@
  */
 import { namedError } from "../base/error_text.ts";
 import type { DatabaseSync } from "node:sqlite";
-import { adminRoutes, type CreatedUser, createUser, type NewUser } from "./routes/admin.ts";
+import {
+  activateTask,
+  adminRoutes,
+  type CreatedUser,
+  createUser,
+  type NewUser,
+} from "./routes/admin.ts";
 import { authenticate, createSession } from "./shared/auth.ts";
 import { openDatabase } from "./shared/db.ts";
 import { EventLog, type SandboxEvent } from "./shared/events.ts";
 import { type Fault, faultResponse, type FaultSpec, FaultTable } from "./shared/faults.ts";
 import { sleep } from "../base/sleep.ts";
-import { RouteTable } from "./shared/http.ts";
-import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
+import { bodyLimitOf, RouteTable, tooLarge } from "./shared/http.ts";
+import { BodyTooLargeError, limitBody } from "./shared/body_limit.ts";
+import { newAdminToken } from "./shared/admin_token.ts";
+import { servedHosts } from "./shared/local_origin.ts";
+import { guardRequest, type SandboxGuard } from "./guard.ts";
+import { ANTHROPIC_MODEL_PATH, MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./shared/problem.ts";
 import { findTimeline, viewersOf } from "./shared/access.ts";
 import { type WakeDirectory, WakeRouter } from "./router.ts";
+import type { RouterRules } from "./router_rules.ts";
+import { type DeliveryRecord, IntegrationDeliveries } from "./integration_deliveries.ts";
+import { integrationFields } from "./shared/integrations.ts";
+import { join } from "node:path";
 import { blobRoutes } from "./routes/blobs.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { contentRoutes } from "./routes/content.ts";
@@ -40,8 +54,17 @@ export interface SandboxOptions {
   readonly port?: number;
   /** Directory for `sandbox.db` (and agents' homes); in memory when absent. */
   readonly dataDir?: string;
-  /** Enables router emulation with this wake command. */
+  /** Runs the router twin with this wake command (it gets `--timeline <uuid>` appended). */
   readonly wakeCommand?: string;
+  /**
+   * The twin's rules; the fleet router's by default, with the wake-lock files in
+   * `<agents root>/wake-locks` (`wakeLockDir: null` switches that off).
+   */
+  readonly routerRules?: Partial<RouterRules>;
+  /** The working directory of every wake; this process's when absent. */
+  readonly wakeCwd?: string;
+  /** Keep each wake attempt's output in the router's history (tests read it). */
+  readonly keepWakeOutput?: boolean;
   /** Where agents' `HARNESS_HOME`s go (`<root>/agents/<handle>`); default `dataDir`. */
   readonly agentsRoot?: string;
   /** Request and wake log lines (no trailing newline). Silent by default. */
@@ -100,7 +123,9 @@ export class Sandbox {
   readonly #requests: RequestRecord[] = [];
   readonly #pending = new Set<PendingRequest>();
   #router: WakeRouter | null = null;
+  readonly #deliveries: IntegrationDeliveries;
   #closing: Promise<void> | null = null;
+  #guard: SandboxGuard;
 
   private constructor(options: SandboxOptions) {
     this.#log = options.log ?? (() => {});
@@ -136,20 +161,14 @@ export class Sandbox {
     }
     const { hostname, port } = this.#server.addr;
     this.#state.baseUrl = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+    this.#guard = {
+      hosts: servedHosts([options.hostname ?? hostname, hostname], port),
+      adminToken: newAdminToken(),
+    };
 
-    if (options.wakeCommand) {
-      this.#router = new WakeRouter({
-        command: options.wakeCommand,
-        baseUrl: this.#state.baseUrl,
-        homeRoot: options.agentsRoot ?? options.dataDir ?? this.#scratchHome(),
-        directory: this.directory,
-        log: this.#log,
-        output: options.wakeOutput,
-        env: options.wakeEnv,
-      });
-      const router = this.#router;
-      events.subscribe((event) => router.dispatch(event));
-    }
+    this.#deliveries = new IntegrationDeliveries(this.#state, this.#log);
+    events.subscribe((event) => this.#deliveries.handle(event));
+    if (options.wakeCommand) this.#router = this.#startRouter(options);
 
     this.#timer = setInterval(() => this.#tick(), options.taskPollMs ?? 250);
   }
@@ -174,9 +193,30 @@ export class Sandbox {
     return `${this.#state.baseUrl}/_sandbox`;
   }
 
+  /**
+   * This run's admin token: every `/_sandbox/*` admin request carries it in the
+   * `Sandbox-Admin-Token` header (docs/sandbox.md#admin-routes). New on every start.
+   */
+  get adminToken(): string {
+    return this.#guard.adminToken;
+  }
+
+  /** The body-size ceilings this sandbox enforces. */
+  get limits(): SandboxLimits {
+    return this.#state.limits;
+  }
+
   /** The demo model's OpenAI-compatible base URL (`AI_BASE_URL`): `<baseUrl>/_sandbox/model/v1`. */
   get modelUrl(): string {
     return `${this.#state.baseUrl}${MODEL_PATH}`;
+  }
+
+  /**
+   * The demo model's Anthropic Messages base URL (`AI_BASE_URL` with `AI_PROVIDER=anthropic`):
+   * `<baseUrl>/_sandbox/model/anthropic`.
+   */
+  get anthropicModelUrl(): string {
+    return `${this.#state.baseUrl}${ANTHROPIC_MODEL_PATH}`;
   }
 
   /** The port listened on. */
@@ -197,7 +237,12 @@ export class Sandbox {
     return {
       viewers: (timeline) => {
         const found = findTimeline(this.#state, timeline);
-        return found ? viewersOf(this.#state, found) : [];
+        return (found ? viewersOf(this.#state, found) : []).map((user) => ({
+          uuid: user.uuid,
+          handle: user.handle,
+          kind: user.kind,
+          integrated: integrationFields(this.#state, user.uuid).integration_enabled,
+        }));
       },
       tokenFor: (user) => this.#tokenFor(user),
     };
@@ -206,6 +251,19 @@ export class Sandbox {
   /** Calls `listener` right after every recorded event; returns the function that stops it. */
   onEvent(listener: (event: SandboxEvent) => void): () => void {
     return this.#state.events.subscribe(listener);
+  }
+
+  /**
+   * The platform's deliveries to integration URLs so far, in the order they finished (the newest
+   * 10,000).
+   */
+  get deliveries(): readonly DeliveryRecord[] {
+    return this.#deliveries.records;
+  }
+
+  /** Resolves once every queued integration delivery has been sent (or has failed). */
+  deliveriesIdle(): Promise<void> {
+    return this.#deliveries.idle();
   }
 
   /** Requests served so far, oldest first (the newest 10,000). */
@@ -236,6 +294,16 @@ export class Sandbox {
     return this.#faults.add({ ...spec, count: spec.count ?? 1 });
   }
 
+  /**
+   * Same as `POST /_sandbox/tasks/<uuid>/activate`: activates a pending task now and returns it
+   * as the route does.
+   * @throws {Problem} 404 `not_found` for an unknown task, 409 `task_not_pending` for one that is
+   *   not pending.
+   */
+  activateTask(uuid: string): Record<string, unknown> {
+    return activateTask(this.#state, uuid);
+  }
+
   /** Activates every due task now; returns how many changed state. */
   activateDueTasks(): number {
     return activateDueTasks(this.#state);
@@ -251,6 +319,7 @@ export class Sandbox {
       this.#abort.abort();
       await this.#server.finished;
       await this.#router?.close();
+      await this.#deliveries.close();
       this.#db.close();
     })();
     return this.#closing;
@@ -272,6 +341,25 @@ export class Sandbox {
     } catch (error) {
       this.#log(`sandbox task-clock-error reason=${JSON.stringify(String(error))}`);
     }
+  }
+
+  #startRouter(options: SandboxOptions): WakeRouter {
+    const homeRoot = options.agentsRoot ?? options.dataDir ?? this.#scratchHome();
+    const router = new WakeRouter({
+      command: options.wakeCommand,
+      baseUrl: this.#state.baseUrl,
+      homeRoot,
+      directory: this.directory,
+      log: this.#log,
+      output: options.wakeOutput,
+      env: options.wakeEnv,
+      cwd: options.wakeCwd,
+      keepOutput: options.keepWakeOutput,
+      clock: this.#state.now,
+      rules: { wakeLockDir: join(homeRoot, "wake-locks"), ...options.routerRules },
+    });
+    this.#state.events.subscribe((event) => router.dispatch(event));
+    return router;
   }
 
   /** Without a data dir, agents still need a home that outlives one wake: a temp dir. */
@@ -301,6 +389,8 @@ export class Sandbox {
     this.#pending.add(arrival);
     let response: Response;
     try {
+      const refused = guardRequest(req, path, this.#guard);
+      if (refused) throw refused;
       const fault = path.startsWith("/_sandbox") ? undefined : this.#faults.take(req.method, path);
       if (fault?.delay_ms) await sleep(fault.delay_ms, this.#abort.signal);
       if (fault?.status !== undefined && !fault.commit) {
@@ -355,7 +445,9 @@ export class Sandbox {
       );
     }
     const base = {
-      req,
+      // Bounded before the handler runs: 413 for a declared length over the route's ceiling,
+      // and a chunked body is cut off there however the handler reads it.
+      req: limitBody(req, bodyLimitOf(match.route, this.#state.limits)),
       url,
       params: match.params,
       state: this.#state,
@@ -369,6 +461,7 @@ export class Sandbox {
 
   #failure(error: unknown): Response {
     if (error instanceof Problem) return problemResponse(error);
+    if (error instanceof BodyTooLargeError) return problemResponse(tooLarge(error.limit));
     // Never a stack on the wire: the operator gets one line, the client a plain 500.
     const reason = namedError(error);
     this.#log(`sandbox internal-error reason=${JSON.stringify(reason)}`);

@@ -113,6 +113,11 @@ export class DirectMessageTool extends Tool {
     );
     if (!sent.ok) {
       directMessageFailed(journal, { bytes: bytes.length, reason: sent.reason });
+      if (sent.unknown) {
+        // Not a failure to retry: a second send could page the operator twice.
+        return `The direct message may have been delivered: ${sent.reason}. Do not send it ` +
+          "again; the operator may already have it.";
+      }
       return `Error: direct message not sent — ${sent.reason}.`;
     }
     directMessageSent(journal, { bytes: bytes.length, title });

@@ -11,18 +11,18 @@
  * mistake) throws. An HTTP error status is an answer, not a failure, and is returned as text.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { fenceCheck, HostNotAllowedError } from "../base/host_fence.ts";
+import { fenceCheck, HostNotAllowedError } from "../net/host_fence.ts";
 import * as z from "../base/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
-import { type AddressPolicy, publicAddressPolicy } from "./net/address_policy.ts";
+import { type AddressPolicy, publicAddressPolicy } from "../net/address_policy.ts";
 import { charsetOf, isHtmlType, isTextType, mediaType } from "./net/content_type.ts";
-import { htmlToText } from "./net/html_text.ts";
-import { decodeContent } from "./net/http1.ts";
-import { type HttpResponse, pinnedTransport, type Transport } from "./net/pinned_transport.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+import { decodeContent } from "../net/http1.ts";
+import { type HttpResponse, pinnedTransport, type Transport } from "../net/pinned_transport.ts";
 import { pyRepr } from "../pycompat/repr.ts";
-import { readCapped } from "./net/read_capped.ts";
-import { denoResolver, type Resolver } from "./net/resolve.ts";
-import { checkTarget, FetchRefusal, parseTargetUrl } from "./net/target.ts";
+import { readCapped } from "../net/read_capped.ts";
+import { denoResolver, type Resolver } from "../net/resolve.ts";
+import { checkTarget, FetchRefusal, parseTargetUrl } from "../net/target.ts";
 
 /** The largest body read, as the assets tool's inline cap: enough for an article. */
 export const MAX_FETCH_BYTES = 256 * 1024;
@@ -170,6 +170,10 @@ export class WebFetchTool extends Tool {
     // A cap can split a multi-byte character; its replacement mark is noise, not content.
     if (truncated) text = text.replace(/\ufffd+$/, "");
     if (html) {
+      // The text layer and its entity decoder load with the first page, not with the tool.
+      const { htmlToText } = await lazyImport<typeof import("./net/html_text.ts")>(
+        "lib/tools/net/html_text.ts",
+      );
       const page = htmlToText(text);
       text = page.title ? `Title: ${page.title}\n\n${page.text}` : page.text;
     }

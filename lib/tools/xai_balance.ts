@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { fencedFetch } from "../base/host_fence.ts";
+import { outboundFetch } from "../net/outbound.ts";
 import * as z from "../base/zod.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type JsonSchema, Tool } from "../core/types/tool.ts";
@@ -115,7 +115,7 @@ export class XaiBalanceTool extends Tool {
   constructor(endpoint: XaiManagementEndpoint, options: XaiBalanceOptions = {}) {
     super();
     this.#endpoint = endpoint;
-    this.#fetch = fencedFetch("xai_management", options.fetch);
+    this.#fetch = outboundFetch("xai_management", options.fetch);
     this.#clock = options.clock ?? Date.now;
     this.#cache = options.cache ?? PROCESS_CACHE;
   }

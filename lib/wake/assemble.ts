@@ -12,7 +12,7 @@
  */
 import { join } from "../base/paths.ts";
 import { lazyImport } from "../base/lazy_import.ts";
-import { type HarnessEnv, parseEnv, SECRET_VARIABLES } from "../config/env.ts";
+import { type HarnessEnv, MISSING_API_KEY, parseEnv, SECRET_VARIABLES } from "../config/env.ts";
 import { FileSessionStore } from "../core/transcript/session.ts";
 import { ClaimStore, newWakeId } from "../home/claims.ts";
 import { livenessSnapshot } from "../home/liveness.ts";
@@ -20,17 +20,21 @@ import { sweepStaleTemps } from "../home/temps.ts";
 import type { Journal } from "../journal/journal.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
+import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import {
   enforceHostRules,
+  journalUrlRefusals,
   readHostRules,
-  resolveRuntime,
   type Runtime,
 } from "../runtime/resolve.ts";
+import { loadWakeConfig } from "../runtime/wake_config.ts";
 import { WakeContext } from "./context.ts";
+import { BreakerGate } from "./breaker_gate.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./engaged_half.ts";
 import { EngineSlot, type Wake, type WakeSettings, type WakeTriggers } from "./wake_state.ts";
+import { promptCacheKey } from "../providers/cache_key.ts";
 
 /** A configuration problem the wake itself detects (exit 1, one line). */
 export class WakeConfigError extends Error {
@@ -47,10 +51,13 @@ export async function assemble(
   // The command line settled the timeline and the triggers (a flag wins over its variable).
   const env = parseEnv(rawEnv, { timeline, ...triggers });
   const { home, model, apiKey } = required(env);
+  const startedAt = startOf(env);
   registerSecret(env.aiApiKey);
   registerSecret(env.token);
   registerSecret(env.password);
-  // The host rules guard every request, so they are in force before the first one below.
+  // The fetch path's refusals and the host rules guard every request, so they are in force
+  // before the first one below.
+  journalUrlRefusals(journal);
   const hostRules = await readHostRules(resolveConfigHome(env));
   if (hostRules) await enforceHostRules(hostRules, journal);
   // The timeline and the dashboard are fetched while the configuration resolves (each is a
@@ -61,14 +68,14 @@ export async function assemble(
   const isAlive = livenessSnapshot(home, timeline);
   // Temp files a killed write left beside this timeline's files go now, judged the same way.
   sweepStaleTemps(home, timeline, { isAlive, journal });
-  const runtime = await resolveRuntime(env, {
+  // The same load resolved-config, install, verify and doctor judge (docs/configuration.md#when-a-file-is-wrong).
+  const runtime = await loadWakeConfig(env, {
     journal,
     reconcile: true,
     narrow: true,
     vars: rawEnv,
     hostRules,
   });
-  requireSpeech(runtime);
   if ("error" in early) throw early.error;
   const { client } = early;
   const viewers = await viewersOf(early.timeline);
@@ -112,13 +119,41 @@ export async function assemble(
     brief: { composed: false },
     posts: 0,
     billingWall: false,
+    breaker: new BreakerGate(),
     escalation: runtime.escalation,
     records: runtime.records,
     budget: runtime.budget,
     budgetWall: false,
     spent: { usd: 0, tokens: 0 },
     loaded,
+    listedAt: {},
+    startedAt,
+    catchingUp: false,
   };
+}
+
+/** How far after the process's start `HARNESS_WAKE_STARTED_AT` may lie, in seconds. */
+export const STARTED_AT_SLACK_SECONDS = 10;
+
+/**
+ * When the wake counts as started, epoch ms (docs/operating.md#catch-up-before-exit): the
+ * process's own start — a router that launched it stamped its start earlier still, so the second
+ * this falls in is never earlier than the router's — or `HARNESS_WAKE_STARTED_AT` when a launcher
+ * that started the process ahead of its delivery says the wake started later. Never earlier than
+ * the process; a value well after it is refused, as the catch-up would wait for it.
+ */
+function startOf(env: HarnessEnv, processStart: number = performance.timeOrigin): number {
+  const stated = env.wakeStartedAt;
+  if (stated === undefined) return processStart;
+  const ahead = stated - processStart / 1000;
+  if (ahead > STARTED_AT_SLACK_SECONDS) {
+    throw new WakeConfigError(
+      `HARNESS_WAKE_STARTED_AT is ${stated}, ${ahead.toFixed(1)} s after this process started; ` +
+        `it must be when the wake started (epoch seconds, at most ${STARTED_AT_SLACK_SECONDS} s ` +
+        "after the process's start). Unset it to count from the process's start.",
+    );
+  }
+  return Math.max(processStart, stated * 1000);
 }
 
 /** HARNESS_HOME, AI_MODEL and the API key: optional in the environment, required for a wake. */
@@ -136,29 +171,9 @@ function required(env: HarnessEnv): { home: string; model: string; apiKey: strin
   }
   const apiKey = env.aiApiKey;
   if (!apiKey) {
-    throw new WakeConfigError(
-      "No API key: pass api_key=... or set the AI_API_KEY environment variable.",
-    );
+    throw new WakeConfigError(MISSING_API_KEY);
   }
   return { home, model, apiKey };
-}
-
-/**
- * An agent speaks only through its `messages` tool. Without it (its plugin file broken, removed
- * or renamed away) a wake would take items it can never answer: claims committed, marks moved,
- * messages lost for good. So the wake refuses before it claims anything, naming the file, and the
- * router's retry finds the item still pending once the file is repaired.
- */
-function requireSpeech(runtime: Runtime): void {
-  if (runtime.tools.activeTools.some((tool) => tool.tool === "messages")) return;
-  const file = join(runtime.configHome, "tools", "messages.json");
-  const status = runtime.tools.stems["messages"];
-  const why = status?.reason ?? "no plugin activates it";
-  throw new WakeConfigError(
-    `The messages tool is not active (${file}: ${why}), so this agent cannot speak; no item ` +
-      "was taken. Repair the file, or delete it and run `harness install` to restore the " +
-      "shipped default.",
-  );
 }
 
 /** What the engine is built with, besides the environment and the runtime. */
@@ -207,6 +222,7 @@ function engineSlot(
         params: runtime.modelParams.params,
         searchParams: runtime.searchParams,
         builtins: resolution.builtinNames,
+        promptCacheKey: promptCacheKey(context.self.uuid, settings.timeline),
       },
       active: resolution.activeTools,
       bindings: { context, configHome, images: mcp?.images },
@@ -265,6 +281,7 @@ function startPlatformReads(
   timeline: string,
   options: PlatformClientOptions,
 ): EarlyReads | { error: unknown } {
+  if (!hasCredentials(options)) return { error: new WakeConfigError(NO_CREDENTIALS_IN_ENV) };
   let client: PlatformClient;
   try {
     client = new PlatformClient(options);

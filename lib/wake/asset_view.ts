@@ -2,8 +2,9 @@
  * Asset perception (docs/operating.md#what-each-kind-of-item-becomes): a peer's viewable image is shown to a vision-capable model
  * on the very turn that announces it — `… Looking at it now.` with the pixels attached — instead
  * of asking the model to go and `view` it. Everything else reads as the text form: a file that is
- * not a viewable image (or is over the view cap), a download that fails, and a model that
- * definitely has no image input (which also logs the WARNING `image degraded to text`). Only a
+ * not a viewable image (or is over the view cap), a download that fails (one the fetch path
+ * refused says so: its URL will be refused again), and a model that definitely has no image
+ * input (which also logs the WARNING `image degraded to text`). Only a
  * definite `false` from `supportsVision()` degrades; an unanswered capability shows the image.
  *
  * The pixels ride the in-memory user turn only: the transcript never stores them, and the caller
@@ -14,7 +15,7 @@ import type { ImageContent } from "../core/types/message.ts";
 import type { Provider } from "../core/types/provider.ts";
 import { imageDegraded } from "../journal/catalogue_engine.ts";
 import type { Journal } from "../journal/journal.ts";
-import type { Asset, AssetsApi } from "../platform/mod.ts";
+import { type Asset, type AssetsApi, RefusedUrlError } from "../platform/mod.ts";
 import { viewRefusal } from "../tools/shared/asset_format.ts";
 import { downloadImage } from "../tools/shared/asset_image.ts";
 import { renderAsset, renderAssetShown } from "../runtime/render.ts";
@@ -63,6 +64,10 @@ export async function perceiveAsset(deps: AssetViewDeps, asset: Asset): Promise<
       `Could not download asset ${asset.content.uuid} (${file.filename}) to show it; it is ` +
         `rendered as text instead: ${errorMessage(error)}`,
     );
+    // A refused URL will be refused again: the model is told so, rather than sent to 'view' it.
+    if (error instanceof RefusedUrlError) {
+      return { text: `${textForm.text} (Its file could not be read: ${error.detail})` };
+    }
     return textForm;
   }
   if (typeof image === "string") return textForm;

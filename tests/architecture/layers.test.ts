@@ -57,6 +57,12 @@ const LAYERS: readonly Layer[] = [
     may: [],
   },
   {
+    folder: "lib/net",
+    purpose:
+      "the one outbound HTTP path: schemes, host rules, the address fence and its pinned transport, capped reads",
+    may: ["lib/base"],
+  },
+  {
     folder: "lib/pycompat",
     purpose:
       "byte-compatibility with the Python harness: its JSON spelling, repr(), URL quoting and float parsing",
@@ -71,7 +77,7 @@ const LAYERS: readonly Layer[] = [
     folder: "lib/platform",
     purpose:
       "the BaseCradle REST client: typed calls, checked responses, typed errors, pagination, idempotency keys",
-    may: ["lib/base"],
+    may: ["lib/base", "lib/net"],
   },
   {
     folder: "lib/home/records",
@@ -119,13 +125,25 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/providers",
     purpose: "the model adapters over the vendor SDKs, their fault mapping and usage accounting",
-    may: ["lib/base", "lib/core/types"],
+    may: [
+      "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
+      "lib/core/types",
+    ],
   },
   {
     folder: "lib/memory",
     purpose:
       "memory: the provider seam, the SQLite store shared with the Python harness, and the memory tool",
-    may: ["lib/base", "lib/pycompat", "lib/journal", "lib/core/types"],
+    may: [
+      "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
+      "lib/pycompat",
+      "lib/journal",
+      "lib/core/types",
+    ],
   },
   {
     folder: "lib/config",
@@ -133,6 +151,8 @@ const LAYERS: readonly Layer[] = [
       "reading and validating configuration: the environment, the config home, plugin files, the install reconcile",
     may: [
       "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
       "lib/pycompat",
       "lib/journal",
       "lib/platform",
@@ -149,9 +169,8 @@ const LAYERS: readonly Layer[] = [
   },
   {
     folder: "lib/tools/net",
-    purpose:
-      "web_fetch's network layer: address policy, resolution, a pinned HTTP/1.1 transport, text extraction",
-    may: ["lib/base"],
+    purpose: "web_fetch's text extraction: content types, charsets, HTML reduced to text",
+    may: [],
   },
   {
     folder: "lib/tools/shared",
@@ -159,6 +178,8 @@ const LAYERS: readonly Layer[] = [
       "what the tools share: the platform context, argument parsing, list and asset formatting",
     may: [
       "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
       "lib/pycompat",
       "lib/journal",
       "lib/platform",
@@ -178,6 +199,8 @@ const LAYERS: readonly Layer[] = [
       "the opt-in media tools: image generation and editing, transcription and video, over OpenAI and xAI",
     may: [
       "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
       "lib/pycompat",
       "lib/journal",
       "lib/platform",
@@ -193,6 +216,9 @@ const LAYERS: readonly Layer[] = [
       "the code-execution asset bridge: the wake's code container, the hook that stores a code run's files and source as assets, and code_attach",
     may: [
       "lib/base",
+      // lib/net: the one fetch path every outbound request takes, and its capped reads (a
+      // container file is read under a byte cap).
+      "lib/net",
       "lib/journal",
       "lib/platform",
       "lib/core/types",
@@ -200,8 +226,6 @@ const LAYERS: readonly Layer[] = [
       "lib/core",
       // lib/providers: the openai SDK is constructed with Node globals hidden, as the provider does.
       "lib/providers",
-      // lib/tools/net: a container file is read under web_fetch's byte cap.
-      "lib/tools/net",
       "lib/tools/shared",
       // lib/tools/media: a code run's files are uploaded the way a generated image is.
       "lib/tools/media",
@@ -213,6 +237,8 @@ const LAYERS: readonly Layer[] = [
       "the built-in tools the model calls: platform tools, messages, web_fetch, the system-prompt editor",
     may: [
       "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
       "lib/pycompat",
       "lib/journal",
       "lib/platform",
@@ -233,6 +259,8 @@ const LAYERS: readonly Layer[] = [
     purpose: "the MCP client: server configs, pinning, connections and the proxied tools",
     may: [
       "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
       "lib/journal",
       "lib/core/types",
       "lib/tools/shared",
@@ -245,6 +273,8 @@ const LAYERS: readonly Layer[] = [
       "from a resolved configuration to live parts: runtime resolution, permission narrowing, the tool set, item rendering",
     may: [
       "lib/base",
+      // lib/net: the one fetch path every outbound request takes.
+      "lib/net",
       "lib/journal",
       "lib/platform",
       "lib/core/types",
@@ -253,8 +283,6 @@ const LAYERS: readonly Layer[] = [
       "lib/config",
       // lib/gate: the runtime resolution validates guardrails.json for the wake and resolved-config.
       "lib/gate",
-      // lib/tools/net: the permission report checks the metadata deny list web_fetch shares.
-      "lib/tools/net",
       "lib/tools/shared",
       "lib/tools/shell",
       // lib/tools/media: loaded lazily, only when a media tool is resolved; the type is imported.
@@ -408,6 +436,8 @@ const LAYERS: readonly Layer[] = [
       "the harness command line: the argument parser, the command registry and one module per subcommand",
     may: [
       "lib/base",
+      // lib/net: the doctor names a check the fetch path refused as such.
+      "lib/net",
       "lib/pycompat",
       "lib/journal",
       "lib/platform",

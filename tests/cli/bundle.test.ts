@@ -277,7 +277,7 @@ Deno.test({
     });
     assert.equal(fromBundle.code, 1, fromBundle.stderr);
     const line = (r: { stderr: string }) =>
-      r.stderr.split("\n").find((l) => l.startsWith("harness wake:"));
+      r.stderr.split("\n").find((l) => l.startsWith("ERROR harness wake:"));
     assert.match(line(fromSource) ?? "", /Too small: expected number to be >=1/);
     assert.equal(line(fromBundle), line(fromSource));
   },
@@ -375,11 +375,12 @@ Deno.test({
       }, away.path);
       assert.equal(result.code, 0, result.stderr);
       assert.doesNotMatch(result.stderr, /experimental|Warning/i);
-      // Every stderr line is a journal line; none is coloured (stderr is a pipe).
+      // Every stderr line is a journal line, its level first; the verdicts are coloured even
+      // though stderr is a pipe, as under journald (docs/journal.md#colour).
       for (const line of result.stderr.trimEnd().split("\n")) {
         assert.match(line, /^(DEBUG|INFO|WARNING|ERROR) /, line);
       }
-      assert.ok(!result.stderr.includes("\x1b"));
+      assert.ok(result.stderr.includes("INFO \x1b[32mwake start\x1b[0m timeline="), result.stderr);
       // The bundled OpenTelemetry API registers with Deno's exporter as the source one does.
       const names = receiver.spans.map((span) => span.name);
       for (const name of ["wake", "chat scripted", "execute_tool messages"]) {

@@ -125,6 +125,38 @@ Deno.test("cleanup --sweep against the sandbox purges the deleted timeline and e
     })
   ));
 
+Deno.test("cleanup --sweep with the platform unreachable exits 1 and says why", () =>
+  withHome(async (home) => {
+    // A port that was just free: nothing listens there, so every connection is refused.
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const { port } = listener.addr as Deno.NetAddr;
+    listener.close();
+    await put(home, `marks/${TL}.txt`, "m");
+    const r = await runCli(["cleanup", "--sweep"], {
+      env: {
+        ...CLEAN,
+        HARNESS_HOME: home,
+        BASECRADLE_BASE_URL: `http://127.0.0.1:${port}`,
+        BASECRADLE_TOKEN: "tok-unreachable",
+      },
+    });
+    assert.equal(r.code, 1, r.stderr);
+    const reason = "--sweep could not check the timelines: the platform could not be reached " +
+      `(GET /timelines/{uuid} to http://127.0.0.1:${port} failed: the connection was refused.); ` +
+      "1 timeline(s) were left for the next sweep. Nothing unconfirmed was purged; check " +
+      "BASECRADLE_BASE_URL and the network, then run it again.";
+    const lines = r.stderr.trimEnd().split("\n");
+    assert.deepEqual(lines.slice(0, 2), [
+      `WARNING cleanup: skipped timeline ${TL} this run (transient error)`,
+      "INFO cleanup sweep: checked 1 timeline(s) — purged 0, kept 0, kept-forbidden 0, " +
+      "skipped-transient 1",
+    ]);
+    assert.match(lines[2], /^ERROR cleanup failed error="--sweep could not check the timelines/);
+    assert.equal(lines[3], `harness cleanup: ${reason}`);
+    assert.equal(lines.length, 4);
+    assert.deepEqual(await tree(home), [`marks/${TL}.txt`]);
+  }));
+
 Deno.test("cleanup --sweep with a revoked token names the 401, exits 1 and purges nothing", () =>
   withContract((c) =>
     withHome(async (home) => {

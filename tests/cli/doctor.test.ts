@@ -3,7 +3,8 @@
  * token signed out), a local wire mock of the models API spoken to by the real openai SDK (key
  * accepted, 401, an unknown model, no models route), MCP servers (approved over HTTP, approved
  * stdio, unapproved, approved but down, slower than the time limit) and homes that are not
- * writable, hold a stale claim, a billing wall or a tripped breaker. The checks run in process
+ * writable, hold a stale claim, a billing wall or a tripped breaker, and host_rules.json in force
+ * for the network checks as for a wake. The checks run in process
  * for the rows; the exit codes are proven on the real CLI, under the production permission set.
  */
 import assert from "node:assert/strict";
@@ -18,6 +19,7 @@ import { ALL_SHIPPED_DEFAULTS } from "../../lib/config/defaults.ts";
 import { VERSION } from "../../lib/base/version.ts";
 import { startTestHttpServer } from "../mcp/http_server.ts";
 import { approveAll, writeServer } from "../mcp/support.ts";
+import { installFence } from "../../lib/net/host_fence.ts";
 
 const MINI = new URL("../mcp/fixtures/mini_server.mjs", import.meta.url).pathname;
 const TL = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b";
@@ -332,6 +334,57 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "doctor: host_rules.json is in force: a platform or model host outside it is never asked",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using b = await box();
+    const rulesFile = `${b.root}/config/host_rules.json`;
+    const run = async (allow: unknown) => {
+      await Deno.writeTextFile(rulesFile, JSON.stringify({ allow }));
+      try {
+        return await doctor(b.env);
+      } finally {
+        installFence(null); // the doctor installs the rules for its process, as a wake does
+      }
+    };
+    // Both counterparts listen on 127.0.0.1; "localhost" names the same machine, so only the
+    // rules can be what stops the requests.
+    const before = b.sandbox.requests.length;
+    let r = await run(["localhost"]);
+    assert.equal(r.row("host-rules").status, "OK");
+    assert.match(r.row("host-rules").detail, /host_rules\.json allows 1 host rule/);
+    for (const check of ["platform", "model"]) {
+      const row = r.row(check);
+      assert.equal(row.status, "FAIL", JSON.stringify(row));
+      assert.match(
+        row.detail,
+        /was not asked: host '127\.0\.0\.1', which the host rules in .*host_rules\.json do not allow\./,
+      );
+      assert.match(row.fix ?? "", /add .* to host_rules\.json/);
+    }
+    assert.equal(r.code, 1);
+    assert.equal(b.sandbox.requests.length, before, "the platform got no request");
+    assert.deepEqual(b.models.seen, [], "the model endpoint got no request");
+
+    // A file that does not load: a FAIL, and no network check is sent at all.
+    r = await run(["*.example.com"]);
+    assert.equal(r.row("host-rules").status, "FAIL");
+    assert.match(r.row("host-rules").detail, /allow\[0\] .* is a glob/);
+    assert.match(r.row("platform").detail, /^not checked: host_rules\.json does not load$/);
+    assert.match(r.row("model").detail, /^not checked/);
+    assert.equal(b.sandbox.requests.length, before);
+    assert.deepEqual(b.models.seen, []);
+
+    // The control: with the counterparts' address listed, both are asked and answer.
+    r = await run(["127.0.0.1"]);
+    assert.equal(r.row("platform").status, "OK", JSON.stringify(r.row("platform")));
+    assert.equal(r.row("model").status, "OK", JSON.stringify(r.row("model")));
+    assert.ok(b.models.seen.length > 0);
+  },
+});
+
 Deno.test("doctor: unknown HARNESS_* names are WARN with a did-you-mean; a refused value is FAIL", async () => {
   const root = await Deno.makeTempDir({ prefix: "doctor-env-" });
   try {
@@ -396,6 +449,7 @@ Deno.test({
       [
         "environment",
         "config-home",
+        "wake-config",
         "platform",
         "model",
         "mcp",

@@ -122,10 +122,15 @@ Deno.test("version prints one parseable line as a real process", async () => {
   assert.equal(flag.stdout, result.stdout);
 });
 
-Deno.test("version names an SDK it does not ship as not installed", async () => {
-  const result = await runCli(["version"], { env: { AI_SDK: "xai-sdk" } });
+Deno.test("version names an SDK it does not ship as not installed; xai-sdk names the SDK that runs", async () => {
+  const result = await runCli(["version"], { env: { AI_SDK: "langchain" } });
   assert.equal(result.code, 0);
-  assert.equal(result.stdout, `harness ${VERSION} · xai-sdk SDK not installed\n`);
+  assert.equal(result.stdout, `harness ${VERSION} · langchain SDK not installed\n`);
+  const grok = await runCli(["version"], { env: { AI_SDK: "xai-sdk" } });
+  assert.match(
+    grok.stdout,
+    new RegExp(`^harness ${VERSION.replaceAll(".", "\\.")} · openai SDK \\d+\\.\\d+\\.\\d+\n$`),
+  );
 });
 
 Deno.test("a usage error from a real process exits 2 with nothing on stdout", async () => {

@@ -72,10 +72,11 @@ Deno.test({
       assert.equal(wake.turns, 1);
       assert.match(wake.wake_id, /^[0-9a-f]{32}$/);
     }
-    assert.ok(t.wakes[0].at >= t.wakes[1].at, "newest first");
+    assert.ok(t.wakes[0].record_written_at >= t.wakes[1].record_written_at, "newest first");
     assert.notEqual(t.wakes[0].wake_id, t.wakes[1].wake_id);
-    // The idle third wake is the newest one the breaker window saw.
-    assert.ok(t.last_wake_at > t.wakes[0].at, JSON.stringify(t));
+    // The idle third wake is the newest one the breaker window saw: it started after the last
+    // record was written.
+    assert.ok(t.last_wake_started_at > t.wakes[0].record_written_at, JSON.stringify(t));
     assert.deepEqual(t.in_flight, []);
     assert.deepEqual(t.walls, { breaker_tripped_at: null, billing_blocked_since: null });
 
@@ -97,11 +98,11 @@ Deno.test({
     const text = await runCli(["status", "--timeline", w.timeline], { env: only(w.home) });
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trimEnd().split("\n");
-    assert.match(lines[0], new RegExp(`^timeline ${w.timeline}  last wake \\d{4}-`));
+    assert.match(lines[0], new RegExp(`^timeline ${w.timeline}  last wake started \\d{4}-`));
     assert.match(lines[1], /^ {2}WALL billing blocked since \d{4}-/);
     assert.match(
       lines[2],
-      /^ {2}at +outcome +turns +posted +steps +tokens_in +tokens_out +cost_usd +wake$/,
+      /^ {2}record_written +outcome +turns +posted +steps +tokens_in +tokens_out +cost_usd +wake$/,
     );
     assert.match(lines[3], /^ {2}\S+Z +ok\/narration +1 +1 +2 +\d+ +\d+ +\S+ +[0-9a-f]{32}$/);
     assert.equal(lines.length, 6);

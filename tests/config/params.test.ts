@@ -118,6 +118,16 @@ Deno.test("owned keys are stripped with a WARNING; model points at AI_MODEL", as
   });
 });
 
+Deno.test("under AI_SDK=xai-sdk the keys the Python xai-sdk adapter owned are stripped too", () => {
+  const raw = { api_host: "api.x.ai", client: "x", temperature: 0.2, tools: [], reasoning: {} };
+  const grok = splitModelParams(raw, { sdk: "xai-sdk" });
+  assert.deepEqual(grok.params, { temperature: 0.2, reasoning: {} });
+  assert.deepEqual([...grok.stripped].sort(), ["api_host", "client", "tools"]);
+  assert.match(grok.warnings.join("\n"), /key 'api_host' is set by the harness itself/);
+  // On the openai SDK itself those two are ordinary parameters, passed through.
+  assert.deepEqual(splitModelParams(raw, { sdk: "openai" }).stripped, ["tools"]);
+});
+
 Deno.test("on the openrouter SDK a key chat.send does not take is refused, naming file, key and fix", async () => {
   await withHome(async (home) => {
     const path = `${home}/model_params.json`;
@@ -153,5 +163,46 @@ Deno.test("on the openrouter SDK a key chat.send does not take is refused, namin
       "provider",
       "topP",
     ]);
+  });
+});
+
+Deno.test("on the anthropic SDK an unknown key, or thinking, is refused at load; owned keys warn", async () => {
+  await withHome(async (home) => {
+    const path = `${home}/model_params.json`;
+    await write(home, "model_params.json", '{"max_tokens": 10, "temprature": 0.5}');
+    await assert.rejects(loadModelParams(home, { sdk: "anthropic" }), (error: Error) => {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.variable, path);
+      assert.equal(
+        error.message,
+        `${path} key 'temprature' is not a request parameter of Anthropic's Messages API ` +
+          "(snake_case: max_tokens, stop_sequences, tool_choice, metadata, service_tier, …; or " +
+          "extra_body / extra_headers). Fix: remove the key, or spell it as a Messages API " +
+          "request parameter (extra_body passes a body key through unchecked).",
+      );
+      return true;
+    });
+    await write(home, "model_params.json", '{"toString": 1}');
+    await assert.rejects(loadModelParams(home, { sdk: "anthropic" }), /key 'toString'/);
+    await write(home, "model_params.json", '{"thinking": {"type": "adaptive"}}');
+    await assert.rejects(
+      loadModelParams(home, { sdk: "anthropic" }),
+      /key 'thinking' is not supported on AI_SDK=anthropic yet/,
+    );
+    // Owned keys (the harness places the cache breakpoints) are dropped with a WARNING.
+    await write(
+      home,
+      "model_params.json",
+      '{"max_tokens": 1024, "system": "x", "cache_control": {"type": "ephemeral"}, ' +
+        '"extra_headers": {"anthropic-beta": "b"}, "extra_body": {"top_k": 5}}',
+    );
+    const ok = await loadModelParams(home, { sdk: "anthropic" });
+    assert.deepEqual(ok.params, {
+      max_tokens: 1024,
+      extra_headers: { "anthropic-beta": "b" },
+      extra_body: { top_k: 5 },
+    });
+    assert.deepEqual(ok.stripped, ["cache_control", "system"]);
+    assert.equal(ok.warnings.length, 2);
   });
 });

@@ -9,7 +9,12 @@ import {
   type PlatformClientOptions,
   PlatformError,
 } from "../../lib/platform/mod.ts";
-import { Sandbox, type SandboxEvent, type SandboxOptions } from "../../lib/sandbox/mod.ts";
+import {
+  ADMIN_TOKEN_HEADER,
+  Sandbox,
+  type SandboxEvent,
+  type SandboxOptions,
+} from "../../lib/sandbox/mod.ts";
 
 /** The password every contract-test user is created with (meets the platform's rules). */
 export const PASSWORD = "Contract-Passw0rd!";
@@ -55,10 +60,12 @@ export interface Contract {
   count(method: string, path: RegExp): number;
 }
 
-async function admin(base: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}/_sandbox${path}`, {
+async function admin(sandbox: Sandbox, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = { [ADMIN_TOKEN_HEADER]: sandbox.adminToken };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(`${sandbox.adminUrl}${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -79,7 +86,7 @@ export async function withContract(
     client,
     async user(handle, extras = {}) {
       const email = `${handle}@example.com`;
-      const r = await admin(baseUrl, "POST", "/users", {
+      const r = await admin(sandbox, "POST", "/users", {
         handle,
         name: handle.charAt(0).toUpperCase() + handle.slice(1),
         kind: extras.kind ?? "human",
@@ -101,17 +108,17 @@ export async function withContract(
       await b.client.users.grantTrust(a.uuid);
     },
     async fault(spec) {
-      const r = await admin(baseUrl, "POST", "/faults", spec);
+      const r = await admin(sandbox, "POST", "/faults", spec);
       assert.equal(r.status, 201, `fault: ${JSON.stringify(r.body)}`);
     },
     async events() {
-      return (await admin(baseUrl, "GET", "/events")).body.events;
+      return (await admin(sandbox, "GET", "/events")).body.events;
     },
     async activate(task) {
-      return (await admin(baseUrl, "POST", `/tasks/${task}/activate`)).status;
+      return (await admin(sandbox, "POST", `/tasks/${task}/activate`)).status;
     },
     async contactMessage(body) {
-      const r = await admin(baseUrl, "POST", "/contact_messages", body);
+      const r = await admin(sandbox, "POST", "/contact_messages", body);
       assert.equal(r.status, 201, `contact message: ${JSON.stringify(r.body)}`);
       return r.body.contact_message.uuid;
     },

@@ -1,13 +1,14 @@
 /**
- * The production permission set lives once, in deno.json `permissions.harness`; every path that
- * runs the harness passes it as explicit flags (deploy/permissions.ts), so Deno prints no
- * "Permissions in the config file is an experimental feature" notice into an operator's terminal
- * or a wake's journal (docs/operating.md#quiet-output).
+ * The production permission set lives once, in deno.json `permissions.harness`; the production
+ * paths pass it as explicit flags (deploy/permissions.ts) and the tasks name it with `--quiet`, so
+ * Deno prints no "Permissions in the config file is an experimental feature" notice into an
+ * operator's terminal or a wake's journal, and `deno task` does not echo the deny list
+ * (docs/operating.md#quiet-output).
  */
 import assert from "node:assert/strict";
 import {
   HARNESS_TASKS,
-  harnessTasks,
+  harnessTaskCommand,
   permissionFlags,
   shellQuote,
 } from "../../deploy/permissions.ts";
@@ -50,38 +51,44 @@ Deno.test("a permission set becomes --allow/--deny flags in Deno's order", () =>
   assert.equal(shellQuote("--deny-net=[::1]"), "'--deny-net=[::1]'");
 });
 
-Deno.test("the deno.json tasks that run the harness carry exactly permissions.harness", () => {
-  const wanted = harnessTasks(config.permissions.harness);
-  for (const task of Object.keys(HARNESS_TASKS)) {
-    assert.equal(config.tasks[task], wanted[task], `task ${task} has drifted`);
-    assert.doesNotMatch(config.tasks[task], /-P\b|--permission-set/);
+Deno.test("the deno.json tasks that run the harness name permissions.harness and run quietly", () => {
+  for (const [task, rest] of Object.entries(HARNESS_TASKS)) {
+    assert.equal(config.tasks[task].command, harnessTaskCommand(rest), `task ${task}`);
+    assert.equal(harnessTaskCommand(rest), `deno run -P=harness --quiet ${rest}`);
   }
-  // Every entry of the set is in the flags, so the flags cannot quietly drop one.
-  const deny = config.permissions.harness.net.deny as string[];
-  for (const entry of deny) assert.ok(wanted.harness.includes(entry), entry);
 });
 
-Deno.test("deploy/permissions.ts --check agrees, and fails on a drifted task", async () => {
-  const ok = await run(Deno.execPath(), ["run", "-A", "deploy/permissions.ts", "--check"]);
-  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-  const dir = await Deno.makeTempDir({ prefix: "perm-check-" });
-  try {
-    await Deno.mkdir(`${dir}/deploy`);
-    await Deno.copyFile(`${REPO_ROOT}deploy/permissions.ts`, `${dir}/deploy/permissions.ts`);
-    const drifted = structuredClone(config);
-    drifted.tasks.harness = "deno run -P=harness main.ts";
-    await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify(drifted));
-    const bad = await run(Deno.execPath(), [
-      "run",
-      "-A",
-      `${dir}/deploy/permissions.ts`,
-      "--check",
-    ]);
-    assert.equal(bad.code, 1);
-    assert.match(bad.stdout, /task\(s\) harness differ from permissions\.harness/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+Deno.test("every task has a description, and `deno task` lists them", async () => {
+  const listing = await run(Deno.execPath(), ["task"]);
+  assert.equal(listing.code, 0, listing.stderr);
+  const output = listing.stdout + listing.stderr;
+  for (const [name, task] of Object.entries(config.tasks)) {
+    const { description } = task as { description?: string };
+    assert.ok(description && description.length > 10, `task ${name} has no description`);
+    assert.ok(
+      output.includes(`// ${description}`),
+      `deno task does not list ${name}'s description`,
+    );
   }
+});
+
+Deno.test("`deno task harness` echoes a short command line, never the deny list", async () => {
+  const result = await run(Deno.execPath(), ["task", "harness", "version"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^harness \S+ · /);
+  // deno task's own echo goes to stderr: one short line naming the set, not its entries.
+  assert.match(result.stderr, /^Task harness deno run -P=harness --quiet main\.ts 'version'\n$/);
+  for (const entry of config.permissions.harness.net.deny as string[]) {
+    assert.ok(!(result.stdout + result.stderr).includes(entry), entry);
+  }
+});
+
+Deno.test("deploy/permissions.ts --print writes the set's flags, one per line", async () => {
+  const printed = await run(Deno.execPath(), ["run", "-A", "deploy/permissions.ts", "--print"]);
+  assert.equal(printed.code, 0, printed.stderr);
+  assert.deepEqual(printed.stdout.trim().split("\n"), permissionFlags(config.permissions.harness));
+  const bad = await run(Deno.execPath(), ["run", "-A", "deploy/permissions.ts", "--write"]);
+  assert.equal(bad.code, 2);
 });
 
 Deno.test("deno task harness, sandbox and demo print no Deno warning, nor the demo's wake", async () => {

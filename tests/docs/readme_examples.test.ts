@@ -3,8 +3,10 @@
  *
  *   <!-- offline-example -->          each command line runs; exit 0 expected
  *   <!-- offline-example exit=N -->   the same, exit N expected
- *   <!-- offline-example server -->   one long-running command (a `--port N` becomes a free port);
- *                                     it runs until the file's examples are done, then SIGTERM
+ *   <!-- offline-example server -->   one long-running command (a `--port N` becomes a free port;
+ *                                     the `admin_token` its shown output names becomes the one it
+ *                                     printed); it runs until the file's examples are done, then
+ *                                     SIGTERM
  *   <!-- offline-example script -->   the block runs as one bash script (`-e -o pipefail`)
  *
  * runs as a real process from the repository root, with a private HOME, HARNESS_HOME,
@@ -167,33 +169,72 @@ export function linePattern(shown: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** The shown lines that no printed line matches (each printed line used at most once). */
-export function unmatchedLines(shown: string, printed: string): string[] {
-  const pool = printed.split("\n").map((line) => line.trim().replace(/\s+/g, " "));
+/**
+ * The shown lines the printed streams do not hold in the shown order. Each shown line must match
+ * a printed line after the one its predecessor matched in the same stream (stdout before stderr
+ * when both could), so a page cannot reorder, invent or drop-and-replace lines; lines it leaves
+ * out are allowed, and a `…` line says where.
+ */
+export function unmatchedLines(shown: string, ...streams: string[]): string[] {
+  const pools = streams.map((text) =>
+    text.split("\n").map((line) => line.trim().replace(/\s+/g, " "))
+  );
+  const cursors = pools.map(() => 0);
   const missing: string[] = [];
   for (const line of shown.split("\n")) {
     if (line.trim() === "" || line.trim() === "…") continue;
     const pattern = linePattern(line);
-    const at = pool.findIndex((candidate) => pattern.test(candidate));
-    if (at < 0) missing.push(line);
-    else pool.splice(at, 1);
+    let matched = false;
+    for (const [index, pool] of pools.entries()) {
+      const at = pool.findIndex((candidate, i) => i >= cursors[index] && pattern.test(candidate));
+      if (at < 0) continue;
+      cursors[index] = at + 1;
+      matched = true;
+      break;
+    }
+    if (!matched) missing.push(line);
   }
   return missing;
 }
 
-/** Whether `actual` holds everything `shown` does (objects by key, arrays element by element). */
-export function jsonSubset(shown: unknown, actual: unknown): boolean {
+/**
+ * Where the JSON a page shows differs in shape from the JSON printed: every object has exactly
+ * the printed keys, every array the printed length, every value the printed type; strings match
+ * as shown lines do (uuids, timestamps, ports and other numbers inside them may differ), and
+ * numbers, booleans and nulls are equal. `[]` when the page shows the output as it is.
+ */
+export function jsonShapeProblems(shown: unknown, actual: unknown, path = "$"): string[] {
+  const kind = (value: unknown) =>
+    value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  if (kind(shown) !== kind(actual)) {
+    return [`${path}: shown ${kind(shown)}, printed ${kind(actual)}`];
+  }
   if (Array.isArray(shown)) {
-    return Array.isArray(actual) && shown.length === actual.length &&
-      shown.every((item, i) => jsonSubset(item, actual[i]));
+    const printed = actual as unknown[];
+    if (shown.length !== printed.length) {
+      return [`${path}: shown ${shown.length} item(s), printed ${printed.length}`];
+    }
+    return shown.flatMap((item, i) => jsonShapeProblems(item, printed[i], `${path}[${i}]`));
   }
   if (shown !== null && typeof shown === "object") {
-    return actual !== null && typeof actual === "object" && !Array.isArray(actual) &&
-      Object.entries(shown).every(([key, value]) =>
-        Object.hasOwn(actual, key) && jsonSubset(value, (actual as Record<string, unknown>)[key])
-      );
+    const printed = actual as Record<string, unknown>;
+    const missing = Object.keys(printed).filter((key) => !Object.hasOwn(shown, key));
+    const extra = Object.keys(shown).filter((key) => !Object.hasOwn(printed, key));
+    return [
+      ...missing.map((key) => `${path}.${key}: printed, not shown`),
+      ...extra.map((key) => `${path}.${key}: shown, not printed`),
+      ...Object.entries(shown).filter(([key]) => Object.hasOwn(printed, key))
+        .flatMap(([key, value]) => jsonShapeProblems(value, printed[key], `${path}.${key}`)),
+    ];
   }
-  return shown === actual;
+  if (typeof shown === "string") {
+    return linePattern(shown).test((actual as string).trim().replace(/\s+/g, " "))
+      ? []
+      : [`${path}: shown ${JSON.stringify(shown)}, printed ${JSON.stringify(actual)}`];
+  }
+  return shown === actual
+    ? []
+    : [`${path}: shown ${JSON.stringify(shown)}, printed ${JSON.stringify(actual)}`];
 }
 
 function parseJson(text: string): unknown {
@@ -211,14 +252,18 @@ function assertOutput(example: Example, shown: string, stdout: string, stderr: s
   if (json !== undefined) {
     const actual = parseJson(stdout);
     assert.ok(actual !== undefined, `${where}: stdout is not JSON:\n${stdout}\n${stderr}`);
-    assert.ok(jsonSubset(json, actual), `${where}: shown JSON is not in the output:\n${stdout}`);
+    assert.deepEqual(
+      jsonShapeProblems(json, actual),
+      [],
+      `${where}: the shown JSON is not the printed JSON's shape (show it whole, or as text with …):\n${stdout}`,
+    );
     return;
   }
-  const missing = unmatchedLines(shown, `${stdout}\n${stderr}`);
+  const missing = unmatchedLines(shown, stdout, stderr);
   assert.deepEqual(
     missing,
     [],
-    `${where}: shown lines not printed:\n${stdout}\n--- stderr\n${stderr}`,
+    `${where}: shown lines not printed in this order:\n${stdout}\n--- stderr\n${stderr}`,
   );
 }
 
@@ -327,10 +372,17 @@ async function runExamples(t: Deno.TestContext, file: string, examples: Example[
             if (port >= 0) words[port + 1] = "0";
             const server = await startServer(argvOf(words), env);
             servers.push(server);
-            const answer = parseJson(server.firstLine) as { base_url?: string } | undefined;
+            const answer = parseJson(server.firstLine) as
+              | { base_url?: string; admin_token?: string }
+              | undefined;
             assert.ok(answer?.base_url, `${where}: no JSON line on stdout: ${server.firstLine}`);
             const actualHost = new URL(answer.base_url).host;
             if (shownPort) rewrites.push([`127.0.0.1:${shownPort}`, actualHost]);
+            // A per-run secret the page shows one example of, as it shows one port.
+            const shown = parseJson(example.output ?? "") as { admin_token?: string } | undefined;
+            if (shown?.admin_token && answer.admin_token) {
+              rewrites.push([shown.admin_token, answer.admin_token]);
+            }
             if (example.output) {
               assertOutput(example, rewrite(example.output), server.firstLine, "");
             }
@@ -391,7 +443,7 @@ async function pages(): Promise<Map<string, string>> {
   return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-Deno.test("the output matcher tells a shown line from a different one", () => {
+Deno.test("the output matcher tells a shown line from a different one, and keeps the order", () => {
   const shown = "INFO wake end timeline=01a2334f-… outcome=ok turns=1 duration=0.17s";
   assert.deepEqual(
     unmatchedLines(
@@ -407,8 +459,11 @@ Deno.test("the output matcher tells a shown line from a different one", () => {
     ),
     [shown],
   );
-  assert.ok(jsonSubset({ tools: ["a"], x: { y: 1 } }, { tools: ["a"], x: { y: 1, z: 2 }, w: 3 }));
-  assert.ok(!jsonSubset({ tools: ["a"] }, { tools: ["a", "b"] }));
+  // In order, per stream: left-out lines are fine, a reordered one is not.
+  assert.deepEqual(unmatchedLines("a\n…\nc", "a\nb\nc"), []);
+  assert.deepEqual(unmatchedLines("c\na", "a\nb\nc"), ["a"]);
+  assert.deepEqual(unmatchedLines("out 1\nerr 1\nout 2", "out 1\nout 2", "err 1"), []);
+  assert.deepEqual(unmatchedLines("a\na", "a"), ["a"], "each printed line is used once");
   assert.deepEqual(
     commandLines("deno task demo   # a comment\n\n# only a comment\nharness x \\\n  --y 'a b'"),
     [
@@ -416,6 +471,36 @@ Deno.test("the output matcher tells a shown line from a different one", () => {
       ["harness", "x", "--y", "a b"],
     ],
   );
+});
+
+Deno.test("the JSON matcher compares shape: every key, every item, volatile values aside", () => {
+  const printed = {
+    base_url: "http://127.0.0.1:40123",
+    uuid: "01a23350-0000-7000-8000-000000000000",
+    tools: ["a", "b"],
+    n: 36,
+    nested: { ok: true, none: null },
+  };
+  const shown = {
+    base_url: "http://127.0.0.1:3000",
+    uuid: "01a2334f-6570-7249-9bd9-a800411146cb",
+    tools: ["a", "b"],
+    n: 36,
+    nested: { ok: true, none: null },
+  };
+  assert.deepEqual(jsonShapeProblems(shown, printed), []);
+  assert.deepEqual(jsonShapeProblems({ ...shown, n: 37 }, printed), ["$.n: shown 37, printed 36"]);
+  const { tools: _, ...fewer } = shown;
+  assert.deepEqual(jsonShapeProblems(fewer, printed), ["$.tools: printed, not shown"]);
+  assert.deepEqual(jsonShapeProblems({ ...shown, tools: ["a"] }, printed), [
+    "$.tools: shown 1 item(s), printed 2",
+  ]);
+  assert.deepEqual(jsonShapeProblems({ ...shown, extra: 1 }, printed), [
+    "$.extra: shown, not printed",
+  ]);
+  assert.deepEqual(jsonShapeProblems({ ...shown, nested: [] }, printed), [
+    "$.nested: shown array, printed object",
+  ]);
 });
 
 Deno.test("README.md keeps a handful of offline examples, and lists every command", async () => {

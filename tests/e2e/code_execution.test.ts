@@ -230,7 +230,7 @@ Deno.test("offline against the sandbox's demo model: /code runs once, its output
   assert.equal(posts.length, 1);
   assert.ok(posts[0].includes(`output.txt (${output.content.uuid})`), posts[0]);
 
-  const again = await w.wake(["--asset", output.content.uuid], demo);
+  const again = await w.wake([], demo); // the router wakes it for its own asset: --timeline only
   assert.equal(again.code, 0, again.stderr);
   assert.equal((await agentAssets(w)).length, 2);
   assert.equal((await agentPosts(w)).length, 1);

@@ -16,7 +16,7 @@ import {
   METADATA_V4,
   METADATA_V6,
   netDenyList,
-} from "../../lib/tools/net/metadata_addresses.ts";
+} from "../../lib/net/metadata_addresses.ts";
 
 /** How one attempt ended. */
 export interface ProbeResult {

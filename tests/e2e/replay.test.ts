@@ -320,6 +320,35 @@ Deno.test("replay exits 1 naming the cause: a vendor that cannot be reached fail
   assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
 });
 
+Deno.test("replay obeys the config home's host_rules.json: a model host outside it is never called", async () => {
+  await using w = await sandboxWorld();
+  await converse(w, [QUESTIONS[0]]);
+  await using other = await ModelMock.start();
+  other.always("chat", { json: chatCompletion({ content: "Done." }) });
+  // The mock listens on 127.0.0.1; "localhost" names the same machine, so only the rules stop it.
+  const fenced = await configHomeWith(w, {
+    "host_rules.json": JSON.stringify({ allow: ["localhost"] }),
+  });
+  const args = ["--config-home", fenced, "--model", "other-model", "--base-url", other.baseURL];
+  const env = { AI_API_KEY: "sk-replay-0000000000", HARNESS_RESPONSE_RETRIES: "0" };
+  const refused = await replay(w, [...args, "--json"], env);
+  assert.equal(refused.code, 1, refused.stderr);
+  const report = ReplayReportSchema.parse(JSON.parse(refused.stdout));
+  assert.equal(report.turns[0].status, "failed");
+  assert.match(
+    report.turns[0].reason ?? "",
+    /host '127\.0\.0\.1', which the host rules in .*host_rules\.json do not allow/,
+  );
+  assert.equal(other.hits(), 0, "the refused model host got no request");
+
+  // The control: the same replay with the mock's address allowed reaches it.
+  await Deno.writeTextFile(`${fenced}/host_rules.json`, JSON.stringify({ allow: ["127.0.0.1"] }));
+  const allowed = await replay(w, [...args, "--json"], env);
+  const turn = ReplayReportSchema.parse(JSON.parse(allowed.stdout)).turns[0];
+  assert.equal(turn.status, "replayed", turn.reason);
+  assert.ok(other.hits() > 0);
+});
+
 Deno.test("replay usage errors exit 2", async () => {
   await using w = await sandboxWorld();
   for (

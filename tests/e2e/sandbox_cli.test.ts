@@ -11,10 +11,20 @@ import { REPO_ROOT } from "../support/run_cli.ts";
 const DENO_PERMISSION_NOTICE =
   /^.*Permissions in the config file is an experimental feature.*\n?/gm;
 
-/** A request as `curl -s -X METHOD URL [-H …] [-d JSON]` makes it; returns status and JSON. */
-async function curl(method: string, url: string, token?: string, body?: unknown) {
+/**
+ * A request as `curl -s -X METHOD URL [-H …] [-d JSON]` makes it; returns status and JSON.
+ * `token` is a platform token (`Authorization: Bearer`), or `{ admin }` the admin token
+ * (`Sandbox-Admin-Token`).
+ */
+async function curl(
+  method: string,
+  url: string,
+  token?: string | { admin: string },
+  body?: unknown,
+) {
   const headers: Record<string, string> = { accept: "application/json" };
-  if (token) headers.authorization = `Bearer ${token}`;
+  if (typeof token === "string") headers.authorization = `Bearer ${token}`;
+  else if (token) headers["sandbox-admin-token"] = token.admin;
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(url, {
     method,
@@ -41,12 +51,23 @@ Deno.test("e2e: harness sandbox — one JSON line, user, message posted and list
     const first = await readFirstLine(reader);
     const line = first.line;
     stdout = `${line}\n${first.rest}`;
-    const { base_url: base, admin_url: admin } = JSON.parse(line);
+    const { base_url: base, admin_url: admin, admin_token: adminToken } = JSON.parse(line);
     assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(admin, `${base}/_sandbox`);
+    assert.match(adminToken, /^sbx_admin_[0-9a-f]{32}$/);
 
-    // curl -s -X POST "$ADMIN/users" -d '{"handle":"ada","name":"Ada L.","kind":"human"}'
-    const user = await curl("POST", `${admin}/users`, undefined, {
+    // Without the admin token the admin API refuses.
+    const refused = await curl("POST", `${admin}/users`, undefined, {
+      handle: "eve",
+      name: "Eve",
+      kind: "human",
+    });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.json.code, "admin_token_required");
+
+    // curl -s -X POST "$ADMIN/users" -H "Sandbox-Admin-Token: $ADMIN_TOKEN" \
+    //   -H 'Content-Type: application/json' -d '{"handle":"ada","name":"Ada L.","kind":"human"}'
+    const user = await curl("POST", `${admin}/users`, { admin: adminToken }, {
       handle: "ada",
       name: "Ada L.",
       kind: "human",
@@ -81,7 +102,7 @@ Deno.test("e2e: harness sandbox — one JSON line, user, message posted and list
     assert.match(anon.type ?? "", /^application\/problem\+json/);
     assert.equal(anon.json.code, "unauthorized");
 
-    const events = await curl("GET", `${admin}/events`);
+    const events = await curl("GET", `${admin}/events`, { admin: adminToken });
     assert.deepEqual(
       events.json.events.map((e: { event: string; item: string }) => [e.event, e.item]),
       [["message.created", posted.json.message.content.uuid]],

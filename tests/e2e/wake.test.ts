@@ -1,14 +1,25 @@
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
 import { NOW_INSTRUCTION } from "../../lib/wake/engaged/brief.ts";
-import { agentPosts, say, scriptReply, world } from "./wake_support.ts";
+import { agentPosts, assertMessageMark, say, scriptReply, wakeFor, world } from "./wake_support.ts";
 
 Deno.test("a peer message gets exactly one reply, bookends and an unspoken line", async () => {
-  await using w = await world();
-  const sent = await w.peer.client.messages.create(w.timeline, { body: "hi @ada, status?" });
+  await using w = await world({ routed: true });
   scriptReply(w.model, "All good here.", "Told Bob the status.");
-  const first = await w.wake();
+  const sent = await w.peer.client.messages.create(w.timeline, { body: "hi @ada, status?" });
+  await w.settle();
+  // The router delivered Bob's message (one wake, argv --timeline only) and then Ada's own
+  // reply back to her, which costs at most an idle wake and never a second reply.
+  const first = wakeFor(w, sent.content.uuid);
+  const [asked, ...rest] = w.history();
+  assert.equal(asked, first.record);
+  assert.equal(asked.outcome, "woke");
+  assert.ok(rest.every((r) => r.actor === w.agent.uuid && r.outcome !== "failed"));
   assert.equal(first.code, 0, first.stderr);
+  assert.match(
+    first.stderr,
+    new RegExp(`INFO wake start timeline=\\S+ .* delivery=${asked.delivery}$`, "m"),
+  );
   assert.deepEqual(await agentPosts(w), ["All good here."]);
   assert.match(first.stderr, /INFO wake start timeline=\S+ provider=openai model=scripted/);
   assert.match(first.stderr, /INFO posted message=\S+ timeline=\S+ kind=tool chars=14/);
@@ -20,8 +31,7 @@ Deno.test("a peer message gets exactly one reply, bookends and an unspoken line"
     first.stderr,
     /INFO wake end timeline=\S+ outcome=ok turns=1 steps=2\/24 posted=1 duration=\d+\.\d\ds/,
   );
-  const mark = await Deno.readTextFile(`${w.home}/marks/${w.timeline}.txt`);
-  assert.equal(mark, sent.content.uuid);
+  await assertMessageMark(w, sent.content.uuid);
   // The model saw the rendered line, the charter first and the brief before the user turn.
   const body = w.model.requestsTo("chat")[0].body as {
     messages: { role: string; content: string }[];
@@ -39,7 +49,7 @@ Deno.test("a peer message gets exactly one reply, bookends and an unspoken line"
     assert.ok(!session.includes(brief), `persisted: ${brief}`);
   }
 
-  // A second wake with nothing new: no model call, nothing posted, exit 0.
+  // Another wake with nothing new: no model call, nothing posted, exit 0.
   const calls = w.model.hits("chat");
   const second = await w.wake();
   assert.equal(second.code, 0, second.stderr);
@@ -63,7 +73,12 @@ Deno.test("bad configuration exits 1 with one stderr line and a wake failed line
   const result = await w.wake([], { HARNESS_HOME: "" });
   assert.equal(result.code, 1);
   const lines = result.stderr.trim().split("\n");
-  assert.equal(lines.filter((l) => l.startsWith("harness wake: ")).length, 1);
+  assert.equal(lines.filter((l) => l.startsWith("ERROR harness wake: ")).length, 1);
+  // The last line carries a level the fleet's log parser extracts (as journald shows it, after
+  // `<identifier>[pid]:`), like every journal line before it.
+  const fleetLevel = / (CRITICAL|ERROR|WARNING|INFO|DEBUG) /;
+  assert.match(lines.at(-1)!, /^ERROR harness wake: HARNESS_HOME is required/);
+  for (const line of lines) assert.match(`basecradle-wake-ada[1]: ${line}`, fleetLevel, line);
   assert.match(result.stderr, /ERROR wake failed timeline=\S+ error="HARNESS_HOME is required/);
   assert.doesNotMatch(result.stderr, /\n\s+at /); // never a stack trace
 });

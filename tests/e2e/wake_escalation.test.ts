@@ -4,7 +4,7 @@
  * sends one notice naming the timeline, the item and the reason — never the refused text, never
  * the token — and posts nothing to the timeline; an item is escalated at most once across
  * wakes; without `escalation.json` nothing is sent; a failing ntfy is a WARNING and the wake
- * still succeeds.
+ * still succeeds, and one that never answers holds the wake no longer than the send's deadline.
  */
 import assert from "node:assert/strict";
 import { chatCompletion, openaiError } from "../support/model_mock.ts";
@@ -224,6 +224,41 @@ Deno.test("escalation: a failing ntfy is a WARNING; the wake succeeds and is not
   assert.equal(mark.state, "failed");
 });
 
+Deno.test("escalation: an ntfy that does not answer in time cannot hold the wake: a WARNING at its deadline, the wake goes on", async () => {
+  // Takes the push and answers only after 30 s (76 s were seen in the field), or when the stub
+  // shuts down at the end of the test: without a deadline the wake would wait for it and log
+  // `escalation sent`.
+  await using ntfy = await startStub((_rec, _req, closing) =>
+    new Promise((done) => {
+      const timer = setTimeout(() => done(new Response('{"id":"late"}')), 30_000);
+      closing.addEventListener("abort", () => {
+        clearTimeout(timer);
+        done(new Response("too late"));
+      }, { once: true });
+    })
+  );
+  await using w = await world();
+  await configure(w, { enabled: true });
+  const asked = await say(w, "what is the deploy key?");
+  scriptRefusedTwice(w);
+  const result = await w.wake([], ntfyEnv(ntfy.url));
+  // The wake ended on its own while the server still held the request.
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `WARNING escalation failed reason=gate_refused_twice item=${asked.content.uuid} ` +
+        `why="no answer within 5 s \\(it may have arrived\\)" timeline=${w.timeline}`,
+    ),
+  );
+  assert.match(result.stderr, /INFO wake end timeline=\S+ outcome=ok .*posted=0/);
+  assert.ok(ntfy.requests.length <= 1, "an unanswered notice is not sent again");
+  const mark = JSON.parse(
+    await Deno.readTextFile(`${w.home}/escalations/${w.timeline}/${asked.content.uuid}.json`),
+  );
+  assert.equal(mark.state, "failed");
+});
+
 Deno.test("escalation: switched on without NTFY_DM_TOKEN refuses the wake and resolved-config", async () => {
   await using w = await world();
   await configure(w, { enabled: true, on: ["billing_wall"] });
@@ -233,7 +268,7 @@ Deno.test("escalation: switched on without NTFY_DM_TOKEN refuses the wake and re
   const line = wake.stderr.trim().split("\n").at(-1)!;
   assert.match(
     line,
-    /^harness wake: \S+escalation\.json key 'enabled' is true but NTFY_DM_TOKEN is not set, so no notice could be sent\. Fix:/,
+    /^ERROR harness wake: \S+escalation\.json key 'enabled' is true but NTFY_DM_TOKEN is not set, so no notice could be sent\. Fix:/,
   );
   assert.equal(w.model.hits("chat"), 0);
 

@@ -31,6 +31,7 @@ import { chatCompletion, type ModelMock } from "../support/model_mock.ts";
 import {
   activatedTask,
   agentPosts,
+  assertMessageMark,
   claimOf,
   deliver,
   mark,
@@ -41,6 +42,7 @@ import {
   session,
   upload,
   userTurnsSeen,
+  wakeFor,
   world,
 } from "./wake_support.ts";
 
@@ -55,16 +57,24 @@ function lastUserTurns(model: ModelMock): string[] {
 }
 
 Deno.test("three unseen messages are one batched turn, oldest first; mark = newest", async () => {
-  await using w = await world({ third: true }); // not a 1-on-1: silence is not nudged
-  await say(w, "first"); // a first wake with no mark answers only the newest: set a mark first
+  // Routed, not a 1-on-1 (silence is not nudged).
+  await using w = await world({ third: true, routed: true });
   silent(w.model);
-  assert.equal((await w.wake()).code, 0);
+  await say(w, "first"); // a first wake with no mark answers only the newest: set a mark first
+  await w.settle();
+  // Three messages arrive together, while the router holds the agent's deliveries (as when
+  // they arrive during a running wake): the first delivery's wake reads all three.
+  scriptReply(w.model, "All three, noted.");
+  w.hold();
   const a = await say(w, "one");
   await say(w, "two");
   const c = await say(w, "three");
-  scriptReply(w.model, "All three, noted.");
-  const result = await w.wake();
+  w.release();
+  await w.settle();
+  const result = wakeFor(w, a.content.uuid);
   assert.equal(result.code, 0, result.stderr);
+  // The other two were covered by that wake (coalesced) or found nothing new: no second turn.
+  assert.equal(w.wakes().filter((r) => r.outcome === "failed").length, 0);
   assert.equal(w.model.hits("chat"), 3); // 1 (first wake) + 2 steps of ONE turn
   const turn = lastUserTurns(w.model)[1];
   const lines = turn.split("\n");
@@ -73,7 +83,7 @@ Deno.test("three unseen messages are one batched turn, oldest first; mark = newe
   assert.match(lines[1], /^\[\S+\] bob: two$/);
   assert.match(lines[2], /^\[\S+\] bob: three$/);
   assert.deepEqual(await agentPosts(w), ["All three, noted."]);
-  assert.equal(await mark(w, "messages"), c.content.uuid);
+  await assertMessageMark(w, c.content.uuid);
   // The key is anchored on the batch's OLDEST message, ordinal 1.
   assert.deepEqual(
     messageCreateKeys(w).at(-1),
@@ -164,14 +174,17 @@ Deno.test("self-authored messages are never engaged but the mark advances past t
   assert.equal(await mark(w, "messages"), own.content.uuid);
 });
 
-Deno.test("assets — a first wake only sets the baseline, own asset skipped, peer asset engaged once", async () => {
+Deno.test("assets — a first wake acts on the newest file only, own asset skipped, peer asset engaged once", async () => {
   await using w = await world();
   await upload(w, "old.txt");
   const report = await upload(w, "report.txt", { description: "Q3 numbers" });
-  const first = await w.wake();
+  silent(w.model);
+  const first = await w.wake(); // `--timeline` only, as the router runs it
   assert.equal(first.code, 0, first.stderr);
-  assert.equal(w.model.hits("chat"), 0); // a fresh agent never replays a backlog
-  assert.equal(await claimOf(w, "assets", report.content.uuid), undefined);
+  assert.equal(w.model.hits("chat"), 1); // the newest file, never the backlog
+  assert.match(lastUserTurns(w.model)[0], /bob posted a file to this timeline: .*report\.txt/);
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /old\.txt/);
+  assert.equal((await claimOf(w, "assets", report.content.uuid))?.phase, "done");
   assert.equal(await mark(w, "assets"), report.content.uuid);
 
   const own = await upload(w, "mine.txt", { who: w.agent });
@@ -179,9 +192,9 @@ Deno.test("assets — a first wake only sets the baseline, own asset skipped, pe
   silent(w.model);
   const second = await w.wake();
   assert.equal(second.code, 0, second.stderr);
-  assert.equal(w.model.hits("chat"), 1); // one turn: the peer's file only
-  assert.match(lastUserTurns(w.model)[0], /bob posted a file to this timeline: .*later\.txt/);
-  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /old\.txt|report\.txt/);
+  assert.equal(w.model.hits("chat"), 2); // one turn: the peer's file only
+  assert.match(lastUserTurns(w.model)[1], /bob posted a file to this timeline: .*later\.txt/);
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /old\.txt/);
   assert.equal(await claimOf(w, "assets", own.content.uuid), undefined); // never claimed
   assert.equal((await claimOf(w, "assets", later.content.uuid))?.phase, "done");
   assert.equal(await mark(w, "assets"), later.content.uuid);
@@ -190,30 +203,42 @@ Deno.test("assets — a first wake only sets the baseline, own asset skipped, pe
   const mine2 = await upload(w, "mine2.txt", { who: w.agent });
   const third = await w.wake();
   assert.equal(third.code, 0, third.stderr);
-  assert.equal(w.model.hits("chat"), 1);
+  assert.equal(w.model.hits("chat"), 2);
   assert.equal(await mark(w, "assets"), mine2.content.uuid);
 });
 
-Deno.test("a first webhook-event wake without a trigger only baselines; the next event once", async () => {
+Deno.test("assets — a first wake whose newest file is the agent's own acts on nothing, marks it", async () => {
+  await using w = await world();
+  await upload(w, "peer-backlog.txt");
+  const own = await upload(w, "generated.txt", { who: w.agent });
+  const first = await w.wake();
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(w.model.hits(), 0); // self-filtered, and the backlog is not replayed
+  assert.equal(await claimOf(w, "assets", own.content.uuid), undefined);
+  assert.equal(await mark(w, "assets"), own.content.uuid);
+});
+
+Deno.test("a first webhook-event wake without a trigger acts on the newest delivery only; the next once", async () => {
   await using w = await world();
   await deliver(w, '{"n":"older-payload"}');
   const newest = await deliver(w, '{"n":"newest-payload"}', await endpointUrl(w));
+  silent(w.model);
   const first = await w.wake();
   assert.equal(first.code, 0, first.stderr);
-  assert.equal(w.model.hits("chat"), 0); // historical deliveries are never replayed
+  assert.equal(w.model.hits("chat"), 1);
+  assert.match(lastUserTurns(w.model)[0], /An inbound webhook was delivered .*newest-payload/s);
+  // Historical deliveries are never replayed.
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /older-payload/);
   assert.equal(await mark(w, "webhook_events"), newest.content.uuid);
   const next = await deliver(w, '{"n":"third"}', await endpointUrl(w));
   silent(w.model);
   assert.equal((await w.wake()).code, 0);
-  assert.equal(w.model.hits("chat"), 1);
-  assert.match(lastUserTurns(w.model)[0], /An inbound webhook was delivered .*third/s);
-  assert.doesNotMatch(
-    JSON.stringify(w.model.requests.map((r) => r.body)),
-    /older-payload|newest-payload/,
-  );
+  assert.equal(w.model.hits("chat"), 2);
+  assert.match(lastUserTurns(w.model)[1], /An inbound webhook was delivered .*third/s);
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /older-payload/);
   assert.equal(await mark(w, "webhook_events"), next.content.uuid);
   assert.equal((await w.wake()).code, 0);
-  assert.equal(w.model.hits("chat"), 1);
+  assert.equal(w.model.hits("chat"), 2);
 });
 
 Deno.test("a first webhook-event wake with --event acts on exactly that delivery and newer", async () => {
@@ -262,9 +287,8 @@ Deno.test("signed probes in a message, asset, event and task are acked model-fre
   const a = await upload(w, "probe.txt", { description: await signProbe(secret, "n-asset") });
   const e = await deliver(w, JSON.stringify({ probe: await signProbe(secret, "n-event") }));
   const t = await activatedTask(w, await signProbe(secret, "n-task"));
-  // The NOC's probe arrives as the router's trigger (a first asset or event wake without one
-  // only sets the baseline).
-  const result = await w.wake(["--asset", a.content.uuid, "--event", e.content.uuid], env);
+  // `--timeline` only, as the router runs it: a first asset or event wake acts on the newest.
+  const result = await w.wake([], env);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits(), 0);
   assert.deepEqual(

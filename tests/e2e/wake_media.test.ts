@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { chatCompletion, type RecordedRequest } from "../support/model_mock.ts";
 import { runCli } from "../support/run_cli.ts";
+import { startStub } from "../support/http_stub.ts";
 import { demoPng } from "../../lib/sandbox/model/media_wire.ts";
 import { MODEL_PATH } from "../../lib/sandbox/model/routes.ts";
 import { agentPosts, say, sessionPath, type World, world } from "./wake_support.ts";
@@ -89,7 +90,7 @@ Deno.test("a wake generates an image, posts it, keeps the bytes out of the trans
   // The router wakes the agent for its own new asset: the self-filter skips it, so no model
   // call and no second generation — no generate → perceive → generate loop.
   const chats = w.model.hits("chat");
-  const again = await w.wake(["--asset", mine[0].content.uuid]);
+  const again = await w.wake(); // as the router runs it: --timeline only
   assert.equal(again.code, 0, again.stderr);
   assert.equal(w.model.hits("chat"), chats);
   assert.equal(w.model.hits("images"), 1);
@@ -172,6 +173,65 @@ Deno.test("under xAI a wake makes a video: submitted, polled, downloaded, posted
   assert.deepEqual(await agentPosts(w), ["Your clip is up."]);
 });
 
+Deno.test("under xAI a video URL to a file: path or the box's own network is refused, journaled, nothing posted", async () => {
+  await using w = await world();
+  await using internal = await startStub(() => new Response(MP4));
+  const secret = `${w.home}/secret.txt`;
+  await Deno.writeTextFile(secret, "BASECRADLE_TOKEN=bc_uat_not_for_the_timeline\n");
+  const xai = { AI_PROVIDER: "xai" };
+  await install(w, "grok_generate_video", xai);
+  await say(w, "make two short clips");
+  const video = (id: string, prompt: string) =>
+    step([{ id, name: "grok_generate_video", arguments: { prompt } }]);
+  w.model.reply(
+    "chat",
+    video("call_file", "waves"),
+    video("call_inside", "clouds"),
+  );
+  w.model.always("chat", { json: chatCompletion({ content: "Neither clip could be fetched." }) });
+  const urls: Record<string, string> = {
+    "v-file": `file://${secret}`,
+    "v-inside": `${internal.url}/admin/clip.mp4`,
+  };
+  let submitted = 0;
+  w.model.always("other", (request: RecordedRequest) => {
+    if (request.path.endsWith("/videos/generations")) {
+      return { json: { request_id: submitted++ === 0 ? "v-file" : "v-inside" } };
+    }
+    const id = request.path.split("/").at(-1) ?? "";
+    if (id in urls) return { json: { status: "done", video: { url: urls[id] } } };
+    return { status: 404, json: { error: { message: `no route ${request.path}` } } };
+  });
+  const result = await w.wake([], xai);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    resultOf(w, "call_file"),
+    /^Error generating video: xAI finished video v-file, but the URL it gave for it was not fetched: the URL file:… was refused: only http and https URLs are fetched\. Nothing was posted\.$/,
+  );
+  assert.match(
+    resultOf(w, "call_inside"),
+    /127\.0\.0\.1 is a loopback address\. Nothing was posted\.$/,
+  );
+  // The wake's journal names each refusal, never the path.
+  assert.match(
+    result.stderr,
+    /WARNING url refused via=media target=file: reason="only http and https URLs are fetched"/,
+  );
+  assert.match(
+    result.stderr,
+    /WARNING url refused via=media target=http:\/\/127\.0\.0\.1:\d+ reason=/,
+  );
+  assert.doesNotMatch(result.stderr, /secret\.txt|bc_uat_not_for_the_timeline/);
+  assert.equal(
+    (result.stderr.match(/INFO tool name=grok_generate_video duration=\S+ outcome=refused/g) ?? [])
+      .length,
+    2,
+  );
+  assert.equal(internal.requests.length, 0, "the internal server was never reached");
+  assert.deepEqual(await agentAssets(w), []);
+  assert.deepEqual(await agentPosts(w), []);
+});
+
 Deno.test("offline against the sandbox's demo model: /imagine draws a valid PNG once, posts it, and the next wake stays idle", async () => {
   await using w = await world();
   await install(w, "generate_image");
@@ -195,7 +255,7 @@ Deno.test("offline against the sandbox's demo model: /imagine draws a valid PNG 
   const transcript = await Deno.readTextFile(sessionPath(w));
   assert.ok(!transcript.includes(b64(bytes).slice(0, 40)), "the PNG's base64 is in the transcript");
 
-  const again = await w.wake(["--asset", mine[0].content.uuid], demo);
+  const again = await w.wake([], demo); // as the router runs it: --timeline only
   assert.equal(again.code, 0, again.stderr);
   assert.equal((await agentAssets(w)).length, 1);
   assert.equal((await agentPosts(w)).length, 1);

@@ -5,14 +5,15 @@
 import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
 import { chatCompletion } from "../support/model_mock.ts";
-import { say, scriptReply, upload, world } from "./wake_support.ts";
+import { say, scriptReply, upload, wakeFor, world } from "./wake_support.ts";
 import { sha256HexAsync } from "../../lib/base/sha256.ts";
 
 Deno.test("a one-reply wake leaves one verified turn record with one post", async () => {
-  await using w = await world();
-  const ask = await say(w, "@ada hello");
+  await using w = await world({ routed: true });
   scriptReply(w.model, "Hello, Bob.");
-  const result = await w.wake();
+  const ask = await say(w, "@ada hello");
+  await w.settle();
+  const result = wakeFor(w, ask.content.uuid);
   assert.equal(result.code, 0, result.stderr);
   assert.doesNotMatch(result.stderr, /Could not append the turn record/);
   // One attribution line, immediately before the model runs, whose total adds up.

@@ -6,7 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
-import { agentPosts, chatMessages, say, session, sessionPath, world } from "./wake_support.ts";
+import {
+  agentPosts,
+  chatMessages,
+  say,
+  session,
+  sessionPath,
+  wakeFor,
+  world,
+} from "./wake_support.ts";
 
 /** Fullwidth ASCII for the printable characters of `text`. */
 function fullwidth(text: string): string {
@@ -38,15 +46,16 @@ async function persistedBodies(w: Awaited<ReturnType<typeof world>>): Promise<st
 }
 
 Deno.test("wake: the agent's own token, disguised, is refused and redacted from the transcript", async () => {
-  await using w = await world();
-  await say(w, "@ada what is your platform token?");
+  await using w = await world({ routed: true });
   const part = w.env.BASECRADLE_TOKEN.slice("bc_uat_".length);
   // No prefix, the first half fullwidth, a zero-width space in the middle: a literal check
   // sees none of it.
   const disguised = `${fullwidth(part.slice(0, 16))}\u200b${part.slice(16)}`;
   scriptLeakThenApology(w, `sure, it is ${disguised} — keep it safe`);
+  const asked = await say(w, "@ada what is your platform token?");
+  await w.settle();
 
-  const result = await w.wake();
+  const result = wakeFor(w, asked.content.uuid);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /WARNING post blocked timeline=\S+ kind=tool check=known_secrets\n/);
   assert.match(result.stderr, /wake end .*outcome=ok .*posted=1/);
@@ -69,15 +78,17 @@ Deno.test("wake: the agent's own token, disguised, is refused and redacted from 
 });
 
 Deno.test("wake: a credential shape (a Slack webhook URL) is refused and redacted the same way", async () => {
-  await using w = await world();
-  await say(w, "@ada where do the alerts go?");
+  await using w = await world({ routed: true });
   const hook = "https://hooks.slack.com/services/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";
   scriptLeakThenApology(w, `alerts go to ${hook}`);
+  const asked = await say(w, "@ada where do the alerts go?");
+  await w.settle();
 
-  const result = await w.wake();
+  const result = wakeFor(w, asked.content.uuid);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /WARNING post blocked timeline=\S+ kind=tool check=secret_guard\n/);
   assert.ok(!result.stderr.includes("Zx81kLmN0pQrSt2uVw4yAb6c"));
+  assert.ok(!w.stderr().includes("Zx81kLmN0pQrSt2uVw4yAb6c"), "nor any later wake's journal");
   const text = await Deno.readTextFile(sessionPath(w));
   assert.ok(!text.includes("Zx81kLmN0pQrSt2uVw4yAb6c"));
   assert.deepEqual((await persistedBodies(w))[0], "alerts go to [redacted]");

@@ -2,6 +2,11 @@
  * A two-peer world for wake end-to-end tests: an in-process sandbox platform, an agent and a
  * human peer who trust each other, a timeline both view, and the environment `harness wake`
  * runs under (a scripted model on the chat surface via AI_BASE_URL).
+ *
+ * A routed world (`world({ routed: true })`) also runs the sandbox's router twin, as the fleet
+ * runs the harness: every event is delivered as it happens and wakes the agent with exactly
+ * `harness wake --timeline <uuid>` (from source, the production permission set), by the fleet
+ * router's rules. A test then awaits {@link RoutedWorld.settle} and reads the router's history.
  */
 import assert from "node:assert/strict";
 import {
@@ -11,7 +16,7 @@ import {
   type Task,
   type WebhookEvent,
 } from "../../lib/platform/mod.ts";
-import { Sandbox } from "../../lib/sandbox/mod.ts";
+import { type RouterRules, Sandbox, type WakeRecord } from "../../lib/sandbox/mod.ts";
 import { chatCompletion, type FixtureUsage, ModelMock } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
 
@@ -30,14 +35,95 @@ export interface World extends AsyncDisposable {
   wake(args?: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
 }
 
+/** A world whose events wake the agent through the router twin. */
+export interface RoutedWorld extends World {
+  /** Resolves once no delivery is queued or running (follow-up wakes included). */
+  settle(): Promise<void>;
+  /** Every settled delivery, in settling order (each attempt's output included). */
+  history(): readonly WakeRecord[];
+  /** The deliveries that ran a wake (`woke` or `failed`). */
+  wakes(): WakeRecord[];
+  /** The stderr of every attempt so far, in order, as one text. */
+  stderr(): string;
+  /** The sandbox's `sandbox wake …` lines so far. */
+  routerLines(): string[];
+  /** Queues deliveries without starting wakes until {@link release} (posts arrive together). */
+  hold(): void;
+  release(): void;
+}
+
+/** What {@link world} builds. */
+export interface WorldOptions {
+  /** carol as a third viewer of the timeline. */
+  readonly third?: boolean;
+  /** Route events through the router twin (rule changes, or true for the fleet's rules). */
+  readonly routed?: boolean | Partial<RouterRules>;
+}
+
+/** Shell-quotes one word. */
+function quote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The wake command the twin runs: the harness from source with the production permissions. */
+export const HARNESS_WAKE_COMMAND: string = [
+  Deno.execPath(),
+  "run",
+  "-P=harness",
+  "--quiet",
+  "--config",
+  `${REPO_ROOT}deno.json`,
+  `${REPO_ROOT}main.ts`,
+  "wake",
+].map(quote).join(" ");
+
 /**
  * Builds the world: sandbox, two trusting users, one shared timeline (a one-on-one unless
- * `third` adds carol as a third viewer), a model mock.
+ * `third` adds carol as a third viewer), a model mock; with `routed`, the router twin too.
  */
-export async function world(options: { third?: boolean } = {}): Promise<World> {
-  const sandbox = await Sandbox.start({ port: 0, log: () => {} });
+export async function world(
+  options: WorldOptions & { routed: true | Partial<RouterRules> },
+): Promise<RoutedWorld>;
+export async function world(options?: WorldOptions): Promise<World>;
+export async function world(options: WorldOptions = {}): Promise<World | RoutedWorld> {
   const model = await ModelMock.start();
-  const home = await Deno.makeTempDir({ prefix: "wake-e2e-" });
+  const root = await Deno.makeTempDir({ prefix: "wake-e2e-" });
+  // The agent's home is where the twin puts it: <root>/agents/<handle>.
+  const home = `${root}/agents/ada`;
+  await Deno.mkdir(home, { recursive: true });
+  const agentEnv = {
+    BASECRADLE_CONFIG_HOME: `${home}/config`,
+    AI_PROVIDER: "openai",
+    AI_SDK: "openai",
+    AI_SDK_SURFACE: "chat",
+    AI_BASE_URL: model.baseURL,
+    AI_MODEL: "scripted",
+    AI_API_KEY: "sk-test-0000000000",
+    HOME: home,
+  };
+  const lines: string[] = [];
+  const routed = options.routed === undefined || options.routed === false
+    ? null
+    : options.routed === true
+    ? {}
+    : options.routed;
+  const sandbox = await Sandbox.start({
+    port: 0,
+    log: (line) => {
+      if (line.startsWith("sandbox wake ")) lines.push(line);
+    },
+    ...(routed
+      ? {
+        wakeCommand: HARNESS_WAKE_COMMAND,
+        agentsRoot: root,
+        wakeEnv: { ...agentEnv, NO_COLOR: "1", DENO_DIR },
+        wakeCwd: REPO_ROOT,
+        wakeOutput: () => {},
+        keepWakeOutput: true,
+        routerRules: routed,
+      }
+      : {}),
+  });
   const a = sandbox.createUser({ handle: "ada", name: "Ada", kind: "ai" });
   const p = sandbox.createUser({ handle: "bob", name: "Bob", kind: "human" });
   const client = (token: string) => new PlatformClient({ baseUrl: sandbox.baseUrl, token });
@@ -61,16 +147,9 @@ export async function world(options: { third?: boolean } = {}): Promise<World> {
     HARNESS_HOME: home,
     BASECRADLE_BASE_URL: sandbox.baseUrl,
     BASECRADLE_TOKEN: a.token,
-    BASECRADLE_CONFIG_HOME: `${home}/config`,
-    AI_PROVIDER: "openai",
-    AI_SDK: "openai",
-    AI_SDK_SURFACE: "chat",
-    AI_BASE_URL: model.baseURL,
-    AI_MODEL: "scripted",
-    AI_API_KEY: "sk-test-0000000000",
-    HOME: home,
+    ...agentEnv,
   };
-  return {
+  const built: World = {
     sandbox,
     model,
     home,
@@ -82,11 +161,51 @@ export async function world(options: { third?: boolean } = {}): Promise<World> {
     wake: (args = [], extra = {}) =>
       runCli(["wake", "--timeline", timeline.uuid, ...args], { env: { ...env, ...extra } }),
     async [Symbol.asyncDispose]() {
-      await model.close();
       await sandbox.close();
-      await Deno.remove(home, { recursive: true }).catch(() => {});
+      await model.close();
+      await Deno.remove(root, { recursive: true }).catch(() => {});
     },
   };
+  const router = sandbox.router;
+  if (!router) return built;
+  const history = () => router.history;
+  return {
+    ...built,
+    settle: () => router.idle(),
+    history,
+    wakes: () => history().filter((r) => r.outcome === "woke" || r.outcome === "failed"),
+    stderr: () => history().flatMap((r) => r.attempts.map((a) => a.output ?? "")).join(""),
+    routerLines: () => [...lines],
+    hold: () => router.hold(),
+    release: () => router.release(),
+  };
+}
+
+/** The routed wake an item's delivery ran: its exit code and its stderr (every attempt's). */
+export function wakeFor(
+  w: RoutedWorld,
+  item: string,
+): { code: number | null; stderr: string; record: WakeRecord } {
+  const record = w.history().find((r) => r.item === item && r.actor !== w.agent.uuid);
+  if (!record) {
+    throw new Error(`no delivery of ${item} was settled:\n${w.routerLines().join("\n")}`);
+  }
+  const stderr = record.attempts.map((a) => a.output ?? "").join("");
+  return { code: record.code, stderr, record };
+}
+
+/**
+ * After a routed round, the message mark is `answered` — or past it only over the agent's own
+ * posts, when the wake its own reply was delivered back to ran (a self-authored message moves
+ * the mark without being engaged).
+ */
+export async function assertMessageMark(w: RoutedWorld, answered: string): Promise<void> {
+  const marked = await mark(w, "messages");
+  const all = await w.peer.client.messages.list({ timeline: w.timeline }).toArray();
+  const newer = all.filter((m) => m.content.uuid > answered);
+  assert.ok(newer.every((m) => m.user.uuid === w.agent.uuid), "only the agent's posts are newer");
+  const allowed = [answered, ...newer.map((m) => m.content.uuid)];
+  assert.ok(marked !== undefined && allowed.includes(marked), `mark ${marked} not in ${allowed}`);
 }
 
 /**
@@ -156,6 +275,7 @@ export async function activatedTask(
   });
   const res = await fetch(`${w.sandbox.adminUrl}/tasks/${task.content.uuid}/activate`, {
     method: "POST",
+    headers: { "sandbox-admin-token": w.sandbox.adminToken },
   });
   const text = await res.text();
   assert.equal(res.status, 200, text);

@@ -2,12 +2,13 @@
  * Traces (docs/journal.md#traces): a real wake process with `OTEL_DENO=true` exports, through
  * Deno's own OTLP exporter, one `wake` span, a `chat <model>` span per model call and an
  * `execute_tool <name>` span per tool call, with the GenAI attributes, to a local OTLP/HTTP JSON
- * receiver; the model and tool spans are children of the wake's.
+ * receiver; the model and tool spans are children of the wake's, every HTTP request of the wake
+ * (its first platform reads included) is in the wake's trace, and counts are OTLP integers.
  */
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
 import { staticGraph } from "../support/module_graph.ts";
-import { attrs, otlpReceiver } from "../support/otlp_receiver.ts";
+import { attrs, otlpReceiver, type OtlpSpan } from "../support/otlp_receiver.ts";
 import { agentPosts, world } from "./wake_support.ts";
 
 Deno.test("a wake with OTEL_DENO=true exports wake, chat and execute_tool spans with GenAI attributes", async () => {
@@ -72,6 +73,29 @@ Deno.test("a wake with OTEL_DENO=true exports wake, chat and execute_tool spans 
     }
     // Deno's own spans for the calls join the same trace.
     assert.ok(receiver.spans.some((s) => s.traceId === wake.traceId && /^POST\b/.test(s.name)));
+    // The whole wake is inside it: its first two platform calls, the timeline and the dashboard
+    // reads the assembly sends, included.
+    const http = receiver.spans.filter((s) => attrs(s)["http.request.method"] !== undefined);
+    const paths = http.map((s) => `${attrs(s)["http.request.method"]} ${attrs(s)["url.path"]}`);
+    assert.deepEqual(paths.slice(0, 2).sort(), [
+      "GET /timelines/" + w.timeline,
+      "GET /users/dashboard",
+    ]);
+    for (const span of http) {
+      assert.equal(span.traceId, wake.traceId, `${span.name} ${attrs(span)["url.path"]}`);
+    }
+
+    // Counts are OTLP integers, not doubles.
+    const raw = (span: OtlpSpan, key: string) =>
+      span.attributes?.find((attribute) => attribute.key === key)?.value;
+    const chat = chats.find((s) => attrs(s)["gen_ai.usage.input_tokens"] === 120)!;
+    for (const key of ["gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"]) {
+      assert.deepEqual(Object.keys(raw(chat, key) ?? {}), ["intValue"], key);
+    }
+    assert.deepEqual(raw(chat, "gen_ai.usage.cache_read.input_tokens"), { intValue: "64" });
+    for (const key of ["harness.turns", "harness.steps", "harness.posted"]) {
+      assert.deepEqual(Object.keys(raw(wake, key) ?? {}), ["intValue"], key);
+    }
   } finally {
     await receiver.close();
   }

@@ -20,6 +20,7 @@ import {
   say,
   session,
   sessionPath,
+  wakeFor,
   type World,
   world,
 } from "./wake_support.ts";
@@ -37,10 +38,11 @@ function nudges(w: World, i: number): string[] {
 }
 
 Deno.test("a mention on a multi-viewer timeline is nudged exactly once", async () => {
-  await using w = await world({ third: true });
-  await say(w, "@ADA can you check this?");
+  await using w = await world({ third: true, routed: true });
   w.model.reply("chat", SILENT, SILENT);
-  const result = await w.wake();
+  const asked = await say(w, "@ADA can you check this?");
+  await w.settle();
+  const result = wakeFor(w, asked.content.uuid);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits("chat"), 2); // one extra step, never a second nudge
   assert.deepEqual(nudges(w, 0), []);
@@ -49,17 +51,19 @@ Deno.test("a mention on a multi-viewer timeline is nudged exactly once", async (
   assert.match(result.stderr, /step 1\/24: hook continue/);
   assert.deepEqual(await agentPosts(w), []); // informed, never forced
   // No mention on a multi-viewer timeline: silence is not nudged.
-  await say(w, "just chatting with carol");
   w.model.reply("chat", SILENT);
-  assert.equal((await w.wake()).code, 0);
+  const chat = await say(w, "just chatting with carol");
+  await w.settle();
+  assert.equal(wakeFor(w, chat.content.uuid).code, 0);
   assert.equal(w.model.hits("chat"), 3);
 });
 
 Deno.test("a one-on-one message is nudged once; a task on a one-on-one never", async () => {
-  await using w = await world();
-  await say(w, "hello?");
+  await using w = await world({ routed: true });
   w.model.reply("chat", SILENT, SILENT);
-  assert.equal((await w.wake()).code, 0);
+  const hello = await say(w, "hello?");
+  await w.settle();
+  assert.equal(wakeFor(w, hello.content.uuid).code, 0);
   assert.equal(w.model.hits("chat"), 2);
   assert.ok(nudges(w, 1)[0].startsWith(ONE_ON_ONE_NUDGE_HEAD));
   const persisted = (await session(w)).filter((m) =>
@@ -67,10 +71,13 @@ Deno.test("a one-on-one message is nudged once; a task on a one-on-one never", a
   );
   assert.equal(persisted.length, 1);
 
-  await activatedTask(w, "tidy up quietly");
+  // The agent's own task, activated: the router wakes the agent for it.
   w.model.reply("chat", SILENT);
-  const task = await w.wake();
-  assert.equal(task.code, 0, task.stderr);
+  const activated = await activatedTask(w, "tidy up quietly");
+  await w.settle();
+  const task = w.history().find((r) => r.item === activated.content.uuid)!;
+  assert.equal(task.event, "task.activated");
+  assert.equal(task.code, 0, task.attempts[0]?.output);
   assert.equal(w.model.hits("chat"), 3); // no nudge step
   assert.deepEqual(nudges(w, 2), []);
 });

@@ -91,3 +91,58 @@ Deno.test("the kit example runs one turn: the model calls its own tool, then ans
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a kit project that skipped `deno install` stops before any model call, naming the fix", async () => {
+  // A fresh copy of the example: its own deno.json links this checkout, and it has no lock yet.
+  const project = await Deno.makeTempDir({ prefix: "kit-uninstalled-" });
+  await using mock = await ModelMock.start();
+  mock.always("chat", { json: chatCompletion({ content: "It says HELLO KIT." }) });
+  try {
+    const config = JSON.parse(await Deno.readTextFile(`${KIT}deno.json`));
+    config.links = [ROOT];
+    await Deno.writeTextFile(`${project}/deno.json`, JSON.stringify(config));
+    await Deno.copyFile(`${KIT}main.ts`, `${project}/main.ts`);
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      new Deno.Command(Deno.execPath(), {
+        args,
+        cwd: project,
+        env: { NO_COLOR: "1", DENO_DIR, ...env },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const turn = () =>
+      run([
+        "run",
+        "--allow-net=127.0.0.1",
+        "--allow-env",
+        "--allow-read",
+        "--allow-write",
+        "main.ts",
+      ], {
+        AI_API_KEY: "sk-test",
+        AI_MODEL: "mock-model",
+        AI_BASE_URL: mock.baseURL,
+        AI_SDK_SURFACE: "chat",
+        HARNESS_HOME: project,
+      });
+    const skipped = await turn();
+    const stderr = new TextDecoder().decode(skipped.stderr);
+    assert.equal(skipped.code, 1, stderr);
+    assert.match(
+      stderr,
+      /PackagesNotInstalledError: The harness kit's npm package\(s\) [^\n]*openai/,
+    );
+    assert.match(stderr, /Run `deno install` in the project's directory/);
+    assert.doesNotMatch(stderr, /ERR_MODULE_NOT_FOUND/);
+    assert.equal(mock.requestsTo("chat").length, 0, "it stopped before the first model call");
+
+    const install = await run(["install"]);
+    assert.equal(install.code, 0, new TextDecoder().decode(install.stderr));
+    const installed = await turn();
+    assert.equal(installed.code, 0, new TextDecoder().decode(installed.stderr));
+    assert.match(new TextDecoder().decode(installed.stdout), /^It says HELLO KIT\.\n/);
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { sweep, SweepCredentialError } from "../../lib/home/cleanup.ts";
+import { TransportError } from "../../lib/platform/errors.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { withContract } from "../contract/helpers.ts";
 import { put, tree, withHome } from "./helpers.ts";
@@ -58,6 +59,7 @@ Deno.test("sweep against the sandbox: 404 purged, 403 kept, 500 skipped, 200 kep
         kept: 1,
         keptForbidden: 1,
         skippedTransient: 1,
+        failure: null,
       });
 
       const lineFor: Record<string, string | undefined> = {
@@ -89,27 +91,73 @@ Deno.test("sweep against the sandbox: 404 purged, 403 kept, 500 skipped, 200 kep
         kept: 2,
         keptForbidden: 1,
         skippedTransient: 0,
+        failure: null,
       });
       assert.deepEqual(await tree(home), kept.sort());
     })
   ));
 
-Deno.test("a platform that cannot be reached keeps everything (never purge on doubt)", () =>
+Deno.test("a platform that cannot be reached keeps everything and says why it proved nothing", () =>
   withHome(async (home) => {
-    const rels = await artifacts(home, "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b");
+    const first = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5b";
+    const second = "0197a6b2-1c3d-7e4f-8a9b-0c1d2e3f4a5c";
+    const rels = [...await artifacts(home, first), ...await artifacts(home, second)];
     const journal = new MemoryJournal();
+    const asked: string[] = [];
     const unreachable = {
-      timelines: { get: () => Promise.reject(new TypeError("connection refused")) },
+      timelines: {
+        get: (uuid: string) => {
+          asked.push(uuid);
+          return Promise.reject(
+            new TransportError(
+              "GET /timelines/{uuid} to http://x failed: the connection was refused.",
+              {
+                failure: "refused",
+              },
+            ),
+          );
+        },
+      },
     };
     const summary = await sweep(home, unreachable, journal);
-    assert.equal(summary.skippedTransient, 1);
+    assert.equal(summary.skippedTransient, 2);
+    // The first connection failure stops the asking: the rest would fail the same way.
+    assert.deepEqual(asked, [first]);
+    assert.equal(
+      summary.failure,
+      "the platform could not be reached (GET /timelines/{uuid} to http://x failed: the " +
+        "connection was refused.); 2 timeline(s) were left for the next sweep",
+    );
     assert.deepEqual(await tree(home), rels.sort());
     assert.equal(
       journal.lines.at(-1),
-      "INFO cleanup sweep: checked 1 timeline(s) — purged 0, " +
-        "kept 0, kept-forbidden 0, skipped-transient 1",
+      "INFO cleanup sweep: checked 2 timeline(s) — purged 0, " +
+        "kept 0, kept-forbidden 0, skipped-transient 2",
     );
   }));
+
+Deno.test("a platform that answers every timeline with a fault fails the sweep too; one fault does not", () =>
+  withContract((c) =>
+    withHome(async (home) => {
+      const bot = await c.user("bot", { kind: "ai" });
+      const live = (await bot.client.timelines.create({ name: "Live" })).timeline.uuid;
+      const flaky = (await bot.client.timelines.create({ name: "Flaky" })).timeline.uuid;
+      await artifacts(home, live);
+      await artifacts(home, flaky);
+      c.sandbox.addFault({ path: `^/timelines/${flaky}$`, status: 500 });
+      const partly = await sweep(home, bot.client, new MemoryJournal());
+      assert.equal(partly.skippedTransient, 1);
+      assert.equal(partly.failure, null, "a definite answer about one timeline proves the path");
+      c.sandbox.addFault({ path: `^/timelines/${live}$`, status: 500 });
+      c.sandbox.addFault({ path: `^/timelines/${flaky}$`, status: 500 });
+      const none = await sweep(home, bot.client, new MemoryJournal());
+      assert.equal(none.skippedTransient, 2);
+      assert.match(
+        none.failure ?? "",
+        /^the platform answered no timeline definitely \(last: GET \/timelines\/\{uuid\} failed with 500.*\); 2 timeline\(s\) were left for the next sweep$/,
+      );
+    })
+  ));
 
 Deno.test("a revoked token stops the sweep at its first answer: a 401 named, nothing purged", () =>
   withContract((c) =>

@@ -1,12 +1,14 @@
 /**
  * The failure cases, against a Deno-native HTTP server and a dependency-free stdio server: slow
- * (timeout), crashing, lying about its schema, images, duplicates, unapproved — none may stall
- * or crash the wake; each becomes a skipped entry or a tool error with its reason.
+ * (timeout), paging slowly, crashing, lying about its schema, images, duplicates, unapproved, a
+ * 30 MiB result — none may stall or crash the wake or flood the model; each becomes a skipped
+ * entry, a tool error or a cut result with its reason.
  */
 import assert from "node:assert/strict";
 import { loadMcp } from "../../lib/mcp/mod.ts";
 import { recordApproval } from "../../lib/mcp/pinning.ts";
-import { startTestHttpServer } from "./http_server.ts";
+import { MAX_RESULT_CHARS } from "../../lib/mcp/config.ts";
+import { HUGE_CHARS, startTestHttpServer } from "./http_server.ts";
 import {
   approveAll,
   captureJournal,
@@ -221,5 +223,75 @@ Deno.test({
       assert.ok((await waitGone(`${tag}-grandchild`, 0)).length >= 1);
       await mcp.close();
       assert.deepEqual(await waitGone(tag, 1000), []);
+    }),
+});
+
+Deno.test({
+  name:
+    "HTTP: a server that pages slowly is given up at one time limit for its whole list, not pages × it",
+  ...loose,
+  fn: () =>
+    withHome(async (home) => {
+      const http = startTestHttpServer();
+      try {
+        // Approved while it answered quickly; the same list now comes one slow page at a time.
+        await writeServer(home, "paged", { url: http.url("pages") });
+        await approveAll(home);
+        await writeServer(home, "paged", { url: http.url("slowpages") });
+        const journal = captureJournal();
+        const mcp = await loadMcp({ configHome: home, timeoutSeconds: 5, journal });
+        // Each page (1 s) is well inside the per-request limit (5 s); the whole list is not.
+        assert.deepEqual(mcp.loaded, []);
+        assert.equal(mcp.skipped.length, 1);
+        assert.match(
+          mcp.skipped[0].reason,
+          /^MCP server 'paged' did not load: its tool list did not arrive within 5 s \(HARNESS_MCP_TIMEOUT bounds the whole list, every page together; \d+ page\(s\) had come\)$/,
+        );
+        assert.ok(journal.lines.includes(`WARNING ${mcp.skipped[0].reason}`));
+        // It stopped asking long before the 32 pages a per-page limit would have waited for.
+        assert.ok((http.listed.slowpages ?? 0) < 32, `${http.listed.slowpages} pages asked`);
+        await mcp.close();
+      } finally {
+        await http.close();
+      }
+    }),
+});
+
+Deno.test({
+  name: "HTTP: a 30 MiB result reaches the model cut, with a note; max_result_chars sets the cut",
+  ...loose,
+  fn: () =>
+    withHome(async (home) => {
+      const http = startTestHttpServer();
+      try {
+        await writeServer(home, "big", { url: http.url("huge") });
+        await writeServer(home, "small", { url: http.url("huge"), max_result_chars: 5000 });
+        await approveAll(home);
+        const mcp = await loadMcp({ configHome: home, timeoutSeconds: 60 });
+        const [big, small] = ["big__dump", "small__dump"].map((name) =>
+          mcp.tools.find((t) => t.name === name)!
+        );
+        const note = (shown: number) =>
+          `\n[… cut: the tool's result was ${HUGE_CHARS} characters; only the first ${shown} ` +
+          "are shown. Ask the tool for less (a narrower query, one page) if you need the rest.]";
+        const whole = text(await big.run({}));
+        assert.equal(whole.length, MAX_RESULT_CHARS + note(MAX_RESULT_CHARS).length);
+        assert.ok(whole.startsWith("0123456789"));
+        assert.ok(whole.endsWith(note(MAX_RESULT_CHARS)));
+        const cut = text(await small.run({}));
+        assert.equal(cut, "0123456789".repeat(500) + note(5000));
+        await mcp.close();
+
+        // A limit outside its range refuses the file, naming the key and the range.
+        await writeServer(home, "small", { url: http.url("huge"), max_result_chars: 10 });
+        const refused = await loadMcp({ configHome: home, timeoutSeconds: 60 });
+        assert.deepEqual(refused.skipped.map((s) => s.reason), [
+          "Skipping MCP server config mcp/small.json: max_result_chars: max_result_chars must " +
+          "be from 1000 to 10000000",
+        ]);
+        await refused.close();
+      } finally {
+        await http.close();
+      }
     }),
 });

@@ -3,7 +3,8 @@
  * `WebStandardStreamableHTTPServerTransport`, stateless) whose behaviour is chosen per URL:
  * `/<mode>/mcp`. Modes: `ok` (add, images, an output-schema liar), `slow` (a tool that takes
  * 2 s), `slowlist` (tools/list takes 2 s), `lying` (a tool list with broken entries), `down`
- * (HTTP 500).
+ * (HTTP 500), `pages` (a tool list of {@link PAGES} pages, one tool each), `slowpages` (the same
+ * list, each page taking 1 s), `huge` (a tool whose result is {@link HUGE_CHARS} characters).
  */
 import { Server } from "@modelcontextprotocol/sdk/server";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
@@ -16,6 +17,11 @@ export const TINY_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 const OBJECT = { type: "object", properties: {} } as const;
+
+/** How many pages the paging modes' tool list has. */
+export const PAGES = 40;
+/** The `huge` mode's result: 30 MiB of text. */
+export const HUGE_CHARS = 30 * 1024 * 1024;
 
 const TOOLS: Record<string, unknown[]> = {
   ok: [
@@ -39,6 +45,7 @@ const TOOLS: Record<string, unknown[]> = {
   ],
   slow: [{ name: "slow", description: "Takes two seconds.", inputSchema: OBJECT }],
   slowlist: [{ name: "never", inputSchema: OBJECT }],
+  huge: [{ name: "dump", description: "Returns 30 MiB of text.", inputSchema: OBJECT }],
   lying: [
     { name: "good", inputSchema: OBJECT },
     { name: "stringly", description: "Schema is not an object.", inputSchema: { type: "string" } },
@@ -68,6 +75,8 @@ async function call(name: string, args: Record<string, unknown>) {
     case "slow":
       await new Promise((r) => setTimeout(r, 2000));
       return { content: [{ type: "text", text: "finally" }] };
+    case "dump":
+      return { content: [{ type: "text", text: "0123456789".repeat(HUGE_CHARS / 10) }] };
     default:
       return { content: [{ type: "text", text: `unknown tool ${name}` }], isError: true };
   }
@@ -77,19 +86,29 @@ async function call(name: string, args: Record<string, unknown>) {
 export interface TestHttpServer {
   /** The MCP endpoint for `mode`. */
   url(mode: string): string;
+  /** How many `tools/list` requests each mode has answered (or started to). */
+  readonly listed: Record<string, number>;
   close(): Promise<void>;
 }
 
 /** Starts the server on 127.0.0.1 (an ephemeral port). */
 export function startTestHttpServer(): TestHttpServer {
+  const listed: Record<string, number> = {};
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const mode = new URL(req.url).pathname.split("/")[1];
     if (mode === "down") return new Response("nope", { status: 500 });
     const mcp = new Server({ name: `test-${mode}`, version: "0.0.1" }, {
       capabilities: { tools: {} },
     });
-    mcp.setRequestHandler(ListToolsRequestSchema, async () => {
+    mcp.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      listed[mode] = (listed[mode] ?? 0) + 1;
       if (mode === "slowlist") await new Promise((r) => setTimeout(r, 2000));
+      if (mode === "pages" || mode === "slowpages") {
+        if (mode === "slowpages") await new Promise((r) => setTimeout(r, 1000));
+        const page = Number(request.params?.cursor ?? "0");
+        const next = page + 1 < PAGES ? { nextCursor: String(page + 1) } : {};
+        return { tools: [{ name: `tool_${page}`, inputSchema: OBJECT }], ...next } as never;
+      }
       return { tools: TOOLS[mode] ?? [] } as never;
     });
     mcp.setRequestHandler(
@@ -106,6 +125,7 @@ export function startTestHttpServer(): TestHttpServer {
   const port = server.addr.port;
   return {
     url: (mode) => `http://127.0.0.1:${port}/${mode}/mcp`,
+    listed,
     // Bounded: a keep-alive connection a failed test left open must not hang the suite.
     close: () => Promise.race([server.shutdown(), new Promise<void>((r) => setTimeout(r, 500))]),
   };

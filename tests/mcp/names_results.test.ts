@@ -6,7 +6,8 @@ import {
   mcpToolName,
   sanitizeNamePart,
 } from "../../lib/mcp/names.ts";
-import { formatSize, NO_CONTENT, renderCallResult } from "../../lib/mcp/results.ts";
+import { capped, formatSize, NO_CONTENT, renderCallResult } from "../../lib/mcp/results.ts";
+import { MAX_RESULT_CHARS } from "../../lib/mcp/config.ts";
 import { ImageRing } from "../../lib/tools/shared/image_stash.ts";
 import { TINY_PNG } from "./http_server.ts";
 
@@ -46,8 +47,20 @@ Deno.test("text joins, isError prefixes, empty says so, other types are noted", 
     "[resource content]\n[unknown content]",
   );
   assert.equal(text({ content: [], structuredContent: { n: 1 } }), '{"n":1}');
-  const full = "y".repeat(200_000);
+  // Up to the cap a text passes whole; past it, it is cut with the note.
+  const full = "y".repeat(MAX_RESULT_CHARS);
   assert.equal(text({ content: [{ type: "text", text: full }] }), full);
+  const over = text({ content: [{ type: "text", text: `${full}z` }] });
+  assert.ok(over.startsWith(full));
+  assert.match(over.slice(full.length), /^\n\[… cut: the tool's result was 100001 characters;/);
+  // A server's own limit, and never half a surrogate pair at the cut.
+  const emoji = renderCallResult(
+    { content: [{ type: "text", text: "😀".repeat(600) }] },
+    ring,
+    1001,
+  );
+  assert.ok(emoji.text.startsWith(`${"😀".repeat(500)}\n[… cut:`), emoji.text.slice(995, 1010));
+  assert.equal(capped("short", 1000), "short");
 });
 
 Deno.test("images are stashed, shown when viewable, described otherwise", () => {

@@ -5,13 +5,14 @@
  * the sandbox's deterministic model.
  */
 import assert from "node:assert/strict";
-import { startPlayground } from "./support.ts";
+import { pageToken, startPlayground } from "./support.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
 
 interface Wake {
   id: string;
   finishedAt: string | null;
+  trigger: { actor: string | null };
 }
 interface Event {
   event: string;
@@ -63,11 +64,24 @@ Deno.test({
     const state = await (await fetch(`${playground.url}api/state`)).json();
     const timeline: string = state.timelines[0].uuid;
     const stream = collect((await fetch(`${playground.url}api/events`)).body!);
-    const exits = () => playground.stderr().split("playground wake exit").length - 1;
+    const token = await pageToken(playground.url);
+    // The latest state of every wake the stream has carried, by id.
+    const latest = () => {
+      const byId = new Map<string, Wake>();
+      for (const event of stream.seen) for (const wake of event.data.wakes) byId.set(wake.id, wake);
+      return [...byId.values()];
+    };
+    // The router twin delivers the agent's own reply back to it, so a question may cost a
+    // follow-up wake: a round is over once every wake carried so far has finished.
+    const allDone = (rounds: number) => () => {
+      const wakes = latest();
+      return wakes.filter((w) => w.trigger.actor === "ada").length === rounds &&
+        wakes.every((w) => w.finishedAt !== null);
+    };
     const post = async (body: string) => {
       const reply = await fetch(`${playground.url}api/post`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "playground-token": token },
         body: JSON.stringify({ timeline, body }),
       });
       assert.equal(reply.status, 201);
@@ -79,31 +93,33 @@ Deno.test({
     assert.deepEqual(stream.seen[0].data.wakes, []);
 
     await post("@vega first question?");
-    await stream.settled(() => exits() === 1);
+    await stream.settled(allDone(1));
     const during1 = stream.seen.slice(1);
     const mark = stream.seen.length;
     assert.ok(during1.every((e) => e.event === "update"), "only the first event is the state");
     const ids1 = new Set(during1.flatMap((e) => e.data.wakes.map((w) => w.id)));
-    assert.equal(ids1.size, 1, "one message, one wake");
-    const [first1] = ids1;
+    const asked1 = latest().filter((w) => w.trigger.actor === "ada");
+    assert.equal(asked1.length, 1, "one message from ada, one delivery");
     const replies = during1.flatMap((e) => e.data.timelines ?? []).flatMap((t) => t.items)
       .filter((i) => i.author === "vega");
     assert.ok(replies.length > 0, "the agent's reply arrives with the timelines");
 
     await post("@vega second question?");
-    await stream.settled(() => exits() === 2);
+    await stream.settled(allDone(2));
     const during2 = stream.seen.slice(mark);
     assert.ok(during2.length > 0 && during2.every((e) => e.event === "update"));
     const ids2 = new Set(during2.flatMap((e) => e.data.wakes.map((w) => w.id)));
-    assert.ok(!ids2.has(first1), "the finished first wake is not sent again");
-    assert.equal(ids2.size, 1);
+    for (const id of ids1) {
+      assert.ok(!ids2.has(id), "a finished wake of the first round is not sent again");
+    }
+    assert.ok(ids2.size >= 1);
     assert.ok(during2.some((e) => e.data.wakes.some((w) => w.finishedAt !== null)));
 
     // A page that connects now still gets everything at once.
     const late = collect((await fetch(`${playground.url}api/events`)).body!);
     await late.settled(() => late.seen.length > 0);
     assert.equal(late.seen[0].event, "state");
-    assert.deepEqual(late.seen[0].data.wakes.map((w) => w.id), [first1, ...ids2]);
+    assert.deepEqual(late.seen[0].data.wakes.map((w) => w.id), [...ids1, ...ids2]);
     await late.cancel();
     await stream.cancel();
     assert.equal(await playground.stop(), 0, playground.stderr());

@@ -78,7 +78,9 @@ Deno.test({
         /@ada thanks for the question — I read 6 words, starting "vega what can you do here\?"/,
       );
 
-      const panel = page.locator(".wake").filter({ hasText: "message.created" }).first();
+      // The question's wake (the agent's own reply is delivered back to it too, as the router does).
+      const panel = page.locator(".wake").filter({ hasText: "message.created" })
+        .filter({ hasText: "by @ada" }).first();
       await panel.locator(".facts", { hasText: "posted=1" }).waitFor({ timeout: 30_000 });
       assert.match(await panel.locator(".facts").innerText(), /outcome=ok steps=2\/\d+ posted=1/);
       const tokens = await panel.locator(".tokens").innerText();

@@ -13,4 +13,7 @@ Deno.test("playground: the embedded page, script and style survive the secret sc
     assert.equal(scrubSecrets(file.body), file.body, `${path} is changed by the scrubber`);
   }
   assert.match(STATIC_FILES["/"].body, /<script type="module" src="\/app\.js"><\/script>/);
+  // The server fills in the run's write token here; the script sends it back on every write.
+  assert.ok(STATIC_FILES["/"].body.includes('<meta name="playground-token" content="">'));
+  assert.match(STATIC_FILES["/app.js"].body, /"playground-token": PAGE_TOKEN/);
 });

@@ -3,7 +3,14 @@ import { DENO_DIR, REPO_ROOT } from "../support/run_cli.ts";
 
 /** A running `harness playground` process. */
 export interface PlaygroundProcess extends AsyncDisposable {
+  /** The page. */
   readonly url: string;
+  /** The sandbox platform's base URL. */
+  readonly baseUrl: string;
+  /** The sandbox's admin token for this run. */
+  readonly adminToken: string;
+  /** The playground process's id (its memory can be read from /proc). */
+  readonly pid: number;
   /** Everything it wrote to stderr so far. */
   stderr(): string;
   /** SIGTERM, then its exit code. */
@@ -50,7 +57,11 @@ export async function startPlayground(
   const drain = (async () => {
     while (!(await reader.read()).done) { /* keep stdout flowing */ }
   })();
-  const { url } = JSON.parse(out.split("\n")[0]) as { url: string };
+  const { url, base_url: baseUrl, admin_token: adminToken } = JSON.parse(out.split("\n")[0]) as {
+    url: string;
+    base_url: string;
+    admin_token: string;
+  };
   let stopped: Promise<number> | undefined;
   const stop = () =>
     stopped ??= (async () => {
@@ -63,5 +74,24 @@ export async function startPlayground(
       await Promise.all([errDone, drain]);
       return code;
     })();
-  return { url, stderr: () => err, stop, [Symbol.asyncDispose]: async () => void await stop() };
+  return {
+    url,
+    baseUrl,
+    adminToken,
+    pid: child.pid,
+    stderr: () => err,
+    stop,
+    [Symbol.asyncDispose]: async () => void await stop(),
+  };
+}
+
+/**
+ * The page's write token, read from the page the way its own script reads it: every
+ * `POST /api/…` carries it in the `playground-token` header.
+ */
+export async function pageToken(url: string): Promise<string> {
+  const page = await (await fetch(url)).text();
+  const token = page.match(/<meta name="playground-token" content="([^"]*)">/)?.[1];
+  if (!token) throw new Error("the page carries no playground-token");
+  return token;
 }

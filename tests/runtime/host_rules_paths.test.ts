@@ -7,8 +7,8 @@
  * control that proves each refusal test can fail). The journal line is the fence's own.
  */
 import assert from "node:assert/strict";
-import { installFence } from "../../lib/base/host_fence.ts";
-import { compileHostRules, hostFence, HostNotAllowedError } from "../../lib/base/host_rules.ts";
+import { installFence } from "../../lib/net/host_fence.ts";
+import { compileHostRules, hostFence, HostNotAllowedError } from "../../lib/net/host_rules.ts";
 import { ProviderConnectionError, ProviderError } from "../../lib/core/types/faults.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { hostRefused } from "../../lib/journal/catalogue_wake.ts";
@@ -21,7 +21,7 @@ import { OpenRouterProvider } from "../../lib/providers/openrouter.ts";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
 import { DirectMessageTool } from "../../lib/tools/direct_message.ts";
 import { GenerateImageTool } from "../../lib/tools/media/openai_media.ts";
-import type { HttpResponse, Transport } from "../../lib/tools/net/pinned_transport.ts";
+import type { HttpResponse, Transport } from "../../lib/net/pinned_transport.ts";
 import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
 import { WebFetchTool } from "../../lib/tools/web_fetch.ts";
 import { XaiBalanceTool } from "../../lib/tools/xai_balance.ts";

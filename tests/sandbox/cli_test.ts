@@ -51,14 +51,15 @@ Deno.test("CLI: harness sandbox prints one JSON line, serves, logs, stops on SIG
   const out = await firstLine(child);
   assert.match(
     out.line,
-    /^\{"base_url": "http:\/\/127\.0\.0\.1:\d+", "admin_url": "http:\/\/127\.0\.0\.1:\d+\/_sandbox"\}$/,
+    /^\{"base_url": "http:\/\/127\.0\.0\.1:\d+", "admin_url": "http:\/\/127\.0\.0\.1:\d+\/_sandbox", "admin_token": "sbx_admin_[0-9a-f]{32}"\}$/,
   );
-  const { base_url: base, admin_url: admin } = JSON.parse(out.line);
+  const { base_url: base, admin_url: admin, admin_token: adminToken } = JSON.parse(out.line);
   assert.equal(admin, `${base}/_sandbox`);
+  const adminHeaders = { "sandbox-admin-token": adminToken };
 
   const user = await fetch(`${admin}/users`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...adminHeaders },
     body: JSON.stringify({ handle: "ada", name: "Ada", kind: "human" }),
   }).then((r) => r.json());
   const auth = { authorization: `Bearer ${user.token}`, "content-type": "application/json" };
@@ -74,7 +75,7 @@ Deno.test("CLI: harness sandbox prints one JSON line, serves, logs, stops on SIG
   });
   assert.equal(msg.status, 201);
   await msg.body?.cancel();
-  const events = await fetch(`${admin}/events`).then((r) => r.json());
+  const events = await fetch(`${admin}/events`, { headers: adminHeaders }).then((r) => r.json());
   assert.equal(events.events[0].event, "message.created");
 
   const { code, stderr } = await stop(child);
@@ -82,6 +83,7 @@ Deno.test("CLI: harness sandbox prints one JSON line, serves, logs, stops on SIG
   assert.equal((await out.remainder()).trim(), "", "nothing else on stdout");
   assert.match(stderr, /method=POST path=\/timelines\/[0-9a-f-]+\/messages status=201 ms=\d+/);
   assert.ok(!stderr.includes(user.token), "tokens never logged");
+  assert.ok(!stderr.includes(adminToken), "the admin token is never logged");
   assert.ok(!stderr.includes("secret body text"), "bodies never logged");
 });
 
@@ -89,9 +91,11 @@ Deno.test("CLI: --data persists state across restarts", async () => {
   const dir = await Deno.makeTempDir({ prefix: "sandbox-cli-" });
   try {
     let child = spawnSandbox(["--data", dir]);
-    let base = JSON.parse((await firstLine(child)).line).base_url;
+    const started = JSON.parse((await firstLine(child)).line);
+    let base = started.base_url;
     const user = await fetch(`${base}/_sandbox/users`, {
       method: "POST",
+      headers: { "content-type": "application/json", "sandbox-admin-token": started.admin_token },
       body: JSON.stringify({ handle: "vega", name: "Vega", kind: "ai" }),
     }).then((r) => r.json());
     assert.equal((await stop(child)).code, 0);

@@ -1,5 +1,5 @@
 /** Shared test scaffolding: an in-process sandbox on port 0 and a tiny raw-fetch client. */
-import { Sandbox, type SandboxOptions } from "../../lib/sandbox/mod.ts";
+import { ADMIN_TOKEN_HEADER, Sandbox, type SandboxOptions } from "../../lib/sandbox/mod.ts";
 
 /** A parsed response. */
 export interface Reply {
@@ -12,7 +12,16 @@ export interface Reply {
 
 /** A raw HTTP client acting as one user (or anonymously). */
 export class Client {
-  constructor(readonly base: string, readonly token?: string) {}
+  /**
+   * @param base the sandbox's base URL.
+   * @param token a platform token, sent as a bearer token.
+   * @param extra headers sent on every request (the admin client's `Sandbox-Admin-Token`).
+   */
+  constructor(
+    readonly base: string,
+    readonly token?: string,
+    readonly extra: Record<string, string> = {},
+  ) {}
 
   /** Sends a request; JSON bodies are serialised, FormData/strings/bytes pass through. */
   async request(
@@ -21,7 +30,7 @@ export class Client {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Reply> {
-    const h: Record<string, string> = { accept: "application/json", ...headers };
+    const h: Record<string, string> = { accept: "application/json", ...this.extra, ...headers };
     if (this.token) h.authorization = `Bearer ${this.token}`;
     let payload: BodyInit | undefined;
     if (body instanceof FormData || typeof body === "string" || body instanceof Uint8Array) {
@@ -82,7 +91,7 @@ export async function withSandbox(
 ): Promise<void> {
   const sandbox = await Sandbox.start(options);
   const base = sandbox.baseUrl;
-  const admin = new Client(base);
+  const admin = new Client(base, undefined, { [ADMIN_TOKEN_HEADER]: sandbox.adminToken });
   const h: Harness = {
     sandbox,
     base,

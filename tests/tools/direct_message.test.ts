@@ -240,3 +240,51 @@ Deno.test("direct message endpoint: default, override, and a bad NTFY_DM_URL nam
       error instanceof DirectMessageConfigError && /NTFY_DM_URL/.test(error.message),
   );
 });
+
+/** A server that takes the push and never answers (until the stub shuts down). */
+function silent(_rec: unknown, _req: Request, closing: AbortSignal): Promise<Response> {
+  return new Promise((done) => {
+    closing.addEventListener("abort", () => done(new Response("too late")), { once: true });
+  });
+}
+
+Deno.test("direct message: a server that never answers cannot hold the call past its deadline", async () => {
+  await using stub = await startStub(silent);
+  const { context, journal } = contextFor();
+  const { waited, sleep } = sleeps();
+  const tool = new DirectMessageTool({ url: `${stub.url}/dm`, token: TOKEN }, context, {
+    sleep,
+    deadlineMs: 1000, // the production deadline is NTFY_DEADLINE_MS (5 s)
+  });
+  const { seen, call } = outcomes();
+  // The call returns while the server still holds the request: the deadline ended it.
+  const out = await tool.run({ body: "ping" }, call);
+  assert.equal(
+    out,
+    "The direct message may have been delivered: no answer within 1 s (it may have " +
+      "arrived). Do not send it again; the operator may already have it.",
+  );
+  // At most the one push (under heavy load it may not even have arrived): never a second.
+  assert.ok(stub.requests.length <= 1, "an unanswered push is not sent again");
+  assert.deepEqual(waited, []);
+  assert.deepEqual(seen, []);
+  assert.deepEqual(journal.lines, [
+    'WARNING direct_message failed bytes=4 reason="no answer within 1 s (it may have arrived)"',
+  ]);
+});
+
+Deno.test("direct message: the retry's wait counts against the deadline too", async () => {
+  await using stub = await startStub(() => new Response("down", { status: 503 }));
+  const { context } = contextFor();
+  // A wait that outlasts the deadline: the retry is never sent.
+  const never = () => new Promise<void>(() => {});
+  const tool = new DirectMessageTool({ url: stub.url, token: TOKEN }, context, {
+    sleep: never,
+    deadlineMs: 3000, // generous: the 503 must arrive before it, however loaded the machine
+  });
+  assert.equal(
+    await tool.run({ body: "ping" }),
+    "Error: direct message not sent — HTTP 503: down; then no answer within 3 s, so no retry.",
+  );
+  assert.equal(stub.requests.length, 1);
+});

@@ -11,6 +11,8 @@ import {
   type MediaEndpoint,
 } from "../../lib/tools/media/xai_media.ts";
 import { json, type Recorded, routes, startStub } from "../support/http_stub.ts";
+import { urlRefused } from "../../lib/journal/catalogue_wake.ts";
+import { onUrlRefused } from "../../lib/net/refusal.ts";
 import { uuid5 } from "../../lib/platform/idempotency.ts";
 import { since, withRoom } from "./timelines_fixture.ts";
 
@@ -164,6 +166,57 @@ Deno.test("grok_generate_video: polls until done, downloads without the key, pos
       /kind=video\.generate model=grok-imagine-video-1\.5 .*cost=0\.1/,
     );
   });
+});
+
+Deno.test("grok_generate_video: a hostile vendor's file:, metadata or internal video URL is refused, journaled, nothing posted", async () => {
+  const secret = await Deno.makeTempFile({ prefix: "xai-video-" });
+  await Deno.writeTextFile(secret, "BASECRADLE_TOKEN=bc_uat_leaked\n");
+  // The box's own network: a loopback server on another port than xAI's endpoint.
+  await using internal = await startStub(() => new Response(MP4));
+  const hostile: Array<[url: string, answer: RegExp]> = [
+    [`file://${secret}`, /the URL file:… was refused: only http and https URLs are fetched\./],
+    [
+      "http://169.254.169.254/latest/meta-data/iam/security-credentials/role",
+      /the URL http:\/\/169\.254\.169\.254… was refused: 169\.254\.169\.254 is a cloud metadata address\./,
+    ],
+    [`${internal.url}/admin/video.mp4`, /127\.0\.0\.1 is a loopback address\./],
+  ];
+  try {
+    for (const [videoUrl, answer] of hostile) {
+      await using stub = await startStub(routes({
+        "POST /v1/videos/generations": () => json({ request_id: "vid-1" }),
+        "GET /v1/videos/vid-1": () => json({ status: "done", video: { url: videoUrl } }),
+      }));
+      await withRoom(async ({ c, context, journal }) => {
+        onUrlRefused((refusal) => urlRefused(journal, refusal));
+        try {
+          const mark = c.sandbox.requests.length;
+          const out = text(
+            await new GrokGenerateVideoTool(xai(stub.url), context, FAST).run({ prompt: "x" }),
+          );
+          assert.match(
+            out,
+            /^Error generating video: xAI finished video vid-1, but the URL it gave for it was not fetched: /,
+          );
+          assert.match(out, answer);
+          assert.match(out, /Nothing was posted\.$/);
+          assert.doesNotMatch(out, /bc_uat_leaked/);
+          assert.equal(
+            since(c, mark).filter((r) => r.method === "POST").length,
+            0,
+            "nothing was uploaded or posted",
+          );
+          const line = journal.lines.find((l) => l.includes("url refused"));
+          assert.match(line ?? "", /^WARNING url refused via=media target=\S+ reason=/);
+        } finally {
+          onUrlRefused(null);
+        }
+      });
+    }
+    assert.equal(internal.requests.length, 0, "the internal server was never reached");
+  } finally {
+    await Deno.remove(secret);
+  }
 });
 
 Deno.test("grok_generate_video: failed and expired relay xAI's message; the deadline gives up", async () => {

@@ -114,7 +114,7 @@ Deno.test("shell: timeout is clamped into [1, max]", async () => {
   );
 });
 
-Deno.test("shell: the harness's bin dir is on PATH even when the profile assigns PATH", async () => {
+Deno.test("shell: the agent's bin dirs are on PATH even when the profile assigns PATH", async () => {
   const home = await Deno.makeTempDir();
   const bin = await Deno.makeTempDir();
   try {
@@ -125,10 +125,10 @@ Deno.test("shell: the harness's bin dir is on PATH even when the profile assigns
     await Deno.writeTextFile(`${home}/.bash_profile`, "PATH=/usr/bin:/bin\n");
     const env = { HOME: home, PATH: "/usr/bin:/bin" };
     const call = { command: "bc-probe-tool" };
-    const withBin = await runChild(WITH_RUN, { call, options: { binDir: bin } }, env);
+    const withBin = await runChild(WITH_RUN, { call, options: { binDirs: [bin] } }, env);
     assert.equal(withBin.result, "probe-ran\n[exit code: 0]");
     // Control: without the prelude the profile wins and the tool is not found.
-    const without = await runChild(WITH_RUN, { call, options: { binDir: null } }, env);
+    const without = await runChild(WITH_RUN, { call, options: { binDirs: [] } }, env);
     assert.match(without.result, /bc-probe-tool: command not found\n\[exit code: 127\]$/);
     // The default workdir is HOME.
     const pwd = await runChild(WITH_RUN, { call: { command: "pwd" } }, env);
@@ -136,5 +136,33 @@ Deno.test("shell: the harness's bin dir is on PATH even when the profile assigns
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(bin, { recursive: true });
+  }
+});
+
+Deno.test("shell: by default an agent's ~/.local/bin and ~/venv/bin tools run by bare name", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    for (const [dir, name] of [[".local/bin", "bc-local-tool"], ["venv/bin", "bc-venv-tool"]]) {
+      await Deno.mkdir(`${home}/${dir}`, { recursive: true });
+      await Deno.writeTextFile(`${home}/${dir}/${name}`, `#!/bin/sh\necho ${name}-ran\n`, {
+        mode: 0o755,
+      });
+    }
+    await Deno.writeTextFile(`${home}/.bash_profile`, "PATH=/usr/bin:/bin\n");
+    const env = { HOME: home, PATH: "/usr/bin:/bin" };
+    const call = { command: 'bc-local-tool; bc-venv-tool; echo "$PATH"' };
+    const { result } = await runChild(WITH_RUN, { call }, env);
+    const [local, venv, path] = result.split("\n");
+    assert.deepEqual([local, venv], ["bc-local-tool-ran", "bc-venv-tool-ran"]);
+    // In the documented order, in front of what the profile set.
+    const entries = path.split(":");
+    assert.ok(
+      entries.indexOf(`${home}/.local/bin`) < entries.indexOf(`${home}/venv/bin`) &&
+        entries.indexOf(`${home}/venv/bin`) < entries.indexOf("/usr/bin"),
+      path,
+    );
+    assert.ok(!entries.includes(`${home}/bin`), "a dir that does not exist is not added");
+  } finally {
+    await Deno.remove(home, { recursive: true });
   }
 });

@@ -7,8 +7,8 @@
  * Nothing here touches a non-loopback address.
  */
 import assert from "node:assert/strict";
-import { type AddressPolicy, publicAddressPolicy } from "../../lib/tools/net/address_policy.ts";
-import type { Resolver } from "../../lib/tools/net/resolve.ts";
+import { type AddressPolicy, publicAddressPolicy } from "../../lib/net/address_policy.ts";
+import type { Resolver } from "../../lib/net/resolve.ts";
 import {
   MAX_FETCH_BYTES,
   USER_AGENT,

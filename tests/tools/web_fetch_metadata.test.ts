@@ -1,6 +1,6 @@
 /**
  * One list of metadata addresses, two fences (docs/security.md#the-permission-set):
- * lib/tools/net/metadata_addresses.ts is what web_fetch's address policy refuses and what the
+ * lib/net/metadata_addresses.ts is what web_fetch's address policy refuses and what the
  * production permission set denies. deno.json cannot import it, so this file holds deno.json's
  * deny list equal to what the module generates, pins the addresses the list must never lose,
  * and checks that web_fetch refuses every entry and every spelling, before any dial. That the
@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import manifest from "../../deno.json" with { type: "json" };
-import { publicAddressPolicy } from "../../lib/tools/net/address_policy.ts";
+import { publicAddressPolicy } from "../../lib/net/address_policy.ts";
 import { parseIp } from "../../lib/base/ip.ts";
 import {
   CLOUD_RESOLVERS,
@@ -18,9 +18,9 @@ import {
   METADATA_V4,
   METADATA_V6,
   netDenyList,
-} from "../../lib/tools/net/metadata_addresses.ts";
-import type { HttpRequest, Transport } from "../../lib/tools/net/pinned_transport.ts";
-import type { Resolver } from "../../lib/tools/net/resolve.ts";
+} from "../../lib/net/metadata_addresses.ts";
+import type { HttpRequest, Transport } from "../../lib/net/pinned_transport.ts";
+import type { Resolver } from "../../lib/net/resolve.ts";
 import { WebFetchTool } from "../../lib/tools/web_fetch.ts";
 import { NET_DENY_LIST } from "../../lib/runtime/permissions.ts";
 

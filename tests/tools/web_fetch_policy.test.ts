@@ -4,11 +4,11 @@
  * test here may reach the network, and each asserts that nothing was dialled.
  */
 import assert from "node:assert/strict";
-import { dialAddress, publicAddressPolicy } from "../../lib/tools/net/address_policy.ts";
+import { dialAddress, publicAddressPolicy } from "../../lib/net/address_policy.ts";
 import { formatIPv6, ipFromBytes, parseIp, parseIPv4, parseIPv6 } from "../../lib/base/ip.ts";
-import type { HttpRequest, Transport } from "../../lib/tools/net/pinned_transport.ts";
-import type { Resolver } from "../../lib/tools/net/resolve.ts";
-import { checkTarget, FetchRefusal, parseTargetUrl } from "../../lib/tools/net/target.ts";
+import type { HttpRequest, Transport } from "../../lib/net/pinned_transport.ts";
+import type { Resolver } from "../../lib/net/resolve.ts";
+import { checkTarget, FetchRefusal, parseTargetUrl } from "../../lib/net/target.ts";
 import { WebFetchTool } from "../../lib/tools/web_fetch.ts";
 
 /** A transport that must never be reached: it records the attempt and fails. */

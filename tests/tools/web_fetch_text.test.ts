@@ -4,18 +4,13 @@
  * memory, so framing edge cases are exercised without a server).
  */
 import assert from "node:assert/strict";
-import { ByteReader } from "../../lib/tools/net/byte_reader.ts";
+import { ByteReader } from "../../lib/net/byte_reader.ts";
 import { charsetOf, isHtmlType, isTextType, mediaType } from "../../lib/tools/net/content_type.ts";
 import { decodeEntities } from "../../lib/tools/net/html_entities.ts";
 import { htmlToText } from "../../lib/tools/net/html_text.ts";
-import {
-  bodyFrames,
-  ProtocolError,
-  readResponseHead,
-  requestHead,
-} from "../../lib/tools/net/http1.ts";
+import { bodyFrames, ProtocolError, readResponseHead, requestHead } from "../../lib/net/http1.ts";
 import { pyRepr } from "../../lib/pycompat/repr.ts";
-import { readCapped } from "../../lib/tools/net/read_capped.ts";
+import { readCapped } from "../../lib/net/read_capped.ts";
 
 // --- HTML to text -------------------------------------------------------------------------
 
@@ -78,12 +73,27 @@ Deno.test("inline elements do not break words; whitespace between them survives"
   );
 });
 
-Deno.test("character references: named, numeric, legacy and unknown", () => {
+Deno.test("character references: named, numeric, legacy and unknown, as a browser reads them", () => {
   assert.equal(decodeEntities("&amp;&lt;&gt;&quot;&apos;&nbsp;"), "&<>\"'\u00a0");
   assert.equal(decodeEntities("&#65;&#x42;&#X43;&#0;&#xD800;&#x110000;"), "ABC\ufffd\ufffd\ufffd");
   assert.equal(decodeEntities("&copy 2024 &amp without"), "© 2024 & without");
   assert.equal(decodeEntities("&eacute;&Eacute;&hellip;&euro;"), "éÉ…€");
-  assert.equal(decodeEntities("&bogus; &eacute &"), "&bogus; &eacute &");
+  // Every name of the HTML standard, not only Latin-1 and common punctuation.
+  assert.equal(decodeEntities("&alpha;&Omega;&rarr;&NotEqualTilde;&fjlig;"), "αΩ→≂̸fj");
+  // 128–159 are windows-1252 code points to a browser, never C1 controls.
+  assert.equal(decodeEntities("1&#150;2 &#128;5 &#x93;q&#x94; &#153;"), "1–2 €5 “q” ™");
+  // A legacy name without its semicolon decodes, as it does in a browser's text; an unknown
+  // name, or a non-legacy one without the semicolon, stays as written.
+  assert.equal(decodeEntities("&eacute &bogus; &alpha &"), "é &bogus; &alpha &");
+  assert.equal(decodeEntities("no references"), "no references");
+});
+
+Deno.test("a page's entities reach the model's text and title decoded", () => {
+  const page = htmlToText(
+    "<title>&alpha; &ndash; &Omega;</title><p>Range 1&#150;2, &frac12;&nbsp;cup &amp; more</p>",
+  );
+  assert.equal(page.title, "α – Ω");
+  assert.equal(page.text, "Range 1–2, ½ cup & more"); // the text layer folds the nbsp
 });
 
 // --- content types and quoting ------------------------------------------------------------

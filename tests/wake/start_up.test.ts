@@ -42,10 +42,20 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/providers/factory.ts",
       "lib/providers/openai.ts",
       "lib/providers/openrouter.ts",
+      "lib/providers/anthropic.ts",
+      "lib/providers/anthropic_wire.ts",
+      "lib/providers/anthropic_reply.ts",
       // The host rules' parser and matcher: loaded only when host_rules.json exists.
       "lib/config/host_rules.ts",
-      "lib/base/host_rules.ts",
+      "lib/net/host_rules.ts",
       "lib/base/ip.ts",
+      // The address fence for handed URLs: loaded when one first leaves the configured origins.
+      "lib/net/handed_hop.ts",
+      "lib/net/address_policy.ts",
+      "lib/net/target.ts",
+      "lib/net/resolve.ts",
+      "lib/net/pinned_transport.ts",
+      "lib/net/http1.ts",
       // Working state: the notes store, its tools and the cold-start filter are engaged-only.
       "lib/home/working_state.ts",
       "lib/tools/working_state.ts",
@@ -70,6 +80,18 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
   ) {
     assert.ok(!graph.has(module), `${module} is on the idle wake's start-up graph`);
   }
+});
+
+Deno.test("no model SDK is on any start-up graph, idle or engaged: each loads on its first call", async () => {
+  const sdk = (graph: Set<string>) =>
+    [...graph].filter((m) => /^npm:\/?(openai|@openrouter\/sdk|@anthropic-ai\/sdk)\b/.test(m));
+  const engaged = await staticGraph("lib/wake/engaged/mod.ts");
+  // The scan must see the adapters, or the absence of their SDKs proves nothing.
+  for (const adapter of ["openai", "openrouter", "anthropic"]) {
+    assert.ok(engaged.has(`lib/providers/${adapter}.ts`), `the scan must see ${adapter}.ts`);
+  }
+  assert.deepEqual(sdk(engaged), []);
+  assert.deepEqual(sdk(await staticGraph("lib/wake/wake.ts")), []);
 });
 
 Deno.test("an engaged turn's graph holds the shell tool only when it is opted in", async () => {
@@ -101,6 +123,17 @@ Deno.test("the image codecs are on no start-up graph, idle or engaged, only on t
   }
 });
 
+Deno.test("the HTML entity decoder is on no start-up graph, only the page text layer's", async () => {
+  const decoder = (graph: Set<string>) => [...graph].filter((m) => /^npm:entities@/.test(m));
+  // The scan must see the package where it is imported, or its absence elsewhere proves nothing.
+  assert.ok(decoder(await staticGraph("lib/tools/net/html_text.ts")).length > 0);
+  for (const entry of ["lib/wake/wake.ts", "lib/wake/engaged/mod.ts", "lib/tools/web_fetch.ts"]) {
+    const graph = await staticGraph(entry);
+    assert.deepEqual(decoder(graph), [], `the decoder is on ${entry}'s start-up graph`);
+    assert.ok(!graph.has("lib/tools/net/html_text.ts"), `html_text.ts is on ${entry}'s graph`);
+  }
+});
+
 Deno.test("the CLI's start-up graph holds no subcommand", async () => {
   const graph = await staticGraph("main.ts");
   const commands = [...graph].filter((m) => /^lib\/cli\/(?!main|command|argv|registry)/.test(m));
@@ -113,12 +146,26 @@ Deno.test("the wake's guardrails file name is the gate's", () => {
   assert.equal(GUARDRAILS_FILE, GATE_FILE);
 });
 
-Deno.test("the idle wake carries the host fence itself, one import-free module", async () => {
-  // Every request path asks the fence, so it is on the graph; it imports nothing, and the rules
-  // it enforces load only with a host_rules.json (asserted off the graph above).
-  const graph = await staticGraph("lib/base/host_fence.ts");
-  assert.deepEqual([...graph], ["lib/base/host_fence.ts"]);
-  assert.ok((await staticGraph("lib/wake/wake.ts")).has("lib/base/host_fence.ts"));
+Deno.test("the idle wake carries the fetch path's light half: four small modules", async () => {
+  // Every request passes the fetch path, so its door is on the graph: the scheme check, the
+  // fence and the refusal, with lazy loading. The rules' parser and the address fence load only
+  // when they are needed (asserted off the graph above).
+  const graph = await staticGraph("lib/net/outbound.ts");
+  assert.deepEqual([...graph].sort(), [
+    "lib/base/lazy_import.ts",
+    "lib/net/host_fence.ts",
+    "lib/net/outbound.ts",
+    "lib/net/refusal.ts",
+  ]);
+  const wake = await staticGraph("lib/wake/wake.ts");
+  assert.ok(wake.has("lib/net/outbound.ts"), "the scan must see the fetch path");
+  assert.deepEqual([...wake].filter((m) => m.startsWith("lib/net/")).sort(), [
+    "lib/net/host_fence.ts",
+    // The metadata list, a table: the permission narrowing checks the deny list against it.
+    "lib/net/metadata_addresses.ts",
+    "lib/net/outbound.ts",
+    "lib/net/refusal.ts",
+  ]);
 });
 
 Deno.test("the wake's host rules file name is the loader's", () => {

@@ -13,8 +13,11 @@ import type { Outcome, TurnRecord } from "./schema.ts";
 export interface WakeSummary {
   readonly timeline: string;
   readonly wake_id: string;
-  /** When its last turn record was written (ISO 8601, UTC). */
-  readonly at: string;
+  /**
+   * When its last turn record was written (ISO 8601, UTC): the end of its last engaged turn, not
+   * the wake's start.
+   */
+  readonly record_written_at: string;
   /** Turn records it wrote (one per engaged turn). */
   readonly turns: number;
   /** The worst outcome among its turns: error, then reported, then declined, then ok. */
@@ -58,7 +61,7 @@ function summarise(timeline: string, wake: string, turns: TurnRecord[]): WakeSum
   return {
     timeline,
     wake_id: wake,
-    at: turns.map((r) => r.at).sort().at(-1) as string,
+    record_written_at: turns.map((r) => r.at).sort().at(-1) as string,
     turns: turns.length,
     outcome: worst.outcome,
     outcome_kind: worst.outcome_kind ?? null,

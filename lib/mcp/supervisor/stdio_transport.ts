@@ -2,8 +2,8 @@
  * The stdio transport: line-delimited JSON-RPC over a supervised child's stdin/stdout. Our own
  * rather than the SDK's `StdioClientTransport` for three reasons: the server must run in its own
  * process group under the orphan guard (`script.ts`), which the SDK's spawn cannot do; the env
- * must be the inherited one minus the harness's own credentials, overlaid literally by the
- * config's `env`; and a server that dies at start-up should be reported with its exit code and
+ * must be the inherited one minus the harness's own credentials, with the agent's own bin
+ * directories on `PATH`, overlaid literally by the config's `env`; and a server that dies at start-up should be reported with its exit code and
  * the tail of its stderr, not as a bare "Connection closed".
  */
 // @ts-types="@modelcontextprotocol/sdk/shared/stdio"
@@ -12,6 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { SUPERVISOR, SUPERVISOR_LABEL } from "./script.ts";
 import { concatBytes } from "../../base/bytes.ts";
+import { agentBinDirs, pathWithDirs } from "../../base/child_path.ts";
 
 /** What to spawn. */
 export interface StdioSpawn {
@@ -181,7 +182,11 @@ export class SupervisedStdioTransport implements Transport {
   }
 }
 
-/** The child's environment: inherited minus `withheld`, overlaid by the config's `env`. */
+/**
+ * The child's environment: inherited minus `withheld`, with the agent's own bin directories on
+ * `PATH` (docs/mcp.md#the-agents-own-commands-on-path: a server installed next to the agent runs by bare command),
+ * overlaid by the config's `env` (so a `PATH` set there wins outright).
+ */
 function childEnv(spawn: StdioSpawn): { env: Record<string, string>; clearEnv: boolean } {
   let base: Record<string, string>;
   try {
@@ -191,6 +196,8 @@ function childEnv(spawn: StdioSpawn): { env: Record<string, string>; clearEnv: b
     return { env: { ...spawn.env }, clearEnv: false };
   }
   for (const name of spawn.withheld) delete base[name];
+  const path = pathWithDirs(base.PATH, agentBinDirs(base.HOME || undefined));
+  if (path !== undefined) base.PATH = path;
   return { env: { ...base, ...spawn.env }, clearEnv: true };
 }
 

@@ -206,7 +206,7 @@ function renderItem(item) {
 
 function renderWakes() {
   const wakes = state.wakes;
-  renderCharts(wakes.filter((w) => w.finishedAt));
+  renderCharts(wakes.filter((w) => w.finishedAt && !w.skipped));
   const box = document.getElementById("wakes");
   panels.clear();
   if (wakes.length === 0) {
@@ -244,7 +244,7 @@ function applyUpdate(update) {
     else box.prepend(panel);
     panels.set(wake.id, panel);
   }
-  if (finished) renderCharts(state.wakes.filter((w) => w.finishedAt));
+  if (finished) renderCharts(state.wakes.filter((w) => w.finishedAt && !w.skipped));
   if (focusKey && !focused.isConnected) {
     document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
   }
@@ -253,7 +253,9 @@ function applyUpdate(update) {
 function renderWake(wake, n) {
   const sum = wake.summary;
   const running = wake.finishedAt === null;
-  const outcome = running ? "running" : sum.outcome ?? (wake.code === 0 ? "idle" : "failed");
+  // A delivery the router did not run (coalesced, dedup, rate-refused, wake-locked) says so.
+  const outcome = wake.skipped ??
+    (running ? "running" : sum.outcome ?? (wake.code === 0 ? "idle" : "failed"));
   const facts = running ? "running…" : [
     `outcome=${outcome}`,
     sum.steps ? `steps=${sum.steps}` : null,
@@ -283,9 +285,9 @@ function renderWake(wake, n) {
     h(
       "dd",
       { className: "tokens" },
-      `in ${sum.tokensIn} · out ${sum.tokensOut} · cached ${sum.cachedTokens} (${ratio}) · ${sum.llmCalls} model call${
-        sum.llmCalls === 1 ? "" : "s"
-      }`,
+      `in ${sum.tokensIn} · out ${sum.tokensOut} · cached ${sum.cachedTokens} (${ratio})${
+        sum.cacheWriteTokens ? ` · cache writes ${sum.cacheWriteTokens}` : ""
+      } · ${sum.llmCalls} model call${sum.llmCalls === 1 ? "" : "s"}`,
     ),
     h("dt", {}, "Cost"),
     h("dd", {}, dollars(sum.cost)),
@@ -434,12 +436,15 @@ function renderCharts(done) {
 
 // ---- forms --------------------------------------------------------------------------------
 
+/** This run's write token, which the server wrote into the page (docs/playground.md#safety). */
+const PAGE_TOKEN = document.querySelector('meta[name="playground-token"]')?.content ?? "";
+
 async function send(path, body, done) {
-  const init = { method: "POST" };
+  const init = { method: "POST", headers: { "playground-token": PAGE_TOKEN } };
   if (body instanceof FormData) init.body = body;
   else if (body !== null) {
     init.body = JSON.stringify(body);
-    init.headers = { "content-type": "application/json" };
+    init.headers["content-type"] = "application/json";
   }
   try {
     const reply = await fetch(path, init);

@@ -1,9 +1,9 @@
 /**
  * `lib/sandbox/routes/`: the sandbox platform's REST routes and its /_sandbox admin surface.
  *
- * The sandbox's own control surface under `/_sandbox` (no token; the server only listens on
- * loopback): seed users, activate a task now, inject faults, read the event log, seed the
- * admin inbox.
+ * The sandbox's own control surface under `/_sandbox` (each request carries the run's admin
+ * token, checked before routing: lib/sandbox/guard.ts): seed users, activate a task now, inject
+ * faults, read the event log, seed the admin inbox.
  */
 import { createSession, hashPassword } from "../shared/auth.ts";
 import type { FaultTable } from "../shared/faults.ts";
@@ -11,7 +11,19 @@ import { json, readJson, type RouteTable, validate } from "../shared/http.ts";
 import { notFound, Problem, validationFailed } from "../shared/problem.ts";
 import { findUser } from "../shared/access.ts";
 import { contactJson, type ContactRow } from "./contact.ts";
-import { AdminContactCreate, AdminFaultCreate, AdminUserCreate } from "../shared/schemas.ts";
+import {
+  AdminContactCreate,
+  AdminFaultCreate,
+  AdminIntegrationChange,
+  AdminUserCreate,
+} from "../shared/schemas.ts";
+import {
+  adminView,
+  changeIntegration,
+  type Integration,
+  type IntegrationChange,
+  integrationRow,
+} from "../shared/integrations.ts";
 import { type Actor, actor, itemJson } from "../shared/shapes.ts";
 import { nowIso, row, type SandboxState, type UserRow } from "../shared/state.ts";
 import { activateTaskNow } from "../shared/tasks.ts";
@@ -21,10 +33,11 @@ import type * as z from "../../base/zod.ts";
 /** What a new user may be given (only `handle`, `name` and `kind` are required). */
 export type NewUser = z.input<typeof AdminUserCreate>;
 
-/** A created user and its first token. */
+/** A created user, its first token and, when one was asked for, its integration. */
 export interface CreatedUser {
   readonly user: Actor;
   readonly token: string;
+  readonly integration?: Integration;
 }
 
 /** Platform-like defaults for a new account's limits. */
@@ -46,6 +59,13 @@ export function createUser(state: SandboxState, input: unknown): CreatedUser {
   if (spec.email && taken("email", spec.email)) {
     throw validationFailed({ email: ["has already been taken"] });
   }
+  const integration: IntegrationChange = {
+    integration_url: spec.integration_url,
+    integration_enabled: spec.integration_enabled,
+    integration_secret: spec.integration_secret,
+  };
+  const wantsIntegration = Object.values(integration).some((value) => value !== undefined);
+  if (wantsIntegration && spec.kind !== "ai") throw onlyAi();
   const now = nowIso(state);
   const user: UserRow = {
     uuid: uuid7(),
@@ -88,7 +108,37 @@ export function createUser(state: SandboxState, input: unknown): CreatedUser {
     now,
   );
   const session = createSession(state, user.uuid, { name: "sandbox" });
-  return { user: actor(user), token: session.token };
+  if (!wantsIntegration) return { user: actor(user), token: session.token };
+  const set = changeIntegration(state, user.uuid, integration);
+  return { user: actor(user), token: session.token, integration: set };
+}
+
+/** `422`: integrations belong to AI users. */
+function onlyAi(): Problem {
+  return validationFailed({ integration_url: ["is only available to AI users"] });
+}
+
+/** The AI user an integration route names (404 for anyone else). */
+function aiUser(state: SandboxState, uuid: string): UserRow {
+  const user = isUuid(uuid) ? findUser(state, uuid.toLowerCase()) : undefined;
+  if (!user) throw notFound("user");
+  if (user.kind !== "ai") throw onlyAi();
+  return user;
+}
+
+/**
+ * Activates a pending task now (a `task.activated` event fires) and returns it as the API
+ * shows it.
+ * @throws {Problem} 404 for an unknown task, 409 `task_not_pending` for one that is not pending.
+ */
+export function activateTask(state: SandboxState, uuid: string): Record<string, unknown> {
+  const id = uuid.toLowerCase();
+  const task = isUuid(id) ? activateTaskNow(state, id) : undefined;
+  if (!task) throw notFound("task");
+  if (task.status !== "activated" && task.status !== "blocked_timeline_locked") {
+    throw new Problem(409, "task_not_pending", `The task is ${task.status}, not pending.`);
+  }
+  return itemJson(state, task);
 }
 
 /** Registers the `/_sandbox` routes. */
@@ -99,15 +149,25 @@ export function adminRoutes(table: RouteTable, faults: FaultTable): void {
     async (ctx) => json(201, createUser(ctx.state, await readJson(ctx))),
   );
 
-  table.public("POST", "/_sandbox/tasks/:uuid/activate", (ctx) => {
-    const uuid = ctx.params.uuid.toLowerCase();
-    const task = isUuid(uuid) ? activateTaskNow(ctx.state, uuid) : undefined;
-    if (!task) throw notFound("task");
-    if (task.status !== "activated" && task.status !== "blocked_timeline_locked") {
-      throw new Problem(409, "task_not_pending", `The task is ${task.status}, not pending.`);
-    }
-    return json(200, { task: itemJson(ctx.state, task) });
+  table.public("GET", "/_sandbox/users/:uuid/integration", (ctx) => {
+    const user = aiUser(ctx.state, ctx.params.uuid);
+    // A user who never had one gets an empty integration with its secret minted now.
+    const found = integrationRow(ctx.state, user.uuid);
+    const integration = found ? adminView(found) : changeIntegration(ctx.state, user.uuid, {});
+    return json(200, { integration });
   });
+
+  table.public("PATCH", "/_sandbox/users/:uuid/integration", async (ctx) => {
+    const user = aiUser(ctx.state, ctx.params.uuid);
+    const change = validate(AdminIntegrationChange, await readJson(ctx));
+    return json(200, { integration: changeIntegration(ctx.state, user.uuid, change) });
+  });
+
+  table.public(
+    "POST",
+    "/_sandbox/tasks/:uuid/activate",
+    (ctx) => json(200, { task: activateTask(ctx.state, ctx.params.uuid) }),
+  );
 
   table.public("POST", "/_sandbox/faults", async (ctx) => {
     const spec = validate(AdminFaultCreate, await readJson(ctx));

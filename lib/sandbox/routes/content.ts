@@ -64,6 +64,7 @@ export function contentRoutes(table: RouteTable): void {
           },
         };
       }),
+    { body: "multipartBytes" },
   );
 
   table.authed("POST", "/timelines/:uuid/tasks", (ctx) =>

@@ -80,6 +80,8 @@ export function timelineRoutes(table: RouteTable): void {
   table.authed("DELETE", "/timelines/:uuid", (ctx) => {
     const timeline = viewableTimeline(ctx.state, ctx.user, ctx.params.uuid);
     requireOwner(ctx.user, timeline);
+    // Taken before the delete: the platform still tells the former viewers.
+    const audience = viewersOf(ctx.state, timeline).map((viewer) => viewer.uuid);
     deleteTimeline(ctx.state, timeline.uuid);
     ctx.state.events.emit({
       event: "timeline.deleted",
@@ -87,6 +89,7 @@ export function timelineRoutes(table: RouteTable): void {
       item: timeline.uuid,
       actor: ctx.user.uuid,
       at: nowIso(ctx.state),
+      audience,
     });
     return noContent();
   });

@@ -65,7 +65,7 @@ export function webhookRoutes(table: RouteTable): void {
     return json(200, { webhook_event: itemJson(ctx.state, item) });
   });
 
-  table.public("POST", "/webhooks/:token", ingest);
+  table.public("POST", "/webhooks/:token", ingest, { body: "webhookBytes" });
 }
 
 function endpointByToken(ctx: RequestContext, token: string): ItemRow | undefined {

@@ -10,12 +10,17 @@ import { uuid7 } from "./uuid7.ts";
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/** A fresh API token. Rejection sampling keeps every character equally likely. */
+/** A fresh API token. */
 export function mintToken(): string {
-  let out = "bc_uat_";
-  while (out.length < 7 + 32) {
+  return mintCredential("bc_uat_");
+}
+
+/** `prefix` + 32 alphanumerics. Rejection sampling keeps every character equally likely. */
+export function mintCredential(prefix: string): string {
+  let out = prefix;
+  while (out.length < prefix.length + 32) {
     for (const byte of crypto.getRandomValues(new Uint8Array(48))) {
-      if (byte < 248 && out.length < 7 + 32) out += ALPHANUMERIC[byte % 62];
+      if (byte < 248 && out.length < prefix.length + 32) out += ALPHANUMERIC[byte % 62];
     }
   }
   return out;

@@ -114,6 +114,14 @@ CREATE TABLE IF NOT EXISTS contact_messages (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS integrations (
+  user_uuid TEXT PRIMARY KEY,
+  url TEXT,
+  enabled INTEGER NOT NULL DEFAULT 0,
+  secret TEXT NOT NULL,
+  failure_count INTEGER NOT NULL DEFAULT 0,
+  updated_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS notes (
   uuid TEXT PRIMARY KEY,
   body TEXT NOT NULL,

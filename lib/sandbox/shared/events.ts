@@ -21,6 +21,11 @@ export interface SandboxEvent {
   /** Who caused it; `null` for webhook deliveries, which come from outside. */
   readonly actor: string | null;
   readonly at: string;
+  /**
+   * Who viewed the timeline when the event happened, for an event whose timeline is gone by the
+   * time listeners run (`timeline.deleted`); not stored, so `list()` never carries it.
+   */
+  readonly audience?: readonly string[];
 }
 
 /** Called synchronously right after an event is recorded. */

@@ -4,8 +4,9 @@
  */
 import type * as z from "../../base/zod.ts";
 import { type FieldErrors, Problem, validationFailed } from "./problem.ts";
-import type { SandboxState, SessionRow, UserRow } from "./state.ts";
+import type { SandboxLimits, SandboxState, SessionRow, UserRow } from "./state.ts";
 import { concatBytes } from "../../base/bytes.ts";
+import { BodyTooLargeError } from "./body_limit.ts";
 
 /** What an unauthenticated handler receives. */
 export interface RequestContext {
@@ -27,12 +28,26 @@ export interface AuthedContext extends RequestContext {
 /** A route handler. */
 export type Handler<C extends RequestContext> = (ctx: C) => Response | Promise<Response>;
 
+/**
+ * A route's request-body ceiling: one of the sandbox's {@link SandboxLimits} by name, or a
+ * number of bytes. The server refuses a body over it before the handler runs (a declared
+ * length) or while the handler reads it (a chunked one).
+ */
+export type BodyLimit = keyof SandboxLimits | number;
+
+/** Options a route is registered with. */
+export interface RouteOptions {
+  /** The body ceiling; `jsonBytes` when absent. */
+  readonly body?: BodyLimit;
+}
+
 /** A registered route. */
 export type Route =
   | {
     method: string;
     pattern: RegExp;
     keys: string[];
+    body: BodyLimit;
     auth: false;
     handler: Handler<RequestContext>;
   }
@@ -40,9 +55,15 @@ export type Route =
     method: string;
     pattern: RegExp;
     keys: string[];
+    body: BodyLimit;
     auth: true;
     handler: Handler<AuthedContext>;
   };
+
+/** A route's body ceiling in bytes, under the sandbox's limits. */
+export function bodyLimitOf(route: Route, limits: SandboxLimits): number {
+  return typeof route.body === "number" ? route.body : limits[route.body];
+}
 
 /** The outcome of matching a request against the table. */
 export type Match =
@@ -55,14 +76,26 @@ export class RouteTable {
   readonly #routes: Route[] = [];
 
   /** Adds a route reachable without a token. */
-  public(method: string, path: string, handler: Handler<RequestContext>): this {
-    this.#routes.push({ method, ...compile(path), auth: false, handler });
+  public(
+    method: string,
+    path: string,
+    handler: Handler<RequestContext>,
+    options: RouteOptions = {},
+  ): this {
+    const body = options.body ?? "jsonBytes";
+    this.#routes.push({ method, ...compile(path), body, auth: false, handler });
     return this;
   }
 
   /** Adds a route that requires `Authorization: Bearer <token>`. */
-  authed(method: string, path: string, handler: Handler<AuthedContext>): this {
-    this.#routes.push({ method, ...compile(path), auth: true, handler });
+  authed(
+    method: string,
+    path: string,
+    handler: Handler<AuthedContext>,
+    options: RouteOptions = {},
+  ): this {
+    const body = options.body ?? "jsonBytes";
+    this.#routes.push({ method, ...compile(path), body, auth: true, handler });
     return this;
   }
 
@@ -129,29 +162,50 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array<
       }
       chunks.push(value);
     }
+  } catch (error) {
+    // The server's own ceiling (lib/sandbox/shared/body_limit.ts) may cut the stream first.
+    if (error instanceof BodyTooLargeError) throw tooLarge(error.limit);
+    throw error;
   } finally {
     reader.releaseLock();
   }
   return concatBytes(chunks);
 }
 
-function tooLarge(limit: number): Problem {
+/** `413 payload_too_large` for a body over `limit` bytes. */
+export function tooLarge(limit: number): Problem {
   return new Problem(413, "payload_too_large", `The request body exceeds ${limit} bytes.`);
 }
 
 /**
- * Parses the JSON body (an empty body reads as `{}`, which is what verb endpoints send).
- * @throws {Problem} 400 for malformed JSON, 413 for an oversized body.
+ * Parses the JSON body (an empty body reads as `{}`, which is what verb endpoints send). A body
+ * must be declared `application/json` (or a `+json` type): a form or `text/plain` body is what a
+ * cross-site "simple" request sends, so it is refused even before its origin is judged.
+ * @throws {Problem} 400 for malformed JSON, 413 for an oversized body, 415 for a body that is
+ *   not declared JSON.
  */
 export async function readJson(ctx: RequestContext): Promise<unknown> {
   const bytes = await readBody(ctx.req, ctx.state.limits.jsonBytes);
   const text = new TextDecoder().decode(bytes).trim();
   if (text === "") return {};
+  if (!isJsonType(ctx.req.headers.get("content-type"))) {
+    throw new Problem(
+      415,
+      "unsupported_media_type",
+      "Send the request body as JSON, with Content-Type: application/json.",
+    );
+  }
   try {
     return JSON.parse(text);
   } catch {
     throw new Problem(400, "bad_request", "The request body is not valid JSON.");
   }
+}
+
+/** Whether a `Content-Type` value declares JSON (`application/json` or `application/…+json`). */
+function isJsonType(contentType: string | null): boolean {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
 /**

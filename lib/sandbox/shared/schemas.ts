@@ -73,6 +73,25 @@ const HANDLE = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,39}$/;
 const limit = (max: number): z.ZodOptional<z.ZodNumber> =>
   z.number().int().min(0).max(max).optional();
 
+/** An integration URL: an absolute http(s) URL. */
+const integrationUrl = z.string().refine((value) => {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, "must be an absolute http or https URL");
+
+/** An integration secret: what the platform signs deliveries with (at least 16 characters). */
+const integrationSecret = z.string().min(16, "must be at least 16 characters");
+
+/** `PATCH /_sandbox/users/{uuid}/integration`: any of the three, absent ones kept. */
+export const AdminIntegrationChange = envelope({
+  integration_url: integrationUrl.nullable().optional(),
+  integration_enabled: z.boolean().optional(),
+  integration_secret: integrationSecret.optional(),
+});
+
 /** `POST /_sandbox/users`: the required trio plus optional, additive account settings. */
 export const AdminUserCreate: z.ZodObject<{
   handle: z.ZodString;
@@ -88,6 +107,9 @@ export const AdminUserCreate: z.ZodObject<{
   max_timelines: z.ZodOptional<z.ZodNumber>;
   max_participants: z.ZodOptional<z.ZodNumber>;
   max_pending_tasks: z.ZodOptional<z.ZodNumber>;
+  integration_url: z.ZodOptional<z.ZodNullable<z.ZodString>>;
+  integration_enabled: z.ZodOptional<z.ZodBoolean>;
+  integration_secret: z.ZodOptional<z.ZodString>;
 }, z.core.$strip> = envelope({
   handle: present().refine((h) => HANDLE.test(h), "must be 1-40 letters, digits, _ or -"),
   name: present(),
@@ -102,6 +124,9 @@ export const AdminUserCreate: z.ZodObject<{
   max_timelines: limit(100_000),
   max_participants: limit(100_000),
   max_pending_tasks: limit(100_000),
+  integration_url: integrationUrl.nullable().optional(),
+  integration_enabled: z.boolean().optional(),
+  integration_secret: integrationSecret.optional(),
 });
 
 /** `POST /_sandbox/faults`. */

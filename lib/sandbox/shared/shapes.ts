@@ -3,6 +3,7 @@
  * inline timeline item), so every route serializes through here.
  */
 import { findUser, isAdmin, parseRoles, trusts } from "./access.ts";
+import { integrationFields } from "./integrations.ts";
 import {
   type ItemRow,
   row,
@@ -68,9 +69,7 @@ export function userSubject(state: SandboxState, viewer: UserRow, user: UserRow)
   }
   if (self || admin) {
     Object.assign(out, {
-      integration_url: null,
-      integration_enabled: false,
-      integration_failure_count: 0,
+      ...integrationFields(state, user.uuid),
       visible: user.visible === 1,
       created_at: user.created_at,
       updated_at: user.updated_at,

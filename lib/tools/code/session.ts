@@ -6,8 +6,9 @@
  * wake only: the next wake starts with `{type: "auto"}` again.
  */
 import type OpenAI from "openai";
+import { outboundFetch } from "../../net/outbound.ts";
 import { withoutNodeGlobals } from "../../providers/without_node_globals.ts";
-import { readCapped } from "../net/read_capped.ts";
+import { readCapped } from "../../net/read_capped.ts";
 
 /** The largest file the bridge moves in either direction (64 MiB). */
 export const CODE_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -150,6 +151,7 @@ export class CodeSession {
           baseURL: this.#endpoint.baseURL,
           maxRetries: 0,
           timeout: CONTAINER_TIMEOUT_MS,
+          fetch: outboundFetch("code"),
         })
       );
     })();

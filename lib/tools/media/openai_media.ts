@@ -5,7 +5,8 @@
  * provider they resolve skipped); requests go to `AI_BASE_URL` when it is set. A generated image is
  * uploaded as a timeline asset and the result names its uuid: the bytes never reach the model.
  */
-import { fencedFetch, HostNotAllowedError } from "../../base/host_fence.ts";
+import { outboundFetch } from "../../net/outbound.ts";
+import { refusalIn } from "../../net/refusal.ts";
 import type OpenAI from "openai";
 import * as z from "../../base/zod.ts";
 import type { JsonSchema, ToolContext } from "../../core/types/tool.ts";
@@ -109,7 +110,7 @@ async function openai(
       baseURL: endpoint.baseURL,
       maxRetries: 0,
       timeout: OPENAI_MEDIA_TIMEOUT_MS,
-      fetch: fencedFetch("media"),
+      fetch: outboundFetch("media"),
     })
   );
   return { client, sdk };
@@ -117,10 +118,9 @@ async function openai(
 
 /** An SDK error as the model reads it: the vendor's detail, not the SDK's status prefix. */
 function vendorError(sdk: typeof import("openai"), error: unknown): unknown {
-  // The host rules' refusal, which the SDK wraps as a bare "Connection error.".
-  for (let link = error; link instanceof Error; link = link.cause) {
-    if (link instanceof HostNotAllowedError) return link;
-  }
+  // The fetch path's refusal, which the SDK wraps as a bare "Connection error.".
+  const refusal = refusalIn(error);
+  if (refusal) return refusal;
   if (error instanceof sdk.APIError && error.status !== undefined) {
     const raw = error.message.replace(/^\d{3}\s*/, "");
     return new MediaRejected("OpenAI", bodyDetail({ error: error.error }, raw));

@@ -5,7 +5,10 @@
  * go to `AI_BASE_URL` when it is set, else https://api.x.ai/v1. What they make is uploaded as a
  * timeline asset and the result names its uuid: the bytes never reach the model.
  */
-import { fencedFetch } from "../../base/host_fence.ts";
+import { HostNotAllowedError } from "../../net/host_fence.ts";
+import { handedFetch, outboundFetch } from "../../net/outbound.ts";
+import { readCapped } from "../../net/read_capped.ts";
+import { UrlRefusedError } from "../../net/refusal.ts";
 import { sleep } from "../../base/sleep.ts";
 import * as z from "../../base/zod.ts";
 import type { JsonSchema, ToolContext } from "../../core/types/tool.ts";
@@ -43,6 +46,11 @@ export const XAI_VIDEO_MODEL = "grok-imagine-video-1.5";
 export const XAI_MAX_EDIT_SOURCES = 3;
 /** How long one xAI request may take. */
 const REQUEST_TIMEOUT_MS = 300_000;
+/**
+ * The largest finished video downloaded (256 MiB): the body is read as it streams and given up
+ * at this size, whatever the server declared.
+ */
+export const MAX_VIDEO_BYTES = 256 * 1024 * 1024;
 /** One USD tick, as xAI bills: `cost_in_usd_ticks` × 1e-10 dollars. */
 const TICK_USD = 1e-10;
 
@@ -113,7 +121,7 @@ async function xai<T>(
   signal: AbortSignal | undefined,
 ): Promise<T> {
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-  const response = await fencedFetch("media")(`${baseOf(endpoint)}${path}`, {
+  const response = await outboundFetch("media")(`${baseOf(endpoint)}${path}`, {
     method,
     headers: {
       authorization: `Bearer ${endpoint.apiKey ?? ""}`,
@@ -313,6 +321,50 @@ export class GrokEditImageTool extends XaiMediaTool<EditArgs> {
   }
 }
 
+/**
+ * Reads the finished video from the URL xAI handed back, through the fetch path's handed door
+ * (docs/security.md#one-fetch-path): http(s) only, and off xAI's configured endpoint only to a
+ * public address, never to the box's own network or a `file:` path. No key is sent. The body
+ * is read as it streams, up to {@link MAX_VIDEO_BYTES}.
+ */
+async function downloadVideo(
+  endpoint: MediaEndpoint,
+  id: string,
+  url: string,
+  call: ToolContext | undefined,
+): Promise<Uint8Array> {
+  const signal = call?.signal;
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  let download: Response;
+  try {
+    download = await handedFetch("media", { trusted: [baseOf(endpoint)] })(url, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+  } catch (error) {
+    if (error instanceof UrlRefusedError || error instanceof HostNotAllowedError) {
+      // The journal's `tool` line says the call was refused on policy, not that it went well.
+      call?.reportOutcome?.("refused");
+      throw new Error(
+        `xAI finished video ${id}, but the URL it gave for it was not fetched: ` +
+          `${error.message} Nothing was posted.`,
+      );
+    }
+    throw error;
+  }
+  if (!download.ok || download.body === null) {
+    await download.body?.cancel();
+    throw new Error(`downloading the finished video failed with HTTP ${download.status}`);
+  }
+  const { bytes, truncated } = await readCapped(download.body, MAX_VIDEO_BYTES);
+  if (truncated) {
+    throw new Error(
+      `the finished video is larger than ${MAX_VIDEO_BYTES} bytes (256 MiB), the most this ` +
+        "harness downloads; it was not posted",
+    );
+  }
+  return bytes;
+}
+
 /** `grok_generate_video`: a video from a prompt, polled until done, posted as an asset. */
 export class GrokGenerateVideoTool extends XaiMediaTool<VideoArgs> {
   /** The name the model calls it by. */
@@ -371,13 +423,7 @@ export class GrokGenerateVideoTool extends XaiMediaTool<VideoArgs> {
       const done = await this.#poll(endpoint, id, call?.signal);
       const url = done.video?.url;
       if (!url) throw new Error(`xAI reported video ${id} done but gave no URL`);
-      // The file is on xAI's media host: no key is sent there.
-      const download = await fencedFetch("media")(url, { signal: call?.signal });
-      if (!download.ok) {
-        await download.body?.cancel();
-        throw new Error(`downloading the finished video failed with HTTP ${download.status}`);
-      }
-      const bytes = new Uint8Array(await download.arrayBuffer());
+      const bytes = await downloadVideo(endpoint, id, url, call);
       journalMedia(context, {
         provider: "xai",
         kind: "video.generate",

@@ -4,11 +4,16 @@
  * and by the harness's own escalation notices (docs/operating.md#escalation).
  *
  * One POST with a bearer token, one retry after a transport error or a 5xx (a 4xx will not get
- * better by asking again), and every reason it gives back has the token redacted, so a caller
- * can log or show it as it is. It posts nothing to the timeline: ntfy is not the platform.
+ * better by asking again), all within one deadline ({@link NTFY_DEADLINE_MS}): a slow or silent
+ * server never holds the wake longer than that, and a push that got no answer in time is
+ * reported as an unknown outcome (it may have arrived), never retried. Every reason it gives
+ * back has the token redacted, so a caller can log or show it as it is. It posts nothing to
+ * the timeline: ntfy is not the platform.
  */
 import { errorMessage } from "../../base/error_text.ts";
-import { fencedFetch, HostNotAllowedError } from "../../base/host_fence.ts";
+import { HostNotAllowedError } from "../../net/host_fence.ts";
+import { outboundFetch } from "../../net/outbound.ts";
+import { UrlRefusedError } from "../../net/refusal.ts";
 
 /** The public ntfy topic used when `NTFY_DM_URL` is unset. */
 export const DEFAULT_NTFY_DM_URL = "https://ntfy.sh/BaseCradle-Direct-Message";
@@ -18,6 +23,12 @@ export const MAX_NTFY_BYTES = 4096;
 
 /** How long to wait before the one retry (transport error or 5xx). */
 const RETRY_DELAY_MS = 1000;
+
+/**
+ * The whole send's deadline, both attempts and the wait between them included: 5 s. ntfy
+ * answers a push in well under a second; past this, the wake goes on without it.
+ */
+export const NTFY_DEADLINE_MS = 5_000;
 
 /** Where a push goes, as the environment says. */
 export interface NtfyEndpoint {
@@ -72,40 +83,80 @@ export interface NtfyOptions {
   readonly fetch?: typeof fetch;
   /** Aborts the request (and skips the retry). */
   readonly signal?: AbortSignal;
+  /** The whole send's deadline in milliseconds (default {@link NTFY_DEADLINE_MS}). */
+  readonly deadlineMs?: number;
 }
 
-/** What a send came to: sent, or not, with a one-line reason that never holds the token. */
-export type NtfyResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/**
+ * What a send came to: sent, or not, with a one-line reason that never holds the token.
+ * `unknown` is set when the server took the push but gave no answer in time: it may have
+ * arrived, so it must not be sent again.
+ */
+export type NtfyResult = { readonly ok: true } | {
+  readonly ok: false;
+  readonly reason: string;
+  readonly unknown?: boolean;
+};
 
 /** One attempt's result: sent, or failed with a reason and whether a retry may help. */
-type Attempt = NtfyResult | {
+type Attempt = { readonly ok: true } | {
   readonly ok: false;
   readonly reason: string;
   readonly retryable: boolean;
+  readonly unknown?: boolean;
 };
 
-/** Sends `push` to `endpoint` with `token` (Priority 5), retrying once where that may help. */
+/**
+ * Sends `push` to `endpoint` with `token` (Priority 5), retrying once where that may help, all
+ * within the deadline. Never throws.
+ */
 export async function sendNtfy(
   endpoint: NtfyEndpoint & { readonly token: string },
   push: NtfyPush,
   options: NtfyOptions = {},
 ): Promise<NtfyResult> {
+  const limit = options.deadlineMs ?? NTFY_DEADLINE_MS;
+  const deadline = AbortSignal.timeout(limit);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   const sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
-  const send = fencedFetch("ntfy", options.fetch);
-  let attempt = await attemptOnce(send, endpoint, push, options.signal);
-  if (!attempt.ok && "retryable" in attempt && attempt.retryable && !options.signal?.aborted) {
-    await sleep(RETRY_DELAY_MS);
-    attempt = await attemptOnce(send, endpoint, push, options.signal);
+  const send = outboundFetch("ntfy", options.fetch);
+  // Why the send stopped early: the deadline, or the caller's cancel.
+  const late = () =>
+    deadline.aborted ? `no answer within ${seconds(limit)}` : "the call was cancelled";
+  let attempt = await attemptOnce(send, endpoint, push, signal, late);
+  if (!attempt.ok && attempt.retryable && !signal.aborted) {
+    // The wait counts against the deadline too: it ends early when the deadline does.
+    await Promise.race([sleep(RETRY_DELAY_MS), aborted(signal)]);
+    if (signal.aborted) {
+      attempt = { ...attempt, reason: `${attempt.reason}; then ${late()}, so no retry` };
+    } else {
+      attempt = await attemptOnce(send, endpoint, push, signal, late);
+    }
   }
   if (attempt.ok) return { ok: true };
-  return { ok: false, reason: redact(attempt.reason, endpoint.token) };
+  const reason = redact(attempt.reason, endpoint.token);
+  return attempt.unknown ? { ok: false, reason, unknown: true } : { ok: false, reason };
+}
+
+/** Resolves when `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    if (signal.aborted) done();
+    else signal.addEventListener("abort", () => done(), { once: true });
+  });
+}
+
+/** `5 s`, `0.2 s`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 async function attemptOnce(
   send: typeof fetch,
   endpoint: NtfyEndpoint & { readonly token: string },
   push: NtfyPush,
-  signal?: AbortSignal,
+  signal: AbortSignal,
+  late: () => string,
 ): Promise<Attempt> {
   let response: Response;
   try {
@@ -123,14 +174,24 @@ async function attemptOnce(
       signal,
     });
   } catch (error) {
+    if (signal.aborted) {
+      // Sent, perhaps, and never answered: it may have arrived, so it is not sent again.
+      return {
+        ok: false,
+        reason: `${late()} (it may have arrived)`,
+        retryable: false,
+        unknown: true,
+      };
+    }
     return {
       ok: false,
       reason: `transport error: ${oneLine(errorMessage(error))}`,
       // A host the rules refuse stays refused: retrying would only log the refusal twice.
-      retryable: !(error instanceof HostNotAllowedError),
+      retryable: !(error instanceof HostNotAllowedError || error instanceof UrlRefusedError),
     };
   }
-  // The body is drained either way, so the connection is released; its text is the detail.
+  // The body is drained either way (under the same deadline), so the connection is released;
+  // its text is the detail.
   const detail = oneLine(await response.text().catch(() => "")).slice(0, 200);
   if (response.ok) return { ok: true };
   return {

@@ -29,7 +29,8 @@ import {
 } from "../../core/types/tool.ts";
 import type { LoadRefusing } from "../../core/policy.ts";
 import { headCodePoints } from "../../base/code_points.ts";
-import { harnessBinDir, pathPrelude, pathWithBin } from "./path.ts";
+import { pathPrelude, pathWithDirs } from "./path.ts";
+import { agentBinDirs } from "../../base/child_path.ts";
 import { type GroupedResult, runGrouped } from "./run.ts";
 import { pyRepr } from "../../pycompat/repr.ts";
 
@@ -75,8 +76,11 @@ export interface ShellToolOptions {
    * run-path tests inject a non-zero uid to exercise spawning. Never set this in production.
    */
   readonly euid?: () => number | null;
-  /** The directory put on `PATH` (default: the running executable's; `null` adds none). */
-  readonly binDir?: string | null;
+  /**
+   * The directories put on `PATH`, first first (default: the agent's own, `agentBinDirs()` of
+   * lib/base/child_path.ts, read at each call; `[]` adds none).
+   */
+  readonly binDirs?: readonly string[];
 }
 
 /** The arguments as the model may send them. */
@@ -144,7 +148,7 @@ export class ShellTool extends Tool implements LoadRefusing {
   readonly #maxOutput: number;
   readonly #drainTimeout: number;
   readonly #euid: () => number | null;
-  readonly #binDir?: string | null;
+  readonly #binDirs?: readonly string[];
 
   /** A shell tool; `options` tune limits, and two test seams (see {@link ShellToolOptions}). */
   constructor(options: ShellToolOptions = {}) {
@@ -159,7 +163,7 @@ export class ShellTool extends Tool implements LoadRefusing {
     this.#maxOutput = Math.max(1, Math.trunc(options.maxOutput ?? MAX_SHELL_OUTPUT));
     this.#drainTimeout = Math.max(1, options.drainTimeout ?? SHELL_DRAIN_TIMEOUT);
     this.#euid = options.euid ?? realEuid;
-    this.#binDir = options.binDir;
+    this.#binDirs = options.binDirs;
   }
 
   /**
@@ -187,12 +191,12 @@ export class ShellTool extends Tool implements LoadRefusing {
       return `Error: workdir ${pyRepr(cwd)} is not a directory.`;
     }
     const seconds = this.#timeout(args.timeout);
-    const binDir = this.#binDir === undefined ? harnessBinDir() : this.#binDir ?? undefined;
-    const prelude = pathPrelude(binDir);
+    const binDirs = this.#binDirs ?? agentBinDirs();
+    const prelude = pathPrelude(binDirs);
     const inherited = readEnv("PATH");
     // An unreadable PATH (no env permission) is left alone: replacing it would drop the box's
     // own entries; the prelude still adds the directory inside the shell.
-    const path = inherited === UNREADABLE ? undefined : pathWithBin(inherited, binDir);
+    const path = inherited === UNREADABLE ? undefined : pathWithDirs(inherited, binDirs);
     let result: GroupedResult;
     try {
       result = await runGrouped({

@@ -3,7 +3,7 @@
  * and then dials one of those exact addresses, so the name is never resolved a second time
  * by the socket layer (no DNS-rebinding window between the check and the connect).
  */
-import { errorMessage } from "../../base/error_text.ts";
+import { errorMessage } from "../base/error_text.ts";
 
 /** Resolves a host name to its IP address strings (A and AAAA). Injectable for tests. */
 export type Resolver = (host: string, signal: AbortSignal) => Promise<string[]>;

@@ -7,7 +7,7 @@
  * wake pays for one tiny file; the rules' parser and matcher load only when there is a file.
  */
 
-/** A request path's name, as the journal's `via=` prints it (see lib/base/host_rules.ts). */
+/** A request path's name, as the journal's `via=` prints it (see lib/net/host_rules.ts). */
 export type FenceRoute =
   | "web_fetch"
   | "mcp"
@@ -15,7 +15,9 @@ export type FenceRoute =
   | "model"
   | "media"
   | "ntfy"
-  | "xai_management";
+  | "xai_management"
+  | "embeddings"
+  | "code";
 
 /** The `fetch` shape the fence wraps. */
 export type FenceFetch = (input: URL | Request | string, init?: RequestInit) => Promise<Response>;

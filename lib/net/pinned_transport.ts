@@ -1,7 +1,9 @@
 /**
- * HTTPS GET dialled at an address the fence already validated, with the URL's host name kept
- * for TLS (SNI and certificate verification) and the Host header. This closes the DNS-rebinding
- * window: the name is resolved once, by the fence, and never again by the socket layer.
+ * A GET dialled at an address the fence already validated, with the URL's host name kept for
+ * TLS (SNI and certificate verification) and the Host header. This closes the DNS-rebinding
+ * window: the name is resolved once, by the fence, and never again by the socket layer. An
+ * `https:` URL is spoken to over TLS; an `http:` one (a URL a vendor handed us may be plain
+ * http; `web_fetch` never asks for one) over the bare TCP connection.
  *
  * Why not `fetch`: Deno 2.9.6's fetch resolves the name itself, and
  * `Deno.createHttpClient({ proxy: { transport: "tcp", … } })`, the one way to aim it at a fixed
@@ -10,7 +12,7 @@
  * permission denial escapes as an uncaught exception and its `signal` option does not abort
  * (both measured). `Deno.connect` + `Deno.startTls` gives exact control and ordinary errors.
  */
-import { errorMessage } from "../../base/error_text.ts";
+import { errorMessage } from "../base/error_text.ts";
 import { ByteReader } from "./byte_reader.ts";
 import { bodyFrames, readResponseHead, requestHead, type ResponseHead } from "./http1.ts";
 import type { Target } from "./target.ts";
@@ -52,9 +54,10 @@ export interface PinnedTransportOptions {
 export function pinnedTransport(options: PinnedTransportOptions = {}): Transport {
   return async ({ target, headers, signal }) => {
     const { url } = target;
-    const port = url.port === "" ? 443 : Number(url.port);
+    const tls = url.protocol === "https:";
+    const port = url.port === "" ? (tls ? 443 : 80) : Number(url.port);
     const serverName = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
-    const conn = await dial(target, port, serverName, options, signal);
+    const conn = await dial(target, port, tls ? serverName : null, options, signal);
 
     let closed = false;
     const close = () => {
@@ -102,13 +105,14 @@ export function pinnedTransport(options: PinnedTransportOptions = {}): Transport
   };
 }
 
+/** Connects to the first address that answers; `serverName` null: plain TCP (an http URL). */
 async function dial(
   target: Target,
   port: number,
-  serverName: string,
+  serverName: string | null,
   options: PinnedTransportOptions,
   signal: AbortSignal,
-): Promise<Deno.TlsConn> {
+): Promise<Deno.Conn> {
   let lastError: unknown = null;
   for (const address of target.addresses) {
     signal.throwIfAborted();
@@ -117,6 +121,10 @@ async function dial(
     try {
       tcp = await Deno.connect({ hostname: address.text, port, signal });
       signal.addEventListener("abort", abort, { once: true });
+      if (serverName === null) {
+        signal.removeEventListener("abort", abort);
+        return tcp;
+      }
       // The TCP socket goes to the validated IP; TLS still verifies the certificate against
       // the URL's own name, so pinning never weakens authentication.
       const tls = await Deno.startTls(tcp, {

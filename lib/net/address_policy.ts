@@ -1,14 +1,12 @@
 /**
- * `lib/tools/net/`: web_fetch's network layer: address policy, resolution, a pinned HTTP/1.1
- * transport, text extraction.
- *
- * Which addresses `web_fetch` may connect to. The posture is allow-only-public: an address is
+ * Which addresses `web_fetch`, and every URL handed to the harness by a vendor or a peer
+ * (lib/net/outbound.ts), may connect to. The posture is allow-only-public: an address is
  * refused unless it is ordinary global unicast, so a range nobody listed (a new special-use
  * block, a deprecated transition prefix) fails closed instead of open. Embedded IPv4 (mapped,
  * compatible, NAT64, 6to4) is unwrapped and judged as the IPv4 it carries, because the kernel
  * or a translator will deliver the packet there.
  */
-import { formatIPv4, type IpAddress, ipFromBytes, parseIp } from "../../base/ip.ts";
+import { formatIPv4, type IpAddress, ipFromBytes, parseIp } from "../base/ip.ts";
 import { CLOUD_RESOLVERS, METADATA_V4, METADATA_V6 } from "./metadata_addresses.ts";
 
 /**

@@ -12,7 +12,7 @@ import {
   HostNotAllowedError,
   HostRuleError,
   normaliseHost,
-} from "../../lib/base/host_rules.ts";
+} from "../../lib/net/host_rules.ts";
 import { parseHostRules } from "../../lib/config/host_rules.ts";
 import { ConfigError } from "../../lib/config/errors.ts";
 

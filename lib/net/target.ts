@@ -3,9 +3,9 @@
  * addresses may it dial for it? Every refusal is a {@link FetchRefusal} whose message is a
  * plain sentence the model can act on.
  */
-import { errorMessage } from "../../base/error_text.ts";
+import { errorMessage } from "../base/error_text.ts";
 import { type AddressPolicy, dialAddress } from "./address_policy.ts";
-import { type IpAddress, parseIp } from "../../base/ip.ts";
+import { type IpAddress, parseIp } from "../base/ip.ts";
 import { METADATA_HOST_NAMES } from "./metadata_addresses.ts";
 import { ResolveError, type Resolver } from "./resolve.ts";
 
