@@ -82,6 +82,10 @@ Deno.test("heal: an overflow after a tool already ran does not re-run the turn",
   assert.ok(t.messages.some(isSummary));
   assert.ok(t.journal.lines().some((l) => l.includes("emergency=yes")));
   assert.equal(t.journal.lines().some((l) => l.includes("Retrying")), false);
+  // Saved once compacted, so the next wake loads the short transcript, not the one that overflowed.
+  const beforeCompaction = t.saves.at(-2) ?? 0;
+  assert.ok(t.messages.length < beforeCompaction, "the compaction shortened the transcript");
+  assert.equal(t.saves.at(-1), t.messages.length, "the compacted transcript is the one saved last");
 });
 
 Deno.test("heal: a second overflow propagates", async () => {
