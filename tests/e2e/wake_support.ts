@@ -58,6 +58,8 @@ export interface WorldOptions {
   readonly third?: boolean;
   /** Route events through the router twin (rule changes, or true for the fleet's rules). */
   readonly routed?: boolean | Partial<RouterRules>;
+  /** More environment for every wake of the world's agents (direct and routed). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Shell-quotes one word. */
@@ -100,6 +102,7 @@ export async function world(options: WorldOptions = {}): Promise<World | RoutedW
     AI_MODEL: "scripted",
     AI_API_KEY: "sk-test-0000000000",
     HOME: home,
+    ...options.env,
   };
   const lines: string[] = [];
   const routed = options.routed === undefined || options.routed === false
