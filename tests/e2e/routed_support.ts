@@ -127,15 +127,17 @@ export function assertCleanHistory(w: RoutedWorld, breaker = false): void {
   }
 }
 
-/** A human seated on the world's timeline, trusting the agent and trusted by it. */
+/** A human seated on the world's timeline, in mutual trust with everyone already there. */
 export async function seatHuman(
   w: RoutedWorld,
   handle: string,
 ): Promise<{ uuid: string; handle: string; client: PlatformClient }> {
   const made = w.sandbox.createUser({ handle, name: handle, kind: "human" });
   const client = new PlatformClient({ baseUrl: w.sandbox.baseUrl, token: made.token });
-  await client.users.grantTrust(w.agent.uuid);
-  await w.agent.client.users.grantTrust(made.user.uuid);
+  for (const other of [w.agent, w.peer, ...(w.third ? [w.third] : [])]) {
+    await client.users.grantTrust(other.uuid);
+    await other.client.users.grantTrust(made.user.uuid);
+  }
   await w.peer.client.timelines.addParticipant(w.timeline, made.user.uuid);
   return { uuid: made.user.uuid, handle, client };
 }
