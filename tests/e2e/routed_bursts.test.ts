@@ -116,7 +116,7 @@ Deno.test("a burst of 5 human messages in 1 s is answered completely, once, thou
     // (the catch-up) could have found them.
     const late = coalesced.filter((r) => afterListing.has(r.item)).length;
     seen.push(`burst ${attempt}: ${coalesced.length} of 4 coalesced, ${late} after the listing`);
-    if (late > 0) return;
+    if (late > 0) return console.log(seen.join("\n"));
   }
   console.log(seen.join("\n"));
   // A wake that starts slowly first reads the timeline after its start second has passed, and
