@@ -5,8 +5,8 @@
  * re-exports, `import type`, side-effect imports, `import("…")` in code and `typeof import("…")`
  * in types) and fails on an import the table does not allow, on an entry nothing uses any more,
  * and on any cycle between folders or between files. docs/architecture.md describes the same
- * order; each folder states its purpose at the top of its first file. The scanner is proven on
- * planted sources first, so a blind scan cannot pass.
+ * order; each folder states its purpose in its README.md. The scanner is proven on planted
+ * sources first, so a blind scan cannot pass.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -21,15 +21,14 @@ import {
   type ImportEdge,
   type LayerTable,
   libFolders,
-  purposeFile,
   readLib,
   scanAll,
   scanImports,
   scanLazyLoads,
-  statedPurpose,
   unusedEntries,
   upwardEntries,
 } from "./import_scan.ts";
+import { isPurposeStatement, readmeOf, readmePurpose, topDocParagraph } from "./folder_purpose.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 
@@ -37,7 +36,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, ""
 interface Layer {
   /** The folder, `lib/…` (`lib` itself is lib/mod.ts, the library entry). */
   readonly folder: string;
-  /** What the folder is for, as the top of its first file states it. */
+  /** What the folder is for, as its README.md states it. */
   readonly purpose: string;
   /** The lib folders this one may import from, every one earlier in {@link LAYERS}. */
   readonly may: readonly string[];
@@ -581,22 +580,39 @@ Deno.test("architecture: lazy loads name LAZY_MODULES; lib/wake reaches its enga
   assert.deepEqual(intoEngaged.map(describe), [], "lib/wake reaches into lib/wake/engaged");
 });
 
-Deno.test("architecture: each folder states its purpose at the top of its first file", () => {
-  const files = [...SOURCES.keys()];
+Deno.test("architecture: each folder states its purpose in its README.md", async () => {
   const wrong: string[] = [];
   for (const { folder, purpose } of LAYERS) {
-    const file = purposeFile(folder, files);
-    if (file === undefined) continue; // the folder check above reports it
+    const readme = readmeOf(folder);
     const expected = `\`${folder}/\`: ${purpose}.`;
-    const stated = statedPurpose(SOURCES.get(file)!) ?? "(no top JSDoc)";
+    let stated: string;
+    try {
+      stated = readmePurpose(await Deno.readTextFile(`${ROOT}/${readme}`)) ?? "(no paragraph)";
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      stated = "(no README.md)";
+    }
     if (stated !== expected && !stated.startsWith(`${expected} `)) {
-      wrong.push(`${file}: expected "${expected}"\n    found    "${stated}"`);
+      wrong.push(`${readme}: expected "${expected}"\n    found    "${stated}"`);
     }
   }
   assert.deepEqual(
     wrong,
     [],
-    `folders whose first file does not state their purpose:\n${lines(wrong)}`,
+    `folders whose README.md does not state their purpose:\n${lines(wrong)}`,
+  );
+});
+
+Deno.test("architecture: a folder's purpose is stated once, never atop one of its modules", () => {
+  // A module's JSDoc speaks for the module (and, on a published entry point, to library users).
+  const stray = [...SOURCES].filter(([, source]) =>
+    isPurposeStatement(topDocParagraph(source) ?? "")
+  )
+    .map(([file]) => file);
+  assert.deepEqual(
+    stray,
+    [],
+    `modules opening with a folder's purpose (move it to the README):\n${lines(stray)}`,
   );
 });
 
@@ -850,7 +866,13 @@ Deno.test("import scanner: packages and files outside lib/ are not edges", () =>
   assert.deepEqual(scanImports("lib/cli/x.ts", source).map(describe), []);
 });
 
-Deno.test("purpose reader: the top JSDoc's first paragraph, wrapped lines joined", () => {
+Deno.test("purpose reader: a README's first paragraph; a module's top JSDoc paragraph", () => {
+  const readme = ["# Heading", "", "`lib/x/`: one thing, said over", "two lines.", "", "More."];
+  assert.equal(readmePurpose(readme.join("\n")), "`lib/x/`: one thing, said over two lines.");
+  assert.equal(readmePurpose("`lib/x/`: short.\n"), "`lib/x/`: short.");
+  assert.equal(readmePurpose("# Only a heading\n\n"), undefined);
+  assert.equal(readmeOf("lib/x"), "lib/x/README.md");
+  assert.equal(readmeOf("lib"), "lib/README.md");
   const source = [
     "/**",
     " * `lib/x/`: one thing, said over",
@@ -860,9 +882,10 @@ Deno.test("purpose reader: the top JSDoc's first paragraph, wrapped lines joined
     " */",
     'import "./y.ts";',
   ].join("\n");
-  assert.equal(statedPurpose(source), "`lib/x/`: one thing, said over two lines.");
-  assert.equal(statedPurpose("/** `lib/x/`: short. */\n"), "`lib/x/`: short.");
-  assert.equal(statedPurpose('import "./y.ts";\n/** late */\n'), undefined);
-  assert.equal(purposeFile("lib/x", ["lib/x/b.ts", "lib/x/a.ts", "lib/x/y/a.ts"]), "lib/x/a.ts");
-  assert.equal(purposeFile("lib/x", ["lib/x/a.ts", "lib/x/mod.ts"]), "lib/x/mod.ts");
+  assert.equal(topDocParagraph(source), "`lib/x/`: one thing, said over two lines.");
+  assert.equal(topDocParagraph('import "./y.ts";\n/** late */\n'), undefined);
+  assert.ok(isPurposeStatement(topDocParagraph(source)!));
+  assert.ok(isPurposeStatement("`lib/`: the entry."));
+  assert.ok(!isPurposeStatement("The outbound gate: `lib/x/` holds it."));
+  assert.ok(!isPurposeStatement("`lib/x/y.ts`: a file, not a folder."));
 });

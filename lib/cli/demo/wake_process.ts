@@ -1,6 +1,4 @@
 /**
- * `lib/cli/demo/`: the offline demo's world and its wake subprocess.
- *
  * Runs `harness wake` for the demo as a real subprocess of this same program — the way a router
  * runs it — and streams its journal back line by line.
  *

@@ -1,7 +1,4 @@
 /**
- * `lib/core/compaction/`: the context budget and the compactor that summarises the older part of a
- * transcript.
- *
  * The compactor (docs/context.md#the-context-budget; invariant 5 of docs/invariants.md): after a
  * turn settles, if the provider's own reported input for the last call crossed half the ceiling,
  * the older part of the transcript is replaced by one summary the model writes in a single

@@ -1,6 +1,4 @@
 /**
- * `lib/tools/code/`: the code-execution asset bridge: the wake's code container, the hook that stores a code run's files and source as assets, and code_attach.
- *
  * The code bridge's entry, loaded lazily by lib/runtime/tool_set.ts only when `code_execution`
  * is active on OpenAI's responses surface: the wake's code session, the bridge hook over it, and
  * the `code_attach` tool bound to the same session.

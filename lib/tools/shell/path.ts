@@ -1,6 +1,4 @@
 /**
- * `lib/tools/shell/`: the opt-in shell tool and its process control.
- *
  * The agent's own executables on a shell command's `PATH`
  * (docs/tools.md#run-any-command-the-shell-tool): the directories of lib/base/child_path.ts go in
  * the child's environment, and again in a one-line prelude run after the login profile, which may
