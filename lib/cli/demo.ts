@@ -32,8 +32,8 @@ export async function runDemo(
   options: { readonly draw?: boolean } = {},
 ): Promise<number> {
   const { Sandbox } = await import("../sandbox/mod.ts");
-  const { DRAW_REQUEST, seedWorld, timelineLines } = await import("./demo/world.ts");
-  const wakeProcess = await import("./demo/wake_process.ts");
+  const { DRAW_REQUEST, seedWorld, timelineLines } = await import("../demo/world.ts");
+  const wakeProcess = await import("../demo/wake_process.ts");
   const parentEnv = Deno.env.toObject();
   const dataDir = await Deno.makeTempDir({ prefix: "harness-demo-" });
   const interrupted = () => {

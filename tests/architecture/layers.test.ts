@@ -402,8 +402,9 @@ const LAYERS: readonly Layer[] = [
     ],
   },
   {
-    folder: "lib/cli/demo",
-    purpose: "the offline demo's world and its wake subprocess",
+    folder: "lib/demo",
+    purpose:
+      "the offline demo's world and its wake subprocess, shared by harness demo and the playground",
     may: ["lib/base", "lib/platform", "lib/gate", "lib/sandbox"],
   },
   {
@@ -415,7 +416,7 @@ const LAYERS: readonly Layer[] = [
     folder: "lib/playground",
     purpose:
       "the playground: the sandbox platform, router emulation running real wakes, and a local web page to watch and talk to an agent",
-    // lib/cli/demo: the playground seats the demo's world and spawns wakes the way the demo does.
+    // lib/demo: the playground seats the demo's world and spawns wakes the way the demo does.
     may: [
       "lib/base",
       "lib/pycompat",
@@ -425,7 +426,7 @@ const LAYERS: readonly Layer[] = [
       "lib/core/transcript",
       "lib/gate",
       "lib/sandbox",
-      "lib/cli/demo",
+      "lib/demo",
       "lib/playground/static",
     ],
   },
@@ -451,7 +452,7 @@ const LAYERS: readonly Layer[] = [
       "lib/poll",
       "lib/replay",
       "lib/sandbox",
-      "lib/cli/demo",
+      "lib/demo",
       "lib/playground",
     ],
   },

@@ -8,7 +8,7 @@
  */
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PACKAGE_ROOT, packageModuleUrl } from "../../base/lazy_import.ts";
+import { PACKAGE_ROOT, packageModuleUrl } from "../base/lazy_import.ts";
 
 /** A problem the person running the demo can fix; printed as one line. */
 export class DemoError extends Error {

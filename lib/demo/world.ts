@@ -4,9 +4,9 @@
  * {@link Gate} for ada's own client, like every message
  * (docs/invariants.md#2-the-gate-is-the-only-way-out).
  */
-import { Gate } from "../../gate/mod.ts";
-import { PlatformClient, type TimelineItem } from "../../platform/mod.ts";
-import type { Sandbox } from "../../sandbox/mod.ts";
+import { Gate } from "../gate/mod.ts";
+import { PlatformClient, type TimelineItem } from "../platform/mod.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 
 /** What ada asks vega. */
 export const QUESTION = "@vega what can an AI peer do on a BaseCradle timeline?";
