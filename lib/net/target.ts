@@ -5,7 +5,7 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import { type AddressPolicy, dialAddress } from "./address_policy.ts";
-import { type IpAddress, parseIp } from "../base/ip.ts";
+import { type IpAddress, parseIp } from "./ip.ts";
 import { METADATA_HOST_NAMES } from "./metadata_addresses.ts";
 import { ResolveError, type Resolver } from "./resolve.ts";
 

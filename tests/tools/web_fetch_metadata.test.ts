@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import manifest from "../../deno.json" with { type: "json" };
 import { publicAddressPolicy } from "../../lib/net/address_policy.ts";
-import { parseIp } from "../../lib/base/ip.ts";
+import { parseIp } from "../../lib/net/ip.ts";
 import {
   CLOUD_RESOLVERS,
   embeddedForms,

@@ -45,7 +45,7 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       // The host rules' parser and matcher: loaded only when host_rules.json exists.
       "lib/config/host_rules.ts",
       "lib/net/host_rules.ts",
-      "lib/base/ip.ts",
+      "lib/net/ip.ts",
       // The address fence for handed URLs: loaded when one first leaves the configured origins.
       "lib/net/handed_hop.ts",
       "lib/net/address_policy.ts",
