@@ -56,6 +56,12 @@ const LAYERS: readonly Layer[] = [
     may: [],
   },
   {
+    folder: "lib/box",
+    purpose:
+      "the box the harness runs on, as the programs it starts see it: the agent's own executables on their PATH",
+    may: ["lib/base"],
+  },
+  {
     folder: "lib/net",
     purpose:
       "the one outbound HTTP path: schemes, host rules, the address fence and its pinned transport, capped reads",
@@ -190,7 +196,7 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/tools/shell",
     purpose: "the opt-in shell tool and its process control",
-    may: ["lib/base", "lib/pycompat", "lib/core/types", "lib/core"],
+    may: ["lib/base", "lib/box", "lib/pycompat", "lib/core/types", "lib/core"],
   },
   {
     folder: "lib/tools/media",
@@ -251,7 +257,7 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/mcp/supervisor",
     purpose: "the stdio supervisor that keeps an MCP server from outliving its wake",
-    may: ["lib/base"],
+    may: ["lib/base", "lib/box"],
   },
   {
     folder: "lib/mcp",

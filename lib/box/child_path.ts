@@ -8,7 +8,7 @@
  * {@link AGENT_BIN_DIRS} under `$HOME` that exists. Only ever added, and only when absent, so the
  * box's own order is left alone.
  */
-import { dirname, join } from "./paths.ts";
+import { dirname, join } from "../base/paths.ts";
 
 /** POSIX `os.defpath` without its leading empty (current-directory) entry. */
 export const DEFAULT_PATH = "/bin:/usr/bin";
