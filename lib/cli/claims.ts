@@ -7,7 +7,7 @@
 import { userInfo } from "node:os";
 import { errorMessage } from "../base/error_text.ts";
 import { dirname, join } from "../base/paths.ts";
-import { claimsText } from "../config/claims.ts";
+import { claimsText } from "../install/claims.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 

@@ -73,7 +73,7 @@ export async function runDemo(
         const provider = env.AI_PROVIDER || "openai";
         const stem = DRAWING_STEM[provider];
         if (!stem) throw new Error(`--draw needs AI_PROVIDER openai or xai, not '${provider}'.`);
-        const { install } = await import("../config/installer.ts");
+        const { install } = await import("../install/installer.ts");
         await install({ configHome: env.BASECRADLE_CONFIG_HOME, provider, optIn: [stem] });
         out(`Config     harness install --opt-in ${stem}  (vega may draw)`);
       }

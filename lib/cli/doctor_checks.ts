@@ -14,7 +14,7 @@ import { VERSION } from "../base/version.ts";
 import { ENV_VARIABLES, type HarnessEnv, parseEnv } from "../config/env.ts";
 import { ConfigError, type ConfigIssue } from "../config/errors.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { previewReconcile } from "../config/reconcile_preview.ts";
+import { previewReconcile } from "../install/reconcile_preview.ts";
 import {
   approveCommand,
   inspectServers,

@@ -9,7 +9,7 @@ import { CONFIG_HOME_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { type Finding, reportDocument, reportSummary, verify } from "../config/verify.ts";
+import { type Finding, reportDocument, reportSummary, verify } from "../install/verify.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
 import { manifestText } from "./claims.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";

@@ -23,9 +23,9 @@ import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import type { HarnessEnv } from "../config/env.ts";
-import type { InstallReport } from "../config/install_report.ts";
+import type { InstallReport } from "../install/install_report.ts";
 import { type McpConfigRead, readMcpConfigs } from "../mcp/config.ts";
-import { autoReconcile } from "../config/reconcile.ts";
+import { autoReconcile } from "../install/reconcile.ts";
 import { readManifest } from "../config/manifest.ts";
 import { readOverlay } from "../config/overlay_read.ts";
 import {

@@ -153,7 +153,7 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/config",
     purpose:
-      "reading and validating configuration: the environment, the config home, plugin files, the install reconcile",
+      "reading and validating configuration: the environment, the config home, plugin files and the tool resolution over them",
     may: [
       "lib/base",
       // lib/net: the one fetch path every outbound request takes.
@@ -165,6 +165,12 @@ const LAYERS: readonly Layer[] = [
       "lib/core",
       "lib/providers",
     ],
+  },
+  {
+    folder: "lib/install",
+    purpose:
+      "installing and proving the config home: the installer and its upgrade reconcile, harness verify and the capability manifest",
+    may: ["lib/base", "lib/pycompat", "lib/journal", "lib/config"],
   },
   {
     folder: "lib/gate",
@@ -286,6 +292,8 @@ const LAYERS: readonly Layer[] = [
       "lib/core",
       "lib/memory",
       "lib/config",
+      // lib/install: a wake runs the upgrade reconcile before it reads the config home.
+      "lib/install",
       // lib/gate: the runtime resolution validates guardrails.json for the wake and resolved-config.
       "lib/gate",
       "lib/tools/shared",
@@ -452,6 +460,7 @@ const LAYERS: readonly Layer[] = [
       "lib/providers",
       "lib/memory",
       "lib/config",
+      "lib/install",
       "lib/mcp",
       "lib/runtime",
       "lib/wake",

@@ -31,7 +31,7 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/runtime/tool_set.ts",
       "lib/gate/gate.ts",
       "lib/gate/guardrails.ts",
-      "lib/config/installer.ts",
+      "lib/install/installer.ts",
       "lib/tools/shell/tool.ts",
       "lib/tools/messages.ts",
       // Escalation: loaded only when escalation.json switched a trigger on and it fired.

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { install } from "../../lib/config/installer.ts";
-import { exists, manifestOf, read, tempHome, write } from "./install_support.ts";
+import { install } from "../../lib/install/installer.ts";
+import { exists, manifestOf, read, tempHome, write } from "../config/install_support.ts";
 
 async function withHome(body: (home: string) => Promise<void>): Promise<void> {
   const { home, cleanup } = await tempHome();

@@ -9,7 +9,7 @@ import { lazyImport } from "../base/lazy_import.ts";
 import type { Journal } from "../journal/journal.ts";
 import { PRODUCT, VERSION } from "../base/version.ts";
 import type { InstallReport } from "./install_report.ts";
-import { readManifest, readVersionStamp } from "./manifest.ts";
+import { readManifest, readVersionStamp } from "../config/manifest.ts";
 
 /**
  * On the first wake after an upgrade (docs/configuration.md#install-and-upgrade): reconcile an
@@ -27,7 +27,7 @@ export async function autoReconcile(
     if (Object.keys(await readManifest(configHome)).length === 0) return null;
     if (await readVersionStamp(configHome) === version) return null;
     const { install } = await lazyImport<typeof import("./installer.ts")>(
-      "lib/config/installer.ts",
+      "lib/install/installer.ts",
     );
     const report = await install({ configHome, provider, version });
     for (const line of report.warnings) journal.text("WARNING", line);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ALL_SHIPPED_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from "../../lib/config/defaults.ts";
-import { install } from "../../lib/config/installer.ts";
+import { install } from "../../lib/install/installer.ts";
 import {
   exists,
   hashOf,
@@ -16,7 +16,7 @@ import {
   read,
   tempHome,
   write,
-} from "./install_support.ts";
+} from "../config/install_support.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
 /** The benign default set without the memory tool, which ships no tool plugin file. */

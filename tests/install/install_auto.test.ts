@@ -5,10 +5,10 @@
  * wake.
  */
 import assert from "node:assert/strict";
-import { install } from "../../lib/config/installer.ts";
-import { autoReconcile } from "../../lib/config/reconcile.ts";
+import { install } from "../../lib/install/installer.ts";
+import { autoReconcile } from "../../lib/install/reconcile.ts";
 import type { Journal, Level } from "../../lib/journal/journal.ts";
-import { exists, hashOf, patchManifest, read, tempHome, write } from "./install_support.ts";
+import { exists, hashOf, patchManifest, read, tempHome, write } from "../config/install_support.ts";
 
 function recorder(): { journal: Journal; lines: [Level, string][] } {
   const lines: [Level, string][] = [];

@@ -17,7 +17,7 @@ import { sha256Hex } from "../base/sha256.ts";
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "../base/paths.ts";
 import { VERSION } from "../base/version.ts";
-import { ALL_SHIPPED_DEFAULTS } from "./defaults.ts";
+import { ALL_SHIPPED_DEFAULTS } from "../config/defaults.ts";
 import { InstallReport } from "./install_report.ts";
 import {
   type Manifest,
@@ -26,9 +26,9 @@ import {
   writeDeclared,
   writeManifest,
   writeVersionStamp,
-} from "./manifest.ts";
-import { pluginOptsIn, pluginRelevantTo, stemOf } from "./plugins.ts";
-import { normalizeStems } from "./resolve.ts";
+} from "../config/manifest.ts";
+import { pluginOptsIn, pluginRelevantTo, stemOf } from "../config/plugins.ts";
+import { normalizeStems } from "../config/resolve.ts";
 
 export { InstallReport } from "./install_report.ts";
 /** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */

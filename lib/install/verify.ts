@@ -18,16 +18,16 @@ import { join } from "../base/paths.ts";
 import { readText } from "../base/read_files.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { VERSION } from "../base/version.ts";
-import { ALL_SHIPPED_DEFAULTS } from "./defaults.ts";
+import { ALL_SHIPPED_DEFAULTS } from "../config/defaults.ts";
 import {
   DECLARED_CONTRACT,
   DECLARED_NAME,
   pythonJsonFile,
   readManifest,
   readVersionStamp,
-} from "./manifest.ts";
-import { pluginOptsIn, pluginRelevantTo } from "./plugins.ts";
-import { AGENT_ENV_FILE, readAgentEnv } from "./agent_env.ts";
+} from "../config/manifest.ts";
+import { pluginOptsIn, pluginRelevantTo } from "../config/plugins.ts";
+import { AGENT_ENV_FILE, readAgentEnv } from "../config/agent_env.ts";
 
 /** The success evidence, relative to the config home. */
 export const EVIDENCE_NAME = ".verified.json";

@@ -3,9 +3,9 @@
  * lays down in temp directories.
  */
 import assert from "node:assert/strict";
-import { install } from "../../lib/config/installer.ts";
-import { evidenceText, reportDocument, verify, VERIFY_NOTES } from "../../lib/config/verify.ts";
-import { claimsText } from "../../lib/config/claims.ts";
+import { install } from "../../lib/install/installer.ts";
+import { evidenceText, reportDocument, verify, VERIFY_NOTES } from "../../lib/install/verify.ts";
+import { claimsText } from "../../lib/install/claims.ts";
 import { shellQuote } from "../../lib/pycompat/shlex.ts";
 import { VERSION } from "../../lib/base/version.ts";
 import { runCli } from "../support/run_cli.ts";
