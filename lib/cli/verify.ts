@@ -11,7 +11,7 @@ import { pythonJsonFile } from "../config/manifest.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { type Finding, reportDocument, reportSummary, verify } from "../install/verify.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
-import { manifestText } from "./claims.ts";
+import { agentManifestText } from "./claims.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 
 const options = {
@@ -63,7 +63,7 @@ stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not
     const label = commandLabel("verify");
     try {
       if (values["emit-claims"]) {
-        processIo.stdout(`${await manifestText(values["config-home"], values.subject)}\n`);
+        processIo.stdout(`${await agentManifestText(values["config-home"], values.subject)}\n`);
         return 0;
       }
       const configHome = resolveConfigHome(

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { install } from "../../lib/install/installer.ts";
 import { evidenceText, reportDocument, verify, VERIFY_NOTES } from "../../lib/install/verify.ts";
-import { claimsText } from "../../lib/install/claims.ts";
+import { capabilityManifestText } from "../../lib/install/capability_manifest.ts";
 import { shellQuote } from "../../lib/pycompat/shlex.ts";
 import { VERSION } from "../../lib/base/version.ts";
 import { runCli } from "../support/run_cli.ts";
@@ -154,7 +154,11 @@ Deno.test("claims: the manifest's exact bytes, rows in contract order", async ()
       },
       optIn: ["web_search"],
     });
-    const text = await claimsText({ configHome: home, subject: "ada", script: (name) => name });
+    const text = await capabilityManifestText({
+      configHome: home,
+      subject: "ada",
+      script: (name) => name,
+    });
     const dep = (claim: string) =>
       `    {\n      "claim": "${claim}",\n      "class": "dependency",\n      "evidence": "${home}/.verified.json",\n      "prove": {\n        "cmd": "basecradle-harness-verify --config-home ${home}",\n        "kind": "probe"\n      },\n      "ttl_hours": null\n    }`;
     const grammar =
@@ -176,7 +180,7 @@ Deno.test("claims: the manifest's exact bytes, rows in contract order", async ()
 });
 
 Deno.test("claims: no config home still emits the unconditional rows; paths are shell-quoted", async () => {
-  const text = await claimsText({
+  const text = await capabilityManifestText({
     configHome: "/srv/agent's home/é",
     subject: "ada",
     script: (name) => `/opt/my bin/${name}`,

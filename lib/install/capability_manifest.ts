@@ -1,11 +1,14 @@
 /**
- * The claims manifest (docs/operating.md#harness-claims): this agent's rows for a fleet's
- * claims-vs-evidence ledger, one per declared capability, each naming the command that proves it.
+ * The capability manifest, which the fleet calls the claims manifest
+ * (docs/operating.md#harness-claims): this agent's rows for a fleet's claims-vs-evidence ledger,
+ * one per declared capability, each naming the command that proves it. Its JSON keys (`claims`,
+ * `claim`) are the fleet's contract; in this code base a claim is a wake's hold on an item
+ * (lib/home/claims.ts), so the code calls this document the capability manifest.
  * It is built from the declaration, never from a verdict, so a box whose verify is red still
  * states every claim it makes; the two config-home rows and the log-grammar row are unconditional,
  * so even a box with no config home has rows to be red about.
  *
- * `harness claims` and `harness verify --emit-claims` both print {@link claimsText}, so the two
+ * `harness claims` and `harness verify --emit-claims` both print {@link capabilityManifestText}, so the two
  * can never disagree by a byte.
  */
 import { join } from "../base/paths.ts";
@@ -13,10 +16,10 @@ import { dumpsIndented, sortKeysDeep } from "../pycompat/json.ts";
 import { shellQuote } from "../pycompat/shlex.ts";
 import { EVIDENCE_NAME, readDeclaration, strings } from "./verify.ts";
 
-/** The claims contract this emitter speaks. */
-export const CLAIMS_CONTRACT = 1;
+/** The manifest contract this emitter speaks. */
+export const MANIFEST_CONTRACT = 1;
 /** The `component` every manifest names. */
-export const CLAIMS_COMPONENT = "basecradle-harness";
+export const MANIFEST_COMPONENT = "basecradle-harness";
 /** The script the config-home rows' probe runs (the Python console-script name). */
 export const VERIFY_SCRIPT = "basecradle-harness-verify";
 /** The script the log-grammar row's probe runs (the Python console-script name). */
@@ -29,7 +32,7 @@ export const LOG_GRAMMAR_COLUMNS = ["billing_blocked"] as const;
 export const LOG_GRAMMAR_TTL_HOURS = 1;
 
 /** What the manifest is built from. */
-export interface ClaimsOptions {
+export interface CapabilityManifestOptions {
   /** The resolved config home. */
   readonly configHome: string;
   /** The agent slug (`--subject`, `BASECRADLE_AGENT_SLUG`, else the OS user). */
@@ -42,7 +45,9 @@ export interface ClaimsOptions {
 }
 
 /** The manifest as an object, rows in contract order. */
-export async function claims(options: ClaimsOptions): Promise<Record<string, unknown>> {
+export async function capabilityManifest(
+  options: CapabilityManifestOptions,
+): Promise<Record<string, unknown>> {
   const root = options.configHome;
   const declaration = await readDeclaration(root) ?? {};
   const files = strings(declaration.files);
@@ -78,9 +83,9 @@ export async function claims(options: ClaimsOptions): Promise<Record<string, unk
     ttl_hours: LOG_GRAMMAR_TTL_HOURS,
   }));
   return {
-    contract: CLAIMS_CONTRACT,
+    contract: MANIFEST_CONTRACT,
     subject: `agent:${options.subject}`,
-    component: CLAIMS_COMPONENT,
+    component: MANIFEST_COMPONENT,
     claims: [...ids.map(row), ...grammar],
   };
 }
@@ -89,6 +94,6 @@ export async function claims(options: ClaimsOptions): Promise<Record<string, unk
  * The manifest's exact bytes: Python `json.dumps(indent=2, sort_keys=True)` (non-ASCII escaped,
  * so it survives an `LC_ALL=C` pipe), without the trailing newline the commands add.
  */
-export async function claimsText(options: ClaimsOptions): Promise<string> {
-  return dumpsIndented(sortKeysDeep(await claims(options)));
+export async function capabilityManifestText(options: CapabilityManifestOptions): Promise<string> {
+  return dumpsIndented(sortKeysDeep(await capabilityManifest(options)));
 }
