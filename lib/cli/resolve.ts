@@ -15,7 +15,7 @@ import {
 } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
-import { pythonJsonFile } from "../config/manifest.ts";
+import { pythonJsonFile } from "../config/bookkeeping.ts";
 import { resolveTools, splitStems, type ToolResolution } from "../config/resolve.ts";
 import { loadMemoryProvider } from "../memory/loader.ts";
 import { validateModelAxes } from "../providers/axes.ts";

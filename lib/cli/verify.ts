@@ -7,7 +7,7 @@
  */
 import { CONFIG_HOME_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
-import { pythonJsonFile } from "../config/manifest.ts";
+import { pythonJsonFile } from "../config/bookkeeping.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { type Finding, reportDocument, reportSummary, verify } from "../install/verify.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";

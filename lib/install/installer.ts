@@ -26,7 +26,7 @@ import {
   writeDeclared,
   writeManifest,
   writeVersionStamp,
-} from "../config/manifest.ts";
+} from "../config/bookkeeping.ts";
 import { pluginOptsIn, pluginRelevantTo, stemOf } from "../config/plugins.ts";
 import { normalizeStems } from "../config/resolve.ts";
 

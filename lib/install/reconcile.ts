@@ -9,7 +9,7 @@ import { lazyImport } from "../base/lazy_import.ts";
 import type { Journal } from "../journal/journal.ts";
 import { PRODUCT, VERSION } from "../base/version.ts";
 import type { InstallReport } from "./install_report.ts";
-import { readManifest, readVersionStamp } from "../config/manifest.ts";
+import { readManifest, readVersionStamp } from "../config/bookkeeping.ts";
 
 /**
  * On the first wake after an upgrade (docs/configuration.md#install-and-upgrade): reconcile an

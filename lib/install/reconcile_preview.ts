@@ -8,7 +8,7 @@ import { cp } from "node:fs/promises";
 import { VERSION } from "../base/version.ts";
 import type { InstallAction } from "./install_report.ts";
 import { install } from "./installer.ts";
-import { readManifest, readVersionStamp } from "../config/manifest.ts";
+import { readManifest, readVersionStamp } from "../config/bookkeeping.ts";
 
 /** The config home's install state against this build. */
 export interface ReconcilePreview {

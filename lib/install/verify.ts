@@ -25,7 +25,7 @@ import {
   pythonJsonFile,
   readManifest,
   readVersionStamp,
-} from "../config/manifest.ts";
+} from "../config/bookkeeping.ts";
 import { pluginOptsIn, pluginRelevantTo } from "../config/plugins.ts";
 import { AGENT_ENV_FILE, readAgentEnv } from "../config/agent_env.ts";
 

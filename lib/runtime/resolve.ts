@@ -26,7 +26,7 @@ import type { HarnessEnv } from "../config/env.ts";
 import type { InstallReport } from "../install/install_report.ts";
 import { type McpConfigRead, readMcpConfigs } from "../mcp/config.ts";
 import { autoReconcile } from "../install/reconcile.ts";
-import { readManifest } from "../config/manifest.ts";
+import { readManifest } from "../config/bookkeeping.ts";
 import { readOverlay } from "../config/overlay_read.ts";
 import {
   loadModelParams,

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseEnv } from "../../lib/config/env.ts";
 import { install } from "../../lib/install/installer.ts";
-import { MANIFEST_NAME, readManifest } from "../../lib/config/manifest.ts";
+import { MANIFEST_NAME, readManifest } from "../../lib/config/bookkeeping.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { resolveRuntime } from "../../lib/runtime/resolve.ts";
 import { tempHome, write } from "./install_support.ts";
