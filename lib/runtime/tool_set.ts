@@ -160,7 +160,7 @@ export interface CodeExecution {
   readonly container: () => string | undefined;
   /** The engine hook that bridges each code run, over the wake's platform context. */
   readonly hook: (bindings: ToolBindings) => TurnHook;
-  /** `code_attach`, bound to the same session. */
+  /** `code_attach`, bound to the same container. */
   readonly factories: Readonly<Record<string, ToolFactory>>;
 }
 
@@ -176,12 +176,12 @@ export async function loadCodeExecution(
     target.surface === "responses" && (target.builtins ?? []).includes("code_execution");
   if (!applies) return undefined;
   const code = await lazyImport<typeof import("../tools/code/mod.ts")>("lib/tools/code/mod.ts");
-  const session = new code.CodeSession({ apiKey: target.apiKey, baseURL: target.baseURL });
+  const container = new code.CodeContainer({ apiKey: target.apiKey, baseURL: target.baseURL });
   return {
-    container: () => session.container,
-    hook: ({ context }) => code.codeBridgeHook(session, context),
+    container: () => container.container,
+    hook: ({ context }) => code.codeBridgeHook(container, context),
     factories: {
-      code_attach: ({ context }) => new code.CodeAttachTool(session, context),
+      code_attach: ({ context }) => new code.CodeAttachTool(container, context),
     },
   };
 }

@@ -156,7 +156,7 @@ Deno.test("architecture: every vendor SDK client in lib/ is built with the path'
     "lib/providers/openrouter.ts",
     "lib/providers/model_probe.ts",
     "lib/tools/media/openai_media.ts",
-    "lib/tools/code/session.ts",
+    "lib/tools/code/container.ts",
     "lib/memory/recall_embeddings.ts",
     "lib/mcp/client.ts",
   ];

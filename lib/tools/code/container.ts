@@ -1,5 +1,5 @@
 /**
- * The wake's code session (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox): the one container OpenAI's
+ * The wake's code container (docs/tools.md#code_execution-run-code-in-the-vendors-sandbox): the one container OpenAI's
  * `code_interpreter` runs in for the rest of the wake once a reply named it (or `code_attach`
  * created it), what has been bridged already, and the openai SDK's containers API — loaded on
  * first use, so a wake whose model never runs code never loads it. The container is kept for one
@@ -46,7 +46,7 @@ export function baseName(path: string, fallback: string): string {
 }
 
 /** One wake's code container and bridge bookkeeping. */
-export class CodeSession {
+export class CodeContainer {
   /** The container the next request names; undefined until a reply or `code_attach` set one. */
   container?: string;
   /** Container file ids already stored as assets this wake. */
