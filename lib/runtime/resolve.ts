@@ -35,7 +35,7 @@ import {
   type Params,
 } from "../config/params.ts";
 import { loadPrompts, type Prompts, resolveConfigHome } from "../config/prompts.ts";
-import { resolveTools, type ToolResolution } from "../config/resolve.ts";
+import { resolveTools, type ToolResolution } from "../config/tool_resolution.ts";
 import { narrowPermissions, type PermissionOutcome } from "./permissions.ts";
 import { ConfigError } from "../config/errors.ts";
 import { errorMessage } from "../base/error_text.ts";

@@ -8,7 +8,7 @@ import type { LoadRefusing, Policy } from "../core/policy.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import { type Capability, type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
-import type { ActiveTool } from "../config/resolve.ts";
+import type { ActiveTool } from "../config/tool_resolution.ts";
 import type { TurnHook } from "../core/turn_hook.ts";
 import { promptsInstalled } from "../config/prompts.ts";
 import { AssetsTool } from "../tools/assets.ts";

@@ -140,7 +140,7 @@ Deno.test("architecture: no module of lib/ reaches the network outside lib/net/"
     const [file, rule] of [
       ["lib/net/pinned_transport.ts", "socket"],
       ["lib/net/outbound.ts", "global fetch"],
-      ["lib/net/resolve.ts", "socket"],
+      ["lib/net/dns.ts", "socket"],
     ]
   ) {
     const own = findings(file, await Deno.readTextFile(`${ROOT}/${file}`));

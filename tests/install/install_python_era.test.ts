@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { install } from "../../lib/install/installer.ts";
 import { readOverlay } from "../../lib/config/overlay_read.ts";
-import { resolveTools } from "../../lib/config/resolve.ts";
+import { resolveTools } from "../../lib/config/tool_resolution.ts";
 import { exists, hashOf, manifestOf, read, tempHome, write } from "../config/install_support.ts";
 
 const PY = (stem: string) => `# Default tool plugin: ${stem}\nPLUGIN = ToolPlugin(impl=X)\n`;

@@ -20,7 +20,7 @@ import {
   netDenyList,
 } from "../../lib/net/metadata_addresses.ts";
 import type { HttpRequest, Transport } from "../../lib/net/pinned_transport.ts";
-import type { Resolver } from "../../lib/net/resolve.ts";
+import type { Resolver } from "../../lib/net/dns.ts";
 import { WebFetchTool } from "../../lib/tools/web_fetch.ts";
 import { NET_DENY_LIST } from "../../lib/runtime/permissions.ts";
 

@@ -50,7 +50,7 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/net/handed_hop.ts",
       "lib/net/address_policy.ts",
       "lib/net/target.ts",
-      "lib/net/resolve.ts",
+      "lib/net/dns.ts",
       "lib/net/pinned_transport.ts",
       "lib/net/http1.ts",
       // Working state: the notes store, its tools and the cold-start filter are engaged-only.

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { SHIPPED_TOOL_DEFAULTS } from "../../lib/config/defaults.ts";
 import { readOverlay } from "../../lib/config/overlay_read.ts";
-import { resolveTools, type ResolveToolsInput } from "../../lib/config/resolve.ts";
+import { resolveTools, type ResolveToolsInput } from "../../lib/config/tool_resolution.ts";
 import { tempHome, write } from "./install_support.ts";
 
 const shipped = (stem: string) => SHIPPED_TOOL_DEFAULTS[`tools/${stem}.json`];

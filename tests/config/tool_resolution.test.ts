@@ -11,7 +11,7 @@ import {
   resolveTools,
   type ResolveToolsInput,
   UnknownStemError,
-} from "../../lib/config/resolve.ts";
+} from "../../lib/config/tool_resolution.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
 const BENIGN_SET = BENIGN_TOOLS;
