@@ -9,7 +9,7 @@ import { CONFIG_HOME_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { pythonJsonFile } from "../config/bookkeeping.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { type Finding, reportDocument, reportSummary, verify } from "../install/verify.ts";
+import { type Finding, proveConfigHome, reportDocument, reportSummary } from "../install/proof.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
 import { agentManifestText } from "./claims.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
@@ -70,7 +70,7 @@ stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not
         { configHome: env("BASECRADLE_CONFIG_HOME"), home: env("HOME") },
         values["config-home"],
       );
-      const report = await verify({
+      const report = await proveConfigHome({
         configHome,
         provider: values.provider,
         expectVersion: values["expect-version"],

@@ -14,7 +14,7 @@
 import { join } from "../base/paths.ts";
 import { dumpsIndented, sortKeysDeep } from "../pycompat/json.ts";
 import { shellQuote } from "../pycompat/shlex.ts";
-import { EVIDENCE_NAME, readDeclaration, strings } from "./verify.ts";
+import { EVIDENCE_NAME, readDeclaration, strings } from "./proof.ts";
 
 /** The manifest contract this emitter speaks. */
 export const MANIFEST_CONTRACT = 1;

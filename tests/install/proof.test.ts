@@ -4,7 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { install } from "../../lib/install/installer.ts";
-import { evidenceText, reportDocument, verify, VERIFY_NOTES } from "../../lib/install/verify.ts";
+import {
+  evidenceText,
+  PROOF_NOTES,
+  proveConfigHome,
+  reportDocument,
+} from "../../lib/install/proof.ts";
 import { capabilityManifestText } from "../../lib/install/capability_manifest.ts";
 import { shellQuote } from "../../lib/pycompat/shlex.ts";
 import { VERSION } from "../../lib/base/version.ts";
@@ -24,10 +29,10 @@ async function withHome(body: (home: string) => Promise<void>): Promise<void> {
 const checks = (report: { findings: readonly { check: string }[] }) =>
   report.findings.map((f) => f.check);
 
-Deno.test("verify: a fresh install is green and records .verified.json", async () => {
+Deno.test("proof: a fresh install is green and records .verified.json", async () => {
   await withHome(async (home) => {
     await install({ configHome: home, provider: "openai", optIn: ["web_search"] });
-    const report = await verify({
+    const report = await proveConfigHome({
       configHome: home,
       env: noEnv,
       now: () => new Date("2026-08-18T10:11:12.345Z"),
@@ -57,28 +62,28 @@ Deno.test("verify: a fresh install is green and records .verified.json", async (
       "ok",
       "opt_in",
     ]);
-    assert.deepEqual(doc.notes, VERIFY_NOTES);
+    assert.deepEqual(doc.notes, PROOF_NOTES);
   });
 });
 
-Deno.test("verify: unproven is red — no install, no declaration, unknown contract", async () => {
+Deno.test("proof: unproven is red — no install, no declaration, unknown contract", async () => {
   await withHome(async (home) => {
-    const none = await verify({ configHome: home, env: noEnv });
+    const none = await proveConfigHome({ configHome: home, env: noEnv });
     assert.deepEqual(checks(none), ["config-home-not-installed"]);
     assert.equal(none.evidence, null);
     await install({ configHome: home, provider: "openai" });
     await Deno.remove(`${home}/.declared.json`);
-    assert.deepEqual(checks(await verify({ configHome: home, env: noEnv })), [
+    assert.deepEqual(checks(await proveConfigHome({ configHome: home, env: noEnv })), [
       "declaration-missing",
     ]);
     await Deno.writeTextFile(`${home}/.declared.json`, '{"contract": 2, "files": []}');
-    const future = await verify({ configHome: home, env: noEnv });
+    const future = await proveConfigHome({ configHome: home, env: noEnv });
     assert.deepEqual(checks(future), ["declaration-contract-unknown"]);
     assert.match(future.findings[0].detail, /contract 2; this harness understands 1/);
   });
 });
 
-Deno.test("verify: a stripped grant, a vanished file, a stale stamp and a wrong pin", async () => {
+Deno.test("proof: a stripped grant, a vanished file, a stale stamp and a wrong pin", async () => {
   await withHome(async (home) => {
     await install({ configHome: home, provider: "openai", optIn: ["web_search"] });
     await Deno.remove(`${home}/tools/web_search.json`);
@@ -86,7 +91,7 @@ Deno.test("verify: a stripped grant, a vanished file, a stale stamp and a wrong 
     await Deno.writeTextFile(`${home}/.version`, "0.0.1\n");
     // An operator's edit is never a finding.
     await Deno.writeTextFile(`${home}/prompts/system-prompt.md`, "You are Ada.\n");
-    const report = await verify({ configHome: home, env: noEnv, expectVersion: "9.9.9" });
+    const report = await proveConfigHome({ configHome: home, env: noEnv, expectVersion: "9.9.9" });
     assert.deepEqual(checks(report), [
       "package-pin-mismatch",
       "config-home-stale",
@@ -100,38 +105,43 @@ Deno.test("verify: a stripped grant, a vanished file, a stale stamp and a wrong 
   });
 });
 
-Deno.test("verify: the provider comes from the argument, AI_PROVIDER, agent.env, else default", async () => {
+Deno.test("proof: the provider comes from the argument, AI_PROVIDER, agent.env, else default", async () => {
   await withHome(async (home) => {
     await install({ configHome: home, provider: "xai" });
-    const assumed = await verify({ configHome: home, env: noEnv, record: false });
+    const assumed = await proveConfigHome({ configHome: home, env: noEnv, record: false });
     assert.deepEqual(checks(assumed), ["provider-mismatch"]);
     assert.match(assumed.findings[0].detail, /the default was assumed/);
     await Deno.writeTextFile(
       `${home}/agent.env`,
       "AI_PROVIDER=openai\n# switched\nexport AI_PROVIDER='XAI'\n",
     );
-    const fromFile = await verify({ configHome: home, env: noEnv, record: false });
+    const fromFile = await proveConfigHome({ configHome: home, env: noEnv, record: false });
     assert.deepEqual([checks(fromFile), fromFile.activeProviderSource], [[], "agent.env"]);
-    const fromEnv = await verify({
+    const fromEnv = await proveConfigHome({
       configHome: home,
       env: (name) => name === "AI_PROVIDER" ? "openai" : undefined,
       record: false,
     });
     assert.equal(fromEnv.activeProviderSource, "environment");
     assert.match(fromEnv.findings[0].detail, /\(read from environment\)/);
-    const fromArg = await verify({ configHome: home, env: noEnv, provider: "XAI", record: false });
+    const fromArg = await proveConfigHome({
+      configHome: home,
+      env: noEnv,
+      provider: "XAI",
+      record: false,
+    });
     assert.deepEqual([checks(fromArg), fromArg.activeProviderSource], [[], "argument"]);
   });
 });
 
-Deno.test("verify: a newer build's defaults make the overlay stale and missing", async () => {
+Deno.test("proof: a newer build's defaults make the overlay stale and missing", async () => {
   await withHome(async (home) => {
     await install({
       configHome: home,
       provider: null,
       defaults: { "prompts/a.md": "old\n", "prompts/b.md": "b\n" },
     });
-    const report = await verify({
+    const report = await proveConfigHome({
       configHome: home,
       env: noEnv,
       defaults: { "prompts/a.md": "new\n", "prompts/b.md": "b\n", "prompts/c.md": "c\n" },

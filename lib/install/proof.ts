@@ -1,5 +1,5 @@
 /**
- * `harness verify`: proves the config home holds what its declaration says it holds
+ * The config-home proof `harness verify` runs: proves the config home holds what its declaration says it holds
  * (docs/operating.md#verify-claims-and-the-log-grammar-probe). It reads `.manifest.json`,
  * `.declared.json` and `.version` against this build's shipped defaults and reports every gap as
  * a finding with a stable `check` slug and a remedy. A state in which nothing can be proven (no
@@ -50,7 +50,7 @@ export interface Finding {
 }
 
 /** The verdict and what it was read from. */
-export interface VerifyReport {
+export interface ProofReport {
   readonly configHome: string;
   readonly harnessVersion: string;
   readonly declaredProvider: string | null;
@@ -65,8 +65,8 @@ export interface VerifyReport {
   readonly warnings: readonly string[];
 }
 
-/** The gaps verify does not cover, stated in every JSON report. */
-export const VERIFY_NOTES: readonly string[] = [
+/** The gaps the proof does not cover, stated in every JSON report. */
+export const PROOF_NOTES: readonly string[] = [
   "Presence and currency, and the wake's own load: every config-home file is loaded as a wake " +
   "loads it, and one a wake would refuse is a wake-would-refuse finding. A declared tool file " +
   "being present does not mean it activates (its provider, its credential and the locked policy " +
@@ -77,8 +77,8 @@ export const VERIFY_NOTES: readonly string[] = [
   "cannot parse is a skipped server there, never a refusal, so it is no finding either.",
 ];
 
-/** What {@link verify} checks. */
-export interface VerifyOptions {
+/** What {@link proveConfigHome} checks. */
+export interface ProofOptions {
   /** The resolved config home. */
   readonly configHome: string;
   /** `--provider`, when given. */
@@ -107,7 +107,7 @@ const toolStem = (rel: string) => rel.slice("tools/".length).replace(/\.(json|py
 const INSTALL = "harness install";
 
 /** Proves the declared set of `options.configHome`, or names exactly what is not there. */
-export async function verify(options: VerifyOptions): Promise<VerifyReport> {
+export async function proveConfigHome(options: ProofOptions): Promise<ProofReport> {
   const root = options.configHome;
   const version = options.version ?? VERSION;
   const shipped = options.defaults ?? ALL_SHIPPED_DEFAULTS;
@@ -283,7 +283,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
 }
 
 /** `.verified.json`: the green verdict, stamped, as the Python harness writes it. */
-export function evidenceText(report: VerifyReport, now: Date): string {
+export function evidenceText(report: ProofReport, now: Date): string {
   return pythonJsonFile({
     checked: `${now.toISOString().slice(0, 19)}+00:00`,
     contract: 1,
@@ -296,7 +296,7 @@ export function evidenceText(report: VerifyReport, now: Date): string {
 }
 
 /** The report as `--json` prints it (docs/operating.md#harness-verify). */
-export function reportDocument(report: VerifyReport): Record<string, unknown> {
+export function reportDocument(report: ProofReport): Record<string, unknown> {
   return {
     ok: report.findings.length === 0,
     config_home: report.configHome,
@@ -315,12 +315,12 @@ export function reportDocument(report: VerifyReport): Record<string, unknown> {
       remedy: f.remedy,
     })),
     evidence: report.evidence,
-    notes: [...VERIFY_NOTES],
+    notes: [...PROOF_NOTES],
   };
 }
 
 /** The human verdict: one headline, then a stanza per finding. */
-export function reportSummary(report: VerifyReport, name: string): string {
+export function reportSummary(report: ProofReport, name: string): string {
   if (!report.findings.length) {
     return `${name}: OK — harness ${report.harnessVersion}, ${report.declaredFiles.length} ` +
       `declared file(s), ${report.granted.length} granted opt-in tool(s). ` +
@@ -355,7 +355,7 @@ export function strings(value: unknown): string[] {
  */
 async function activeProviderOf(
   root: string,
-  options: VerifyOptions,
+  options: ProofOptions,
 ): Promise<{ provider: string; source: ProviderSource }> {
   if (options.provider?.trim()) {
     return { provider: options.provider.trim().toLowerCase(), source: "argument" };
