@@ -117,7 +117,7 @@ const LAYERS: readonly Layer[] = [
   },
   {
     folder: "lib/core/compaction",
-    purpose: "the context budget and the compactor that summarises the older part of a transcript",
+    purpose: "the context ceiling and the compactor that summarises the older part of a transcript",
     may: [
       "lib/base",
       "lib/pycompat",

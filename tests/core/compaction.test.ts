@@ -7,7 +7,7 @@ import {
 } from "../../lib/core/compaction/compaction.ts";
 import { summaryNote, transcriptChars } from "../../lib/core/compaction/cut.ts";
 import { isSummary } from "../../lib/core/types/summary_marker.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { ProviderServerError } from "../../lib/core/types/faults.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { RecordingJournal } from "./engine_fixtures.ts";
@@ -19,7 +19,7 @@ function setup(
   const journal = new RecordingJournal();
   const provider = new SplitProvider([], options.summaries);
   // One step per turn keeps the small test budgets inside the guarantee (no WARNING noise).
-  const budget = new ContextBudget(provider, {
+  const budget = new ContextCeiling(provider, {
     override: options.override ?? 8000,
     maxSteps: 1,
     journal,
@@ -233,7 +233,7 @@ Deno.test("compaction: a transient fault of the summarize call is retried like a
     new ProviderServerError("502 from upstream", 502),
     "NOTES",
   ]);
-  const budget = new ContextBudget(provider, { override: 8000, maxSteps: 1, journal });
+  const budget = new ContextCeiling(provider, { override: 8000, maxSteps: 1, journal });
   const waits: number[] = [];
   const compactor = new Compactor(provider, budget, {
     journal,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Compactor } from "../../lib/core/compaction/compaction.ts";
 import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import { isSummary } from "../../lib/core/types/summary_marker.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { Engine } from "../../lib/core/engine.ts";
 import { ProviderAuthError, ProviderContextLengthError } from "../../lib/core/types/faults.ts";
 import { Message } from "../../lib/core/types/message.ts";
@@ -24,7 +24,7 @@ const overflow = () =>
 function setup(agent: Scripted[], override = 8000) {
   const journal = new RecordingJournal();
   const provider = new SplitProvider(agent, ["NOTES"]);
-  const budget = new ContextBudget(provider, { override, maxSteps: 1, journal });
+  const budget = new ContextCeiling(provider, { override, maxSteps: 1, journal });
   const compactor = new Compactor(provider, budget, { journal });
   const echo = new EchoTool();
   const engine = new Engine(provider, new ToolRegistry().register(echo), { journal });
@@ -108,7 +108,7 @@ Deno.test("heal: 0 means off even at the wall", async () => {
 Deno.test("heal: with nothing to cut, the error stands and no retry is made", async () => {
   const journal = new RecordingJournal();
   const provider = new SplitProvider([overflow(), text("never")]);
-  const compactor = new Compactor(provider, new ContextBudget(provider, { override: 8000 }), {
+  const compactor = new Compactor(provider, new ContextCeiling(provider, { override: 8000 }), {
     journal,
   });
   const messages = [Message.user("x".repeat(50_000), { items: ["u1"] })];

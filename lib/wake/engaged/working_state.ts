@@ -146,7 +146,7 @@ export class WakeWorkingState {
     if (typeof tokensIn !== "number") {
       tokensIn = await this.store.lastTokensIn().catch(() => undefined);
     }
-    const crossed = await this.#compactor.budget.crossed(tokensIn, HANDOFF_REMINDER_AT);
+    const crossed = await this.#compactor.ceiling.crossed(tokensIn, HANDOFF_REMINDER_AT);
     return crossed ? HANDOFF_REMINDER : undefined;
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import {
-  ContextBudget,
+  ContextCeiling,
   DEFAULT_CONTEXT_LIMIT,
   guaranteeWarning,
   maxSafeSteps,
@@ -8,7 +8,7 @@ import {
   persistedStepCap,
   providerTokensIn,
   worstCaseTurnTokens,
-} from "../../lib/core/compaction/context_budget.ts";
+} from "../../lib/core/compaction/context_ceiling.ts";
 import type { Provider } from "../../lib/core/types/provider.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { RecordingJournal } from "./engine_fixtures.ts";
@@ -49,7 +49,7 @@ Deno.test("budget: the guarantee arithmetic is derived from the caps", () => {
 Deno.test("budget: an env budget too small for the guarantee warns and names the numbers", async () => {
   const journal = new RecordingJournal();
   const { provider, asked } = limitProvider(() => 1_000_000);
-  const budget = new ContextBudget(provider, { override: 20000, maxSteps: 24, journal });
+  const budget = new ContextCeiling(provider, { override: 20000, maxSteps: 24, journal });
   assert.deepEqual(await budget.limit(), { tokens: 20000, source: "env" });
   assert.deepEqual(journal.lines(), [
     "INFO context limit limit=20000 source=env compact_at=10000",
@@ -62,7 +62,7 @@ Deno.test("budget: the quoted minimum is silent; a budget that truly falls short
   // int(L × 0.5) hands a token back, so 98303 still clears the bar; 98302 does not.
   for (const [tokens, warns] of [[98304, false], [98303, false], [98302, true]] as const) {
     const journal = new RecordingJournal();
-    await new ContextBudget(limitProvider().provider, { override: tokens, journal }).limit();
+    await new ContextCeiling(limitProvider().provider, { override: tokens, journal }).limit();
     assert.equal(journal.at("WARNING").length, warns ? 1 : 0, `budget ${tokens}`);
   }
 });
@@ -83,7 +83,7 @@ Deno.test("budget: more steps break the guarantee from the other side", () => {
 
 Deno.test("budget: the shipped floor satisfies the guarantee and says nothing", async () => {
   const journal = new RecordingJournal();
-  const budget = new ContextBudget(limitProvider().provider, { journal });
+  const budget = new ContextCeiling(limitProvider().provider, { journal });
   assert.deepEqual(await budget.limit(), { tokens: DEFAULT_CONTEXT_LIMIT, source: "default" });
   assert.deepEqual(journal.lines(), [
     "INFO context limit limit=128000 source=default compact_at=64000",
@@ -93,7 +93,7 @@ Deno.test("budget: the shipped floor satisfies the guarantee and says nothing", 
 Deno.test("budget: the adapter's answer is used, once, and a tiny one has no step remedy", async () => {
   const journal = new RecordingJournal();
   const { provider, asked } = limitProvider(() => Promise.resolve(2000));
-  const budget = new ContextBudget(provider, { journal });
+  const budget = new ContextCeiling(provider, { journal });
   const [a, b] = await Promise.all([budget.limit(), budget.limit()]);
   assert.deepEqual(a, { tokens: 2000, source: "adapter" });
   assert.equal(a, b);
@@ -111,7 +111,7 @@ Deno.test("budget: a failing or floor-answering adapter falls to the default", a
   const throwing = limitProvider(() => {
     throw new Error("metadata down");
   });
-  assert.deepEqual(await new ContextBudget(throwing.provider, { journal }).limit(), {
+  assert.deepEqual(await new ContextCeiling(throwing.provider, { journal }).limit(), {
     tokens: 128000,
     source: "default",
   });
@@ -124,7 +124,7 @@ Deno.test("budget: a failing or floor-answering adapter falls to the default", a
   const floor = limitProvider(() => 128000, {
     contextLimitSource: { kind: "floor", reason: "models.retrieve failed: 503" },
   });
-  const limit = await new ContextBudget(floor.provider, { journal: floorJournal }).limit();
+  const limit = await new ContextCeiling(floor.provider, { journal: floorJournal }).limit();
   assert.deepEqual(limit, { tokens: 128000, source: "default" });
   assert.deepEqual(floorJournal.lines(), [
     "WARNING Could not read the model's context limit from the provider: models.retrieve failed: 503",
@@ -135,14 +135,14 @@ Deno.test("budget: a failing or floor-answering adapter falls to the default", a
   const stated = limitProvider(() => 128000, {
     contextLimitSource: { kind: "floor", reason: "models.retrieve states no context window" },
   });
-  await new ContextBudget(stated.provider, { journal: silent }).limit();
+  await new ContextCeiling(stated.provider, { journal: silent }).limit();
   assert.deepEqual(silent.at("WARNING"), []);
 });
 
 Deno.test("budget: 0 disables compaction without a lookup or a line", async () => {
   const journal = new RecordingJournal();
   const { provider, asked } = limitProvider(() => 1000);
-  const budget = new ContextBudget(provider, { override: 0, journal });
+  const budget = new ContextCeiling(provider, { override: 0, journal });
   assert.equal(budget.enabled, false);
   assert.deepEqual(await budget.limit(), { tokens: 0, source: "env" });
   assert.equal(await budget.shouldCompact(10_000_000), false);
@@ -151,14 +151,14 @@ Deno.test("budget: 0 disables compaction without a lookup or a line", async () =
 });
 
 Deno.test("budget: the trigger is strictly above half the ceiling", async () => {
-  const env = new ContextBudget(limitProvider().provider, { override: 8000 });
+  const env = new ContextCeiling(limitProvider().provider, { override: 8000 });
   assert.equal(await env.shouldCompact(4000), false);
   assert.equal(await env.shouldCompact(4001), true);
   assert.equal(await env.shouldCompact(undefined), false);
 
   // With no override, a call under half the floor never asks the adapter.
   const { provider, asked } = limitProvider(() => 100_000);
-  const adapter = new ContextBudget(provider);
+  const adapter = new ContextCeiling(provider);
   assert.equal(await adapter.shouldCompact(63_999), false);
   assert.equal(asked.count, 0);
   assert.equal(await adapter.shouldCompact(64_000), true); // 64000 > int(100000 × 0.5)
@@ -175,6 +175,6 @@ Deno.test("budget: only a positive integer counts as reported usage", () => {
 
 Deno.test("budget: a negative or fractional override is refused", () => {
   const { provider } = limitProvider();
-  assert.throws(() => new ContextBudget(provider, { override: -1 }), RangeError);
-  assert.throws(() => new ContextBudget(provider, { override: 1.5 }), RangeError);
+  assert.throws(() => new ContextCeiling(provider, { override: -1 }), RangeError);
+  assert.throws(() => new ContextCeiling(provider, { override: 1.5 }), RangeError);
 });

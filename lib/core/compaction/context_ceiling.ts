@@ -1,13 +1,14 @@
 /**
- * The context budget (docs/context.md#the-context-budget; invariant 5 of docs/invariants.md): what
- * the model's ceiling is, where that number came from, and whether the last call came close
- * enough to it that the transcript must compact.
+ * The context ceiling, which the docs and the journal's lines call the context budget
+ * (docs/context.md#the-context-budget; invariant 5 of docs/invariants.md): what the model's
+ * ceiling is, where that number came from, and whether the last call came close enough to it that
+ * the transcript must compact. (In code a budget is budget.json's spending limit.)
  *
  * Compacting at half the ceiling is safe only while one turn cannot leap from under the threshold
  * to over the ceiling. A step persists at most `TOOL_RESULT_CAP + TOOL_ARGS_CAP` characters of tool
  * payload, so the guarantee is the inequality `limit × (1 − COMPACT_AT) ≥ step cap × max steps ÷
  * 3.0 chars/token`. The numbers are derived from the caps module, never restated, so tuning a cap
- * moves the warning with it. The budget warns when the inequality fails and never refuses: the
+ * moves the warning with it. The ceiling warns when the inequality fails and never refuses: the
  * operator's override is the escape hatch and always wins (`0` switches compaction off).
  */
 import { errorMessage } from "../../base/error_text.ts";
@@ -67,7 +68,7 @@ export interface ResolvedLimit {
 }
 
 /**
- * The WARNING text for a budget that cannot hold one worst-case turn above its threshold, or
+ * The WARNING text for a ceiling that cannot hold one worst-case turn above its threshold, or
  * `undefined` when it can. The remedy depends on the source: an operator's number may be raised,
  * but an adapter's (or the floor) is the model's real wall, so only fewer steps are suggested.
  */
@@ -82,7 +83,7 @@ export function guaranteeWarning(limit: ResolvedLimit, maxSteps: number): string
     if (steps >= 1) fixes.push(`lower HARNESS_MAX_STEPS to ${steps}`);
     remedy = `To restore the guarantee, ${fixes.join(" or ")}.`;
   } else {
-    // Never "raise the budget" here: above the model's real wall the threshold could never fire.
+    // Never "raise the ceiling" here: above the model's real wall the threshold could never fire.
     remedy = steps >= 1
       ? `Lower HARNESS_MAX_STEPS to ${steps} to restore the guarantee. (Raising ` +
         "HARNESS_MAX_CONTEXT_TOKENS would not help: this is the model's own ceiling, and a budget " +
@@ -103,8 +104,8 @@ export function providerTokensIn(provider: Provider): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-/** How a budget is built. */
-export interface ContextBudgetOptions {
+/** How a ceiling is built. */
+export interface ContextCeilingOptions {
   /** `HARNESS_MAX_CONTEXT_TOKENS`: `undefined` unset, `0` disables compaction and the self-heal. */
   readonly override?: number;
   /** The effective per-turn step budget (`HARNESS_MAX_STEPS`), which the guarantee is sized by. */
@@ -116,9 +117,9 @@ export interface ContextBudgetOptions {
 /**
  * The ceiling, resolved lazily and at most once (the adapter lookup may be a network call):
  * `override` → `provider.contextLimit()` → {@link DEFAULT_CONTEXT_LIMIT}. Logs INFO `context limit`
- * once, plus the guarantee WARNING when the budget is too small for one tool-heavy turn.
+ * once, plus the guarantee WARNING when the ceiling is too low for one tool-heavy turn.
  */
-export class ContextBudget {
+export class ContextCeiling {
   /** The per-turn step budget the guarantee is sized by. */
   readonly maxSteps: number;
   readonly #provider: Provider;
@@ -126,8 +127,8 @@ export class ContextBudget {
   readonly #journal: Journal;
   #limit?: Promise<ResolvedLimit>;
 
-  /** A budget for `provider`; throws `RangeError` for a negative or fractional override. */
-  constructor(provider: Provider, options: ContextBudgetOptions = {}) {
+  /** A ceiling for `provider`; throws `RangeError` for a negative or fractional override. */
+  constructor(provider: Provider, options: ContextCeilingOptions = {}) {
     const override = options.override;
     if (override !== undefined && (!Number.isInteger(override) || override < 0)) {
       throw new RangeError(`The context budget must be a non-negative integer, got ${override}.`);
@@ -138,7 +139,7 @@ export class ContextBudget {
     this.#journal = options.journal ?? silentJournal;
   }
 
-  /** False only when the operator set the budget to `0`: then nothing compacts, not even a rescue. */
+  /** False only when the operator set the ceiling to `0`: then nothing compacts, not even a rescue. */
   get enabled(): boolean {
     return this.#override !== 0;
   }
