@@ -5,7 +5,7 @@
  * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
  * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
  */
-import { DEFAULT_MAX_STEPS } from "../core/types/step_note.ts";
+import { DEFAULT_MAX_STEPS } from "../core/types/step_counter.ts";
 import { didYouMean } from "../base/suggest.ts";
 import { isUuid } from "../base/uuid.ts";
 import * as z from "../base/zod.ts";

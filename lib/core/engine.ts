@@ -1,5 +1,5 @@
 /**
- * The think→act loop. Per step: a step note, one model call (transient faults retried), the
+ * The think→act loop. Per step: a step counter, one model call (transient faults retried), the
  * reply appended and **persisted before any tool runs**
  * (docs/invariants.md#3-written-before-dispatched), each tool call run in order, images injected,
  * hooks consulted. The loop holds no policy: it runs whatever the registry holds, and the
@@ -26,7 +26,7 @@ import { type ImageContent, Message } from "./types/message.ts";
 import type { Provider } from "./types/provider.ts";
 import type { ToolRegistry } from "./registry.ts";
 import { loggedChat, realSleep, type Sleep } from "./retry.ts";
-import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepNote } from "./types/step_note.ts";
+import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepCounter } from "./types/step_counter.ts";
 import type { StepContext, TurnHook } from "./turn_hook.ts";
 import type { ToolOutcome, ToolSpec } from "./types/tool.ts";
 
@@ -110,7 +110,7 @@ export interface EngineOptions {
   readonly maxSteps?: number;
   /** Extra attempts for the transient faults; total attempts = this + 1. */
   readonly responseRetries?: number;
-  /** The clock for step notes and durations. */
+  /** The clock for step counters and durations. */
   readonly now?: () => Date;
   /** The retry backoff's sleep. */
   readonly sleep?: Sleep;
@@ -266,7 +266,7 @@ class Run {
         this.#stepsUsed = step;
         this.engine.steps++;
         const reminder = await this.options.stepReminder?.();
-        const note = stepNote(step, max, started);
+        const note = stepCounter(step, max, started);
         this.messages.push(Message.system(reminder ? `${note}\n\n${reminder}` : note));
         const reply = await this.#chat(specs.length ? specs : undefined);
         this.messages.push(reply);

@@ -48,7 +48,7 @@ Deno.test("heal: an over-length 400 compacts and retries the turn once", async (
   assert.equal(result.text, "answered");
   assert.equal(t.attempts(), 2);
   assert.equal(t.provider.summaryCalls.length, 1);
-  // The failed attempt's residue (its step note) is gone; the turn is answered once.
+  // The failed attempt's residue (its step counter) is gone; the turn is answered once.
   const at = t.messages.indexOf(t.turn);
   assert.deepEqual(t.messages.slice(at + 1).map((m) => m.role), ["system", "assistant"]);
   assert.ok(isSummary(t.messages[1]));
@@ -101,7 +101,7 @@ Deno.test("heal: 0 means off even at the wall", async () => {
     "WARNING Context overflow, but compaction is disabled (HARNESS_MAX_CONTEXT_TOKENS=0): the " +
     "transcript is left exactly as it is and the error stands.",
   ]);
-  // Only the failed attempt's own step note was added; nothing was rewritten.
+  // Only the failed attempt's own step counter was added; nothing was rewritten.
   assert.deepEqual(t.messages.slice(0, before.length), before);
 });
 

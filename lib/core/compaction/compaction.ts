@@ -21,7 +21,7 @@ import {
   isBoundary,
   preludeEnd,
   renderRegion,
-  summaryNote,
+  summaryText,
   transcriptChars,
 } from "./cut.ts";
 import { isSummary } from "../types/summary_marker.ts";
@@ -182,7 +182,7 @@ export class Compactor {
     const beforeCount = messages.length;
     const beforeChars = transcriptChars(messages);
     const dropped = messages.slice(head, cut);
-    const note = Message.system(summaryNote(dropped.length, summary));
+    const note = Message.system(summaryText(dropped.length, summary));
     const items = droppedItems(dropped);
     if (items.length) note.items = items;
     messages.splice(head, cut - head, note);
@@ -221,7 +221,7 @@ export class Compactor {
     const summary = await this.#summarize(dropped, limit.tokens, charsPerToken);
     if (summary === undefined) return false;
     const beforeCount = messages.length;
-    const note = Message.system(summaryNote(dropped.length, summary));
+    const note = Message.system(summaryText(dropped.length, summary));
     const items = droppedItems(dropped);
     if (items.length) note.items = items;
     messages.splice(head, cut - head, note);

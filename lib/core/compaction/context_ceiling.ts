@@ -16,7 +16,7 @@ import { contextLimit, type LimitSource } from "../../journal/catalogue_context.
 import { type Journal, silentJournal } from "../../journal/journal.ts";
 import { TOOL_ARGS_CAP, TOOL_RESULT_CAP } from "../transcript/caps.ts";
 import type { Provider } from "../types/provider.ts";
-import { DEFAULT_MAX_STEPS } from "../types/step_note.ts";
+import { DEFAULT_MAX_STEPS } from "../types/step_counter.ts";
 
 /** The ceiling assumed when neither the operator nor the adapter names one. */
 export const DEFAULT_CONTEXT_LIMIT = 128_000;

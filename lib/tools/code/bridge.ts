@@ -40,7 +40,7 @@ export function codeBridgeHook(code: CodeContainer, context: PlatformContext): T
       if (!run) return;
       const lines = await bridge(code, context, run);
       if (!lines.length) return;
-      step.append(Message.user(artifactNote(lines), { injected: true }));
+      step.append(Message.user(artifactsText(lines), { injected: true }));
       noted = step.reply;
     },
     beforeFinish(step: StepContext) {
@@ -199,7 +199,7 @@ async function store(context: PlatformContext, artifact: Artifact): Promise<Asse
 }
 
 /** The injected turn: the stored artifacts (and failures), and how to share them. */
-export function artifactNote(lines: readonly string[]): string {
+export function artifactsText(lines: readonly string[]): string {
   return `${ARTIFACTS_LEAD} ${lines.join(", ")}.\n\n` +
     "To share a result, post it with the messages tool and name these assets by uuid; the " +
     "sandbox's /mnt/data paths are not reachable by anyone else.";

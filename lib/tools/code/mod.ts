@@ -4,5 +4,5 @@
  * the `code_attach` tool bound to the same container.
  */
 export { CodeAttachTool } from "./attach.ts";
-export { artifactNote, ARTIFACTS_LEAD, bridge, CELL_SEPARATOR, codeBridgeHook } from "./bridge.ts";
+export { ARTIFACTS_LEAD, artifactsText, bridge, CELL_SEPARATOR, codeBridgeHook } from "./bridge.ts";
 export { CODE_FILE_MAX_BYTES, CodeContainer, type CodeEndpoint } from "./container.ts";
