@@ -5,7 +5,7 @@ import {
   renderBatch,
   renderEvent,
   renderTask,
-} from "../../lib/runtime/render.ts";
+} from "../../lib/runtime/item_text.ts";
 import { asset, event, msg, task } from "../wake/fixtures.ts";
 
 Deno.test("a batch is one line per message, oldest first, joined by newlines", () => {
