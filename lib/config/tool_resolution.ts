@@ -10,7 +10,7 @@
  */
 import { closest } from "../base/suggest.ts";
 import { Policy, type Profile } from "../core/policy.ts";
-import { type Catalogue, RUNTIME_CATALOGUE, unavailableReason } from "./catalogue.ts";
+import { RUNTIME_VOCABULARY, type ToolVocabulary, unavailableReason } from "./tool_vocabulary.ts";
 import { type CandidateFile, SHIPPED_STEMS, shippedPluginText, walkOverlay } from "./overlay.ts";
 import {
   type ActivationContext,
@@ -52,7 +52,7 @@ export interface ResolveToolsInput {
   /** The memory provider's tool names, merged after the plugins. */
   readonly memoryTools?: readonly string[];
   /** The tool vocabulary (default: this runtime's). */
-  readonly catalogue?: Catalogue;
+  readonly vocabulary?: ToolVocabulary;
   /** Per-tool runtime vetoes (`shell` as root); `harness resolve` deliberately passes none. */
   readonly loadRefusals?: Readonly<Record<string, string>>;
   /**
@@ -84,7 +84,7 @@ export function hostRulesReason(builtin: string, file: string): string {
 export interface ActiveTool {
   /** The model-facing name. */
   readonly name: string;
-  /** The catalogue tool to instantiate (`null` for a memory-provider tool). */
+  /** The vocabulary tool to instantiate (`null` for a memory-provider tool). */
   readonly tool: string | null;
   /** Constructor options from the plugin file. */
   readonly options: Readonly<Record<string, unknown>>;
@@ -271,15 +271,15 @@ class Trail {
 
 /** Resolves the tool set for one configuration. Throws {@link UnknownStemError} only. */
 export function resolveTools(input: ResolveToolsInput): ToolResolution {
-  const catalogue = input.catalogue ?? RUNTIME_CATALOGUE;
+  const vocabulary = input.vocabulary ?? RUNTIME_VOCABULARY;
   const optIn = normalizeStems(input.optIn ?? []);
   const only = input.only == null ? null : normalizeStems(input.only);
   checkStems([...optIn, ...(only ?? [])]);
   const trail = new Trail();
   const { candidates, overlayToolStems } = grantedCandidates(input, optIn, only, trail);
-  const plugins = parseCandidates(input, candidates, catalogue, trail);
+  const plugins = parseCandidates(input, candidates, vocabulary, trail);
   const claims = claimPlugins(input, plugins);
-  const activation = activate(input, claims.claimed, catalogue);
+  const activation = activate(input, claims.claimed, vocabulary);
   attribute(plugins, claims, activation, trail);
   const stems: Record<string, StemStatus> = {};
   for (const stem of [...trail.drafts.keys()].sort()) stems[stem] = finish(trail.drafts.get(stem)!);
@@ -291,7 +291,7 @@ export function resolveTools(input: ResolveToolsInput): ToolResolution {
     activeTools,
     activeBuiltins,
     skipped: trail.skipped,
-    optInTools: optInStems(claims.claimed, catalogue),
+    optInTools: optInStems(claims.claimed, vocabulary),
     stems,
     excludedStems: trail.excludedStems,
     broken: trail.broken,
@@ -366,7 +366,7 @@ function grantedCandidates(
 function parseCandidates(
   input: ResolveToolsInput,
   candidates: readonly CandidateFile[],
-  catalogue: Catalogue,
+  vocabulary: ToolVocabulary,
   trail: Trail,
 ): Plugin[] {
   const plugins: Plugin[] = [];
@@ -374,7 +374,7 @@ function parseCandidates(
     const unreadable = file.text === "" ? input.overlay?.unreadable?.[file.file] : undefined;
     const parsed = unreadable !== undefined
       ? { ok: false as const, error: `could not be read: ${unreadable}` }
-      : parsePluginFile(file.file, file.text, catalogue);
+      : parsePluginFile(file.file, file.text, vocabulary);
     const entry = trail.drafts.get(file.stem);
     if (parsed.ok) {
       plugins.push(...parsed.value.plugins);
@@ -439,10 +439,10 @@ function claimPlugins(input: ResolveToolsInput, plugins: readonly Plugin[]): Cla
 }
 
 /** The opt-in stems that contribute an available tool or built-in. */
-function optInStems(claimed: ReadonlyMap<string, Plugin>, catalogue: Catalogue): string[] {
+function optInStems(claimed: ReadonlyMap<string, Plugin>, vocabulary: ToolVocabulary): string[] {
   return [
     ...new Set(
-      [...claimed.values()].filter((plugin) => plugin.optIn && available(plugin, catalogue))
+      [...claimed.values()].filter((plugin) => plugin.optIn && available(plugin, vocabulary))
         .map((plugin) => plugin.stem),
     ),
   ].sort();
@@ -461,11 +461,11 @@ interface Activation {
   readonly refusedNames: readonly { name: string; stem: string | null; reason: string }[];
 }
 
-/** Phase 4: the claimed plugins, then the memory tools, through the policy and the catalogue. */
+/** Phase 4: the claimed plugins, then the memory tools, through the policy and the vocabulary. */
 function activate(
   input: ResolveToolsInput,
   claimed: ReadonlyMap<string, Plugin>,
-  catalogue: Catalogue,
+  vocabulary: ToolVocabulary,
 ): Activation {
   const policy = input.profile === "unlocked" ? Policy.unlocked() : Policy.locked();
   const activeTools: ActiveTool[] = [];
@@ -474,7 +474,7 @@ function activate(
   const dropped = new Map<Plugin, string>();
   const policyDropped = new Set<Plugin>();
   const refuse = (name: string): string | undefined => {
-    const capabilities = catalogue.tools[name]?.capabilities ?? [];
+    const capabilities = vocabulary.tools[name]?.capabilities ?? [];
     const veto = input.loadRefusals?.[name];
     return policy.refusal({
       requires: new Set(capabilities),
@@ -484,7 +484,7 @@ function activate(
   const refusedNames: { name: string; stem: string | null; reason: string }[] = [];
   for (const plugin of claimed.values()) {
     if (plugin.builtin !== undefined) {
-      if (!catalogue.builtins[plugin.builtin]) {
+      if (!vocabulary.builtins[plugin.builtin]) {
         dropped.set(plugin, unavailableReason("builtin", plugin.builtin));
         continue;
       }
@@ -509,7 +509,7 @@ function activate(
       refusedNames.push({ name: plugin.name, stem: plugin.stem, reason: refusal });
       continue;
     }
-    if (!catalogue.tools[tool]?.implemented) {
+    if (!vocabulary.tools[tool]?.implemented) {
       dropped.set(plugin, unavailableReason("tool", tool));
       continue;
     }
@@ -582,9 +582,9 @@ function inactiveLines(claims: Claims): string[] {
   );
 }
 
-function available(plugin: Plugin, catalogue: Catalogue): boolean {
-  if (plugin.builtin !== undefined) return catalogue.builtins[plugin.builtin] === true;
-  return catalogue.tools[plugin.tool ?? plugin.name]?.implemented === true;
+function available(plugin: Plugin, vocabulary: ToolVocabulary): boolean {
+  if (plugin.builtin !== undefined) return vocabulary.builtins[plugin.builtin] === true;
+  return vocabulary.tools[plugin.tool ?? plugin.name]?.implemented === true;
 }
 
 function finish(draft: StemDraft): StemStatus {

@@ -5,7 +5,7 @@
  * and "not available in this runtime".
  */
 import assert from "node:assert/strict";
-import { type Catalogue, RUNTIME_CATALOGUE } from "../../lib/config/catalogue.ts";
+import { RUNTIME_VOCABULARY, type ToolVocabulary } from "../../lib/config/tool_vocabulary.ts";
 import { SHIPPED_STEMS } from "../../lib/config/overlay.ts";
 import {
   resolveTools,
@@ -20,14 +20,14 @@ const BENIGN_SET = BENIGN_TOOLS;
  * Every tool implemented, every built-in wired: the mapping of docs/tools.md#the-shipped-stems
  * without this runtime's gaps.
  */
-const FULL: Catalogue = {
+const FULL: ToolVocabulary = {
   tools: Object.fromEntries(
-    Object.entries(RUNTIME_CATALOGUE.tools).map(([name, tool]) => [name, {
+    Object.entries(RUNTIME_VOCABULARY.tools).map(([name, tool]) => [name, {
       ...tool,
       implemented: true,
     }]),
   ),
-  builtins: Object.fromEntries(Object.keys(RUNTIME_CATALOGUE.builtins).map((n) => [n, true])),
+  builtins: Object.fromEntries(Object.keys(RUNTIME_VOCABULARY.builtins).map((n) => [n, true])),
 };
 
 const CELLS = {
@@ -85,7 +85,7 @@ Deno.test("each opt-in stem resolves to the documented names on its provider", (
     ["openrouter", "openrouter_search", [], ["web_search"]],
   ];
   for (const [cell, stem, tools, builtins] of cases) {
-    const answer = resolve({ ...CELLS[cell], optIn: [stem], catalogue: FULL });
+    const answer = resolve({ ...CELLS[cell], optIn: [stem], vocabulary: FULL });
     const entry = answer.stems[stem];
     assert.equal(entry.status, "active", `${cell} ${stem}: ${entry.reason}`);
     assert.deepEqual(entry.tools, tools, stem);
@@ -201,12 +201,12 @@ Deno.test("a relevant stem with unmet requirements is inactive with deduplicated
 
 Deno.test("credentials: assumed ones are named; absent ones deactivate with the documented reason", () => {
   const stems = ["send_direct_message_to_origin", "generate_image"];
-  const assumed = resolve({ optIn: stems, catalogue: FULL });
+  const assumed = resolve({ optIn: stems, vocabulary: FULL });
   assert.deepEqual(assumed.credentialVars, ["AI_API_KEY", "NTFY_DM_TOKEN"]);
   assert.deepEqual(assumed.stems.send_direct_message_to_origin.assumesCredential, [
     "NTFY_DM_TOKEN",
   ]);
-  const absent = resolve({ optIn: stems, catalogue: FULL, assumeCredentials: false });
+  const absent = resolve({ optIn: stems, vocabulary: FULL, assumeCredentials: false });
   assert.equal(absent.stems.send_direct_message_to_origin.reason, "needs NTFY_DM_TOKEN set");
   assert.equal(
     absent.stems.generate_image.reason,
@@ -214,7 +214,7 @@ Deno.test("credentials: assumed ones are named; absent ones deactivate with the 
   );
   const real = resolve({
     optIn: stems,
-    catalogue: FULL,
+    vocabulary: FULL,
     assumeCredentials: false,
     env: {
       NTFY_DM_TOKEN: "t",
@@ -224,7 +224,7 @@ Deno.test("credentials: assumed ones are named; absent ones deactivate with the 
 });
 
 Deno.test("shell is refused by the locked policy and allowed when unlocked", () => {
-  const locked = resolve({ optIn: ["shell"], catalogue: FULL });
+  const locked = resolve({ optIn: ["shell"], vocabulary: FULL });
   assert.ok(!locked.tools.includes("shell"));
   const reason = "refused by the safe-by-default policy: needs shell";
   assert.deepEqual(locked.skipped, [{ name: "shell", stem: "shell", reason }]);
@@ -234,7 +234,7 @@ Deno.test("shell is refused by the locked policy and allowed when unlocked", () 
   assert.equal(locked.stems.shell.reason, reason);
   // Opt-in inventory is computed before the policy filter.
   assert.deepEqual(locked.optInTools, ["shell"]);
-  const unlocked = resolve({ optIn: ["shell"], catalogue: FULL, profile: "unlocked" });
+  const unlocked = resolve({ optIn: ["shell"], vocabulary: FULL, profile: "unlocked" });
   assert.ok(unlocked.tools.includes("shell"));
   assert.deepEqual(unlocked.safetyNotices, []);
   // This runtime implements shell: the policy alone decides.
@@ -245,7 +245,7 @@ Deno.test("shell is refused by the locked policy and allowed when unlocked", () 
 Deno.test("a runtime veto refuses a tool with its own text", () => {
   const answer = resolve({
     optIn: ["shell"],
-    catalogue: FULL,
+    vocabulary: FULL,
     profile: "unlocked",
     loadRefusals: { shell: "running as root" },
   });
@@ -313,9 +313,9 @@ Deno.test("under host rules the vendor-fetching built-ins are refused, with the 
     ["openrouter", "openrouter_search", ["web_search"]],
   ];
   for (const [cell, stem, builtins] of cases) {
-    const free = resolve({ ...CELLS[cell], optIn: [stem], catalogue: FULL });
+    const free = resolve({ ...CELLS[cell], optIn: [stem], vocabulary: FULL });
     assert.deepEqual(free.builtins, builtins, `${stem} is active without rules`);
-    const fenced = resolve({ ...CELLS[cell], optIn: [stem], catalogue: FULL, hostRules: file });
+    const fenced = resolve({ ...CELLS[cell], optIn: [stem], vocabulary: FULL, hostRules: file });
     assert.deepEqual(fenced.builtins, [], stem);
     for (const builtin of builtins) {
       const skipped = fenced.skipped.find((item) => item.stem === stem);
@@ -327,6 +327,6 @@ Deno.test("under host rules the vendor-fetching built-ins are refused, with the 
     }
   }
   // OpenAI's code interpreter runs without network access: it stays.
-  const code = resolve({ optIn: ["code_execution"], catalogue: FULL, hostRules: file });
+  const code = resolve({ optIn: ["code_execution"], vocabulary: FULL, hostRules: file });
   assert.deepEqual(code.builtins, ["code_interpreter"]);
 });

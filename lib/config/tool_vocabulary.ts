@@ -8,7 +8,7 @@
 import { type Capability, SHELL } from "../core/types/tool.ts";
 
 /** What the runtime knows about one function tool. */
-export interface CatalogueTool {
+export interface VocabularyTool {
   /**
    * Capabilities the tool needs; the policy may refuse it for them (docs/security.md#the-policy).
    */
@@ -18,23 +18,23 @@ export interface CatalogueTool {
 }
 
 /** The function tools and built-ins a plugin file may name. */
-export interface Catalogue {
+export interface ToolVocabulary {
   /** Function tools by model-facing name. */
-  readonly tools: Readonly<Record<string, CatalogueTool>>;
+  readonly tools: Readonly<Record<string, VocabularyTool>>;
   /** Server-side built-in wire names → whether this runtime's providers wire them. */
   readonly builtins: Readonly<Record<string, boolean>>;
 }
 
-const ported = (capabilities: readonly Capability[] = []): CatalogueTool => ({
+const ported = (capabilities: readonly Capability[] = []): VocabularyTool => ({
   capabilities,
   implemented: true,
 });
 
 /**
- * This runtime's catalogue. Flip `implemented` when a tool class lands in `lib/tools/` and the
+ * This runtime's vocabulary. Flip `implemented` when a tool class lands in `lib/tools/` and the
  * wake's factory can build it; the resolver then activates it with no change to any plugin file.
  */
-export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
+export const RUNTIME_VOCABULARY: ToolVocabulary = Object.freeze({
   tools: Object.freeze({
     assets: ported(),
     delete: ported(),
