@@ -12,7 +12,7 @@ import { PROVIDERS } from "../providers/axes.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
 import { install } from "../install/installer.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { checkStems, splitStems, UnknownStemError } from "../config/tool_resolution.ts";
+import { checkStems, splitStems, UnknownStemError } from "../config/stems.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
 import { installWakeBin } from "./wake_bin.ts";
 

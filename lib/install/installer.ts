@@ -28,7 +28,7 @@ import {
   writeVersionStamp,
 } from "../config/bookkeeping.ts";
 import { pluginOptsIn, pluginRelevantTo, stemOf } from "../config/plugins.ts";
-import { normalizeStems } from "../config/tool_resolution.ts";
+import { normalizeStems } from "../config/stems.ts";
 
 export { InstallReport } from "./install_report.ts";
 /** sha256 of a text's UTF-8 bytes, lower-case hex: the manifest's unit of comparison. */

@@ -7,11 +7,8 @@
 import assert from "node:assert/strict";
 import { RUNTIME_VOCABULARY, type ToolVocabulary } from "../../lib/config/tool_vocabulary.ts";
 import { SHIPPED_STEMS } from "../../lib/config/overlay.ts";
-import {
-  resolveTools,
-  type ResolveToolsInput,
-  UnknownStemError,
-} from "../../lib/config/tool_resolution.ts";
+import { UnknownStemError } from "../../lib/config/stems.ts";
+import { resolveTools, type ResolveToolsInput } from "../../lib/config/tool_resolution.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
 
 const BENIGN_SET = BENIGN_TOOLS;
