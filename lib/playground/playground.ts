@@ -56,7 +56,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     for (const step of cleanups.reverse()) await step().catch(() => {});
   };
   try {
-    const model = chooseModel({ ...options.env }, sandbox.modelUrl);
+    const model = chooseModel({ ...options.env }, sandbox.modelUrl, sandbox.anthropicModelUrl);
     const world = await openWorld(sandbox, dataDir);
     registerSecret(world.human.token);
     registerSecret(world.agent.token);

@@ -285,9 +285,9 @@ function renderWake(wake, n) {
     h(
       "dd",
       { className: "tokens" },
-      `in ${sum.tokensIn} · out ${sum.tokensOut} · cached ${sum.cachedTokens} (${ratio}) · ${sum.llmCalls} model call${
-        sum.llmCalls === 1 ? "" : "s"
-      }`,
+      `in ${sum.tokensIn} · out ${sum.tokensOut} · cached ${sum.cachedTokens} (${ratio})${
+        sum.cacheWriteTokens ? ` · cache writes ${sum.cacheWriteTokens}` : ""
+      } · ${sum.llmCalls} model call${sum.llmCalls === 1 ? "" : "s"}`,
     ),
     h("dt", {}, "Cost"),
     h("dd", {}, dollars(sum.cost)),
