@@ -22,7 +22,6 @@ const STILL_OVER: Readonly<Record<string, string>> = {
     "the engaged turn is split together with lib/wake/wake.ts and the one builder of the configured agent",
   "lib/platform/schemas.ts":
     "lib/platform's create calls are being reworked; the response schemas split by resource after that lands",
-  "lib/core/engine.ts": "split next: the engine's step loop and its tool-call dispatch",
 };
 
 /** Lines in `text` as `wc -l` counts them, plus a last line with no newline after it. */
