@@ -11,7 +11,7 @@
  * the long message (a real tool returning its whole body), `messages` create of a short reply,
  * a closing narration. After each wake the transcript file
  * (`$HARNESS_HOME/sessions/timeline%3A<uuid>.json`) is read: its growth in bytes, split by step —
- * a step is one assistant turn with the tool results and the step note that go with it; the wake's
+ * a step is one assistant turn with the tool results and the step counter that go with it; the wake's
  * user turn counts in its first step, so the steps sum to the file's growth. A step's bytes are
  * measured exactly: the file is `json.dumps(records, indent=2, ensure_ascii=True)` (checked
  * byte for byte), and a step costs `size(records up to its end) − size(records before it)`.
@@ -135,7 +135,7 @@ export async function measureGrowth(
   return { chars, toolChars, fileBytes, wakeGrowth, steps, modelSteps: w.model.hits("chat") };
 }
 
-/** Index just past the assistant turn at `k` and its tool results (a step note opens the next). */
+/** Index just past the assistant turn at `k` and its tool results (a step counter opens the next). */
 function afterResults(all: Record<string, unknown>[], k: number): number {
   let end = k + 1;
   while (end < all.length && all[end].role === "tool") end++;

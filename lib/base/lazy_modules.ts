@@ -33,7 +33,7 @@ export const LAZY_MODULES = [
   "lib/gate/guardrails.ts",
   "lib/config/host_rules.ts",
   "lib/net/handed_hop.ts",
-  "lib/config/installer.ts",
+  "lib/install/installer.ts",
   "lib/tools/shell/tool.ts",
   "lib/tools/media/openai_media.ts",
   "lib/tools/media/xai_media.ts",

@@ -7,11 +7,11 @@
  */
 import { CONFIG_HOME_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
-import { pythonJsonFile } from "../config/manifest.ts";
+import { pythonJsonFile } from "../config/bookkeeping.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { type Finding, reportDocument, reportSummary, verify } from "../config/verify.ts";
+import { type Finding, proveConfigHome, reportDocument, reportSummary } from "../install/proof.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
-import { manifestText } from "./claims.ts";
+import { agentManifestText } from "./claims.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 
 const options = {
@@ -63,14 +63,14 @@ stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not
     const label = commandLabel("verify");
     try {
       if (values["emit-claims"]) {
-        processIo.stdout(`${await manifestText(values["config-home"], values.subject)}\n`);
+        processIo.stdout(`${await agentManifestText(values["config-home"], values.subject)}\n`);
         return 0;
       }
       const configHome = resolveConfigHome(
         { configHome: env("BASECRADLE_CONFIG_HOME"), home: env("HOME") },
         values["config-home"],
       );
-      const report = await verify({
+      const report = await proveConfigHome({
         configHome,
         provider: values.provider,
         expectVersion: values["expect-version"],

@@ -1,7 +1,4 @@
 /**
- * `lib/gate/`: the outbound gate, the only way a message reaches the platform, and the post-request
- * types it owns.
- *
  * The outbound gate: the only way a message reaches the platform. `Gate` screens every post
  * with deterministic checks (non-empty, the agent's own secrets in any spelling, credential
  * shapes, length, operator-forbidden patterns) and posts only a sealed `CheckedMessage`;

@@ -1,7 +1,4 @@
 /**
- * `lib/platform/`: the BaseCradle REST client: typed calls, checked responses, typed errors,
- * pagination, idempotency keys.
- *
  * The BaseCradle platform client: typed calls for every REST endpoint, zod-checked responses,
  * problem+json errors as classes, lazy cursor pagination and deterministic Idempotency-Keys.
  * Knows nothing about agents.

@@ -1,7 +1,4 @@
 /**
- * `lib/wake/`: one wake, in order: configuration, breaker, perception, triage and claims, recovery,
- * the turns, release.
- *
  * Assembling a wake: from the command line's request and the process environment to the one
  * {@link Wake} every later step takes. The order is observable (which error wins, which request
  * is made): the environment → HARNESS_HOME, AI_MODEL and the API key → the host rules

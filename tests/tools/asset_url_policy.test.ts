@@ -13,7 +13,7 @@ import { urlRefused } from "../../lib/journal/catalogue_wake.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { onUrlRefused } from "../../lib/net/refusal.ts";
 import { type PlatformClient, RefusedUrlError } from "../../lib/platform/mod.ts";
-import { renderAsset } from "../../lib/runtime/render.ts";
+import { renderAsset } from "../../lib/runtime/item_text.ts";
 import { AssetsTool } from "../../lib/tools/assets.ts";
 import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
 import { perceiveAsset } from "../../lib/wake/asset_view.ts";

@@ -1,6 +1,4 @@
 /**
- * `lib/tools/media/`: the opt-in media tools: image generation and editing, transcription and video, over OpenAI and xAI.
- *
  * What all the media tools share: where their requests go, the asset name a generated file gets,
  * the keyed upload of its bytes, and the one error text a failed generation reads as. A
  * generation is a paid, non-idempotent effect: it carries no key and no recovery re-runs it; the

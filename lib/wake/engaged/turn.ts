@@ -5,7 +5,7 @@
  * report and a disposition instead of a crash.
  */
 import { errorMessage, namedError } from "../../base/error_text.ts";
-import { ContextBudget } from "../../core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../core/compaction/context_ceiling.ts";
 import {
   COMPACTION_OBSERVE_TEXT,
   compactionMemoryKey,
@@ -371,13 +371,13 @@ function persistedCalls(calls: readonly ToolCallRecord[], turn: readonly Message
 
 /**
  * The process's one compactor (built with the engine's provider on the first engaged turn): the
- * budget resolves the ceiling at most once, and each summary is written to memory.
+ * ceiling resolves the model's limit at most once, and each summary is written to memory.
  */
 function compactorOf(wake: Wake, engine: Engine): Compactor {
   const journal = wake.journal;
   wake.loaded.compactor ??= new Compactor(
     engine.provider,
-    new ContextBudget(engine.provider, {
+    new ContextCeiling(engine.provider, {
       override: wake.env.maxContextTokens,
       maxSteps: wake.env.maxSteps,
       journal,
