@@ -63,6 +63,8 @@ export interface VerifyReport {
   readonly evidence: string | null;
   /** Said when the verdict was green but the evidence could not be written. */
   readonly warnings: readonly string[];
+  /** The knowledge pack's sha256 a turn would record; null when the load was not judged. */
+  readonly knowledgeSha256: string | null;
 }
 
 /** The gaps verify does not cover, stated in every JSON report. */
@@ -100,6 +102,8 @@ export interface VerifyOptions {
    * the wake's own configuration load (lib/runtime/wake_config.ts), which this layer cannot run.
    */
   readonly findings?: readonly Finding[];
+  /** The knowledge pack's sha256 from the same load (docs/context.md#the-knowledge-pack). */
+  readonly knowledgeSha256?: string;
 }
 
 const isToolRel = (rel: string) => /^tools\/[^/]+\.(json|py)$/.test(rel);
@@ -124,6 +128,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     findings,
     evidence: null as string | null,
     warnings: [] as string[],
+    knowledgeSha256: options.knowledgeSha256 ?? null,
   };
   const add = (check: string, subject: string, detail: string, remedy: string) =>
     findings.push({ check, subject, detail, remedy });
@@ -315,6 +320,7 @@ export function reportDocument(report: VerifyReport): Record<string, unknown> {
       remedy: f.remedy,
     })),
     evidence: report.evidence,
+    knowledge_sha256: report.knowledgeSha256,
     notes: [...VERIFY_NOTES],
   };
 }
@@ -324,7 +330,8 @@ export function reportSummary(report: VerifyReport, name: string): string {
   if (!report.findings.length) {
     return `${name}: OK — harness ${report.harnessVersion}, ${report.declaredFiles.length} ` +
       `declared file(s), ${report.granted.length} granted opt-in tool(s). ` +
-      `Config home: ${report.configHome}`;
+      `Config home: ${report.configHome}` +
+      (report.knowledgeSha256 ? `\nknowledge_sha256 ${report.knowledgeSha256}` : "");
   }
   return [
     `${name}: FAILED — ${report.findings.length} finding(s). Config home: ${report.configHome}`,

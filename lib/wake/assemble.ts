@@ -115,6 +115,7 @@ export async function assemble(
     memory: runtime.memory.provider,
     viewers,
     charter: () => composeCharter(env, runtime, loaded),
+    knowledge: async () => (await engaged()).loadKnowledgePack(runtime.configHome),
     messages: [],
     brief: { composed: false },
     posts: 0,
