@@ -320,7 +320,8 @@ export function reportDocument(report: VerifyReport): Record<string, unknown> {
       remedy: f.remedy,
     })),
     evidence: report.evidence,
-    knowledge_sha256: report.knowledgeSha256,
+    // Additive: only when the wake's own load was judged (the CLI always judges it).
+    ...(report.knowledgeSha256 === null ? {} : { knowledge_sha256: report.knowledgeSha256 }),
     notes: [...VERIFY_NOTES],
   };
 }
