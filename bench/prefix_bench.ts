@@ -9,7 +9,7 @@
  * With `--provider anthropic` it measures the Anthropic Messages request instead, cut at its two
  * cache breakpoints (bench/prefix_anthropic.ts).
  *
- * With `--knowledge` the config home holds a knowledge pack (three files, about 6 KB) that is
+ * With `--knowledge` the config home holds a knowledge pack (three files, about 3 KB) that is
  * rendered after the charter in every request (docs/context.md#the-knowledge-pack).
  *
  * With `--notes` the model also keeps working-state notes, so every wake's request carries a

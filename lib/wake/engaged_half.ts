@@ -8,7 +8,6 @@
  */
 import { lazyImport } from "../base/lazy_import.ts";
 import type { ActiveTool } from "../config/resolve.ts";
-import type { KnowledgePack } from "../config/knowledge.ts";
 import type { Engine, EngineResult } from "../core/engine.ts";
 import type { Policy } from "../core/policy.ts";
 import type { Message } from "../core/types/message.ts";
@@ -131,8 +130,6 @@ export interface EngagedHalf {
   loadWakeMcp(options: WakeMcpOptions): Promise<McpLoad | undefined>;
   /** The charter text, or undefined when every part is blank. */
   composeCharter(input: CharterInput): string | undefined;
-  /** The config home's knowledge pack (docs/context.md#the-knowledge-pack). */
-  loadKnowledgePack(configHome: string): Promise<KnowledgePack>;
   /** The "Tool Defect" part, or undefined when there are none. */
   defectsPart(defects: readonly string[]): string | undefined;
   /** The active-tools manifest part, or undefined when there are none. */
