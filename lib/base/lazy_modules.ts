@@ -32,6 +32,7 @@ export const LAZY_MODULES = [
   "lib/gate/gate.ts",
   "lib/gate/guardrails.ts",
   "lib/config/host_rules.ts",
+  "lib/config/knowledge.ts",
   "lib/net/handed_hop.ts",
   "lib/install/installer.ts",
   "lib/tools/shell/tool.ts",

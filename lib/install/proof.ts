@@ -63,6 +63,8 @@ export interface ProofReport {
   readonly evidence: string | null;
   /** Said when the verdict was green but the evidence could not be written. */
   readonly warnings: readonly string[];
+  /** The knowledge pack's sha256 a turn would record; null when the load was not judged. */
+  readonly knowledgeSha256: string | null;
 }
 
 /** The gaps the proof does not cover, stated in every JSON report. */
@@ -100,6 +102,8 @@ export interface ProofOptions {
    * the wake's own configuration load (lib/runtime/wake_config.ts), which this layer cannot run.
    */
   readonly findings?: readonly Finding[];
+  /** The knowledge pack's sha256 from the same load (docs/context.md#the-knowledge-pack). */
+  readonly knowledgeSha256?: string;
 }
 
 const isToolRel = (rel: string) => /^tools\/[^/]+\.(json|py)$/.test(rel);
@@ -124,6 +128,7 @@ export async function proveConfigHome(options: ProofOptions): Promise<ProofRepor
     findings,
     evidence: null as string | null,
     warnings: [] as string[],
+    knowledgeSha256: options.knowledgeSha256 ?? null,
   };
   const add = (check: string, subject: string, detail: string, remedy: string) =>
     findings.push({ check, subject, detail, remedy });
@@ -315,6 +320,8 @@ export function reportDocument(report: ProofReport): Record<string, unknown> {
       remedy: f.remedy,
     })),
     evidence: report.evidence,
+    // Additive: only when the wake's own load was judged (the CLI always judges it).
+    ...(report.knowledgeSha256 === null ? {} : { knowledge_sha256: report.knowledgeSha256 }),
     notes: [...PROOF_NOTES],
   };
 }
@@ -324,7 +331,8 @@ export function reportSummary(report: ProofReport, name: string): string {
   if (!report.findings.length) {
     return `${name}: OK — harness ${report.harnessVersion}, ${report.declaredFiles.length} ` +
       `declared file(s), ${report.granted.length} granted opt-in tool(s). ` +
-      `Config home: ${report.configHome}`;
+      `Config home: ${report.configHome}` +
+      (report.knowledgeSha256 ? `\nknowledge_sha256 ${report.knowledgeSha256}` : "");
   }
   return [
     `${name}: FAILED — ${report.findings.length} finding(s). Config home: ${report.configHome}`,

@@ -7,6 +7,7 @@
  */
 import { canonicalHash, sha256Hex } from "../home/records/canonical.ts";
 import { parseEnv } from "../config/env.ts";
+import { type KnowledgePack, loadKnowledgePack } from "../config/knowledge.ts";
 import type { Policy } from "../core/policy.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
@@ -45,6 +46,8 @@ export interface ReplaySetup {
   readonly charter: string | undefined;
   /** sha256 of the charter, as a record's `prompt_hash` (null without one). */
   readonly charterHash: string | null;
+  /** The config home's knowledge pack, rendered after the charter as a wake renders it. */
+  readonly knowledge: KnowledgePack;
   /** sha256 of the canonical tool manifest, as a record's `tool_manifest_hash`. */
   readonly manifestHash: string;
   /** The real tools, built but never run: the replay wraps their declarations. */
@@ -131,6 +134,7 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
     configHome: runtime.configHome,
     charter,
     charterHash: charter === undefined ? null : sha256Hex(charter),
+    knowledge: await loadKnowledgePack(runtime.configHome),
     // The manifest as the wake's registry offers it (sorted by name, through the policy).
     manifestHash: canonicalHash(registryOf(tools, runtime.policy).specs()),
     tools,

@@ -60,6 +60,8 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/home/working_state.ts",
       "lib/tools/working_state.ts",
       "lib/core/idle_filter.ts",
+      // The knowledge pack: read by an engaged turn's charter, never by an idle wake.
+      "lib/config/knowledge.ts",
       // The image codecs: loaded only by a request that carries an image.
       "lib/core/image_prep.ts",
       // The automatic memory provider: bound only when HARNESS_MEMORY_PROVIDER names it.

@@ -126,6 +126,12 @@ export const TurnRecordSchema = z.strictObject({
   model: z.string(),
   /** sha256 hex of the charter (system prompt) text; null when the turn ran without one. */
   prompt_hash: Hash.nullable(),
+  /**
+   * sha256 hex of the rendered knowledge pack (docs/records.md#fields); the sha256 of no bytes
+   * when the pack is empty; absent in records older than the pack or from a turn that failed
+   * before the pack was read.
+   */
+  knowledge_sha256: Hash.optional(),
   /** sha256 hex of the canonical encoding of the resolved config. */
   config_hash: Hash,
   tool_calls: z.array(ToolCallSchema),

@@ -93,6 +93,8 @@ export interface TurnRecordInput {
   readonly model: string;
   /** The charter text the turn ran under; hashed, never stored. Absent: `prompt_hash` null. */
   readonly prompt?: string;
+  /** sha256 hex of the knowledge pack the turn ran with; absent when none was read. */
+  readonly knowledgeSha256?: string;
   /** The resolved config (any JSON value); hashed canonically, never stored. */
   readonly config: unknown;
   readonly toolCalls: readonly ToolCallInput[];
@@ -268,6 +270,7 @@ function draftOf(
     provider: input.provider,
     model: input.model,
     prompt_hash: hashes.prompt,
+    knowledge_sha256: input.knowledgeSha256,
     config_hash: hashes.config,
     tool_calls: input.toolCalls.map(({ name, outcome, action }) => ({ name, outcome, action })),
     outcome: input.outcome,
