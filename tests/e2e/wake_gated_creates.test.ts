@@ -85,4 +85,15 @@ Deno.test("wake: the agent's token in an asset, a task or a webhook endpoint nev
     ["asset:refused", "asset:refused", "task:refused", "webhook_endpoint:refused", "asset:passed"],
   );
   assert.ok(!JSON.stringify(record).includes(token));
+  // Honest outcomes: the refused creates are `blocked` in the record too, never `ok`.
+  assert.deepEqual(
+    record.tool_calls.map((c: { name: string; outcome: string }) => `${c.name}:${c.outcome}`),
+    [
+      "assets:blocked",
+      "assets:blocked",
+      "tasks:blocked",
+      "webhook_endpoints:blocked",
+      "assets:ok",
+    ],
+  );
 });

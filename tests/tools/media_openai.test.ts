@@ -268,10 +268,13 @@ Deno.test("listen: a non-audio asset and an oversized clip are refused without a
       asUser("asset", { file: PNG, filename: "pic.png" }),
     );
     const tool = new ListenTool(endpoint(mock), context);
+    const seen: string[] = [];
+    const call = { callId: "l1", reportOutcome: (o: string) => void seen.push(o) };
     assert.match(
-      text(await tool.run({ uuid: png.content.uuid })),
+      text(await tool.run({ uuid: png.content.uuid }, call)),
       /^Error: asset \S+ is not audio \(it is image\/png\); listen only transcribes audio files\.$/,
     );
+    assert.deepEqual(seen, ["refused"], "a file listen declines is never outcome ok");
     const clip = new Uint8Array(64);
     clip.set([0x49, 0x44, 0x33, 4]);
     const wav = await agent.client.assets.create(
