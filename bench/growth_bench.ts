@@ -28,6 +28,7 @@ import { parseArgs } from "node:util";
 import { dumpsIndented } from "../lib/pycompat/json.ts";
 import { chatCompletion } from "../tests/support/model_mock.ts";
 import { say, session, sessionPath, world } from "../tests/e2e/wake_support.ts";
+import { asUser } from "../tests/support/cleared.ts";
 
 /** Bytes a step may add to the transcript file. */
 export const STEP_CAP_BYTES = 6 * 1024;
@@ -68,7 +69,10 @@ export async function measureGrowth(
   await using w = await world();
   const { timeline: library } = await w.peer.client.timelines.create({ name: "library" });
   await w.peer.client.timelines.addParticipant(library.uuid, w.agent.uuid);
-  const long = await w.peer.client.messages.create(library.uuid, { body: bodyOf(unit, chars) });
+  const long = await w.peer.client.messages.create(
+    library.uuid,
+    asUser("message", { body: bodyOf(unit, chars) }),
+  );
   const env = { HARNESS_WAKE_BREAKER_MAX: "1000" };
   const fileBytes: number[] = [];
   const wakeGrowth: number[] = [];

@@ -267,8 +267,7 @@ class Run {
       this.#calls.push({
         name: run.name,
         callId: run.callId,
-        outcome: run.outcome === "error" ? "error" : "ok",
-        journalOutcome: run.outcome,
+        outcome: run.outcome,
         ...(typeof action === "string" ? { action } : {}),
         ...(run.error === undefined ? {} : { error: run.error }),
       });

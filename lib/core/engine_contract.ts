@@ -32,13 +32,11 @@ export interface ToolCallRecord {
   /** The provider-supplied call id. */
   readonly callId: string;
   /**
-   * Whether the call produced a result (`ok`) or an error text (`error`): the turn record's
-   * field (docs/records.md), unchanged by the finer journal outcome. A declined call (`invalid`,
-   * `refused`, `blocked`) answered the model, so it is `ok` here.
+   * How the call ended, as its `tool` journal line says and the turn record keeps it
+   * (docs/records.md): `ok` only when it did what was asked, else `error`, `invalid`, `refused`
+   * or `blocked`.
    */
-  readonly outcome: "ok" | "error";
-  /** How the call ended, as its `tool` journal line says (`ok`, `error`, `invalid`, …). */
-  readonly journalOutcome: ToolOutcome;
+  readonly outcome: ToolOutcome;
   /** The call's `action` argument, for tools that take one (`messages` → `create`). */
   readonly action?: string;
   /** The error, when the outcome is `error`. */

@@ -7,6 +7,8 @@
  */
 export { Gate, type GateOptions } from "./gate.ts";
 export { CheckedMessage, type Draft } from "./checked_message.ts";
+export { clearText, fieldSubject, type SurfaceChecks } from "./clear.ts";
+export type { ClearRequest, ClearSurface } from "./post_request.ts";
 export { GateRefusal, redactSpans } from "./refusal.ts";
 export type { Check, Verdict } from "./verdict.ts";
 export {
@@ -16,6 +18,7 @@ export {
   notEmpty,
   pipeline,
   secretGuard,
+  surfaceChecks,
 } from "./checks.ts";
 export { type CredentialFinding, findCredentials, findCredentialShape } from "./secret_shapes.ts";
 export {

@@ -12,9 +12,9 @@ import type { Policy } from "../core/policy.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import type { Tool } from "../core/types/tool.ts";
-import { pipeline } from "../gate/checks.ts";
+import { surfaceChecks } from "../gate/checks.ts";
+import type { SurfaceChecks } from "../gate/clear.ts";
 import { DEFAULT_GUARDRAILS } from "../gate/guardrails.ts";
-import type { Check } from "../gate/verdict.ts";
 import type { BuildProviderOptions } from "../providers/factory.ts";
 import { enforceHostRules, resolveRuntime, type Runtime } from "../runtime/resolve.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
@@ -53,8 +53,11 @@ export interface ReplaySetup {
   /** The real tools, built but never run: the replay wraps their declarations. */
   readonly tools: readonly Tool[];
   readonly policy: Policy;
-  /** The outbound gate's checks: the config home's guardrails and the harness's secrets. */
-  readonly checks: readonly Check[];
+  /**
+   * The outbound gate's checks of every surface: the config home's guardrails and the harness's
+   * secrets, exactly as a wake's gate builds them.
+   */
+  readonly checks: SurfaceChecks;
   readonly maxSteps: number;
   readonly responseRetries: number;
   /** Whether the volatile brief (time, step budget) is composed. */
@@ -139,7 +142,7 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
     manifestHash: canonicalHash(registryOf(tools, runtime.policy).specs()),
     tools,
     policy: runtime.policy,
-    checks: pipeline(runtime.guardrails ?? DEFAULT_GUARDRAILS, [
+    checks: surfaceChecks(runtime.guardrails ?? DEFAULT_GUARDRAILS, [
       env.token,
       env.aiApiKey,
       env.password,

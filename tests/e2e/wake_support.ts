@@ -19,6 +19,7 @@ import {
 import { type RouterRules, Sandbox, type WakeRecord } from "../../lib/sandbox/mod.ts";
 import { chatCompletion, type FixtureUsage, ModelMock } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
+import { asUser } from "../support/cleared.ts";
 
 /** A running world; close it with `await using`. */
 export interface World extends AsyncDisposable {
@@ -248,7 +249,7 @@ export async function say(
   body: string,
   who: { client: PlatformClient } = w.peer,
 ): Promise<PlatformMessage> {
-  return await who.client.messages.create(w.timeline, { body });
+  return await who.client.messages.create(w.timeline, asUser("message", { body }));
 }
 
 /** Uploads a small text file as an asset (the peer by default). */
@@ -258,12 +259,15 @@ export async function upload(
   options: { description?: string; who?: { client: PlatformClient } } = {},
 ): Promise<Asset> {
   const who = options.who ?? w.peer;
-  return await who.client.assets.create(w.timeline, {
-    file: new TextEncoder().encode(`contents of ${filename}`),
-    filename,
-    contentType: "text/plain",
-    description: options.description,
-  });
+  return await who.client.assets.create(
+    w.timeline,
+    asUser("asset", {
+      file: new TextEncoder().encode(`contents of ${filename}`),
+      filename,
+      contentType: "text/plain",
+      description: options.description,
+    }),
+  );
 }
 
 /** Schedules a task far in the future, then activates it now through the admin route. */
@@ -272,10 +276,13 @@ export async function activatedTask(
   instructions: string,
   who: { client: PlatformClient } = w.agent,
 ): Promise<Task> {
-  const task = await who.client.tasks.create(w.timeline, {
-    instructions,
-    activateAt: new Date(Date.now() + 86_400_000),
-  });
+  const task = await who.client.tasks.create(
+    w.timeline,
+    asUser("task", {
+      instructions,
+      activateAt: new Date(Date.now() + 86_400_000),
+    }),
+  );
   const res = await fetch(`${w.sandbox.adminUrl}/tasks/${task.content.uuid}/activate`, {
     method: "POST",
     headers: { "sandbox-admin-token": w.sandbox.adminToken },
@@ -289,7 +296,10 @@ export async function activatedTask(
 export async function deliver(w: World, payload: string, endpoint?: string): Promise<WebhookEvent> {
   let url = endpoint;
   if (!url) {
-    const ep = await w.agent.client.webhookEndpoints.create(w.timeline, { description: "hook" });
+    const ep = await w.agent.client.webhookEndpoints.create(
+      w.timeline,
+      asUser("webhook_endpoint", { description: "hook" }),
+    );
     url = ep.content.ingest_url;
     endpoints.set(w.timeline, url);
   }

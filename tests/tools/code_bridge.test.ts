@@ -18,6 +18,7 @@ import {
 } from "../../lib/tools/code/mod.ts";
 import { containerFiles, ModelMock, openaiError, responsesReply } from "../support/model_mock.ts";
 import { since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000c0de";
 const keyed = { idempotencyKey: (kind: string) => kind === "asset" ? KEY : undefined };
@@ -228,11 +229,14 @@ Deno.test("code_attach: creates a container when the wake has none and uploads t
     },
   });
   await withRoom(async ({ context, journal, agent, timeline }) => {
-    const { asset } = await agent.client.assets.create(timeline, {
-      file: CSV,
-      filename: "table.csv",
-      contentType: "text/csv",
-    }).then((a) => ({ asset: a }));
+    const { asset } = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: CSV,
+        filename: "table.csv",
+        contentType: "text/csv",
+      }),
+    ).then((a) => ({ asset: a }));
     const code = container(mock);
     const tool = new CodeAttachTool(code, context);
     const out = await tool.run({ asset_uuid: asset.content.uuid }, { callId: "c1" });
@@ -341,11 +345,14 @@ Deno.test("code_attach: an expired container is replaced once and the file lands
   );
   mock.reply("containers", { json: { id: "cntr_fresh", object: "container", name: "x" } });
   await withRoom(async ({ context, agent, timeline }) => {
-    const asset = await agent.client.assets.create(timeline, {
-      file: new TextEncoder().encode("abc"),
-      filename: "a.txt",
-      contentType: "text/plain",
-    });
+    const asset = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new TextEncoder().encode("abc"),
+        filename: "a.txt",
+        contentType: "text/plain",
+      }),
+    );
     const code = container(mock);
     code.adopt("cntr_old");
     const out = await new CodeAttachTool(code, context).run({ asset_uuid: asset.content.uuid });

@@ -198,6 +198,7 @@ Deno.test("DeferredGate builds the real gate on the first post, once", async () 
         posted.push(request.body);
         return Promise.resolve({ content: { uuid: request.body } } as unknown as Message);
       },
+      clear: () => Promise.reject(new Error("not used")),
     });
   });
   assert.equal(builds, 0);

@@ -28,14 +28,20 @@ import {
 } from "./canonical.ts";
 import { readAnchor } from "./anchor.ts";
 import { anchorPath, chainPath, headPath, recordsDir } from "./files.ts";
-import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
+import {
+  type Outcome,
+  RECORD_VERSION,
+  type ToolCallOutcome,
+  type TurnRecord,
+  TurnRecordSchema,
+} from "./schema.ts";
 import { readTail } from "./tail.ts";
 import { appendWitness } from "./witness.ts";
 
 /** A tool call as the engine reports it (`ToolCallRecord` fits; extra fields are ignored). */
 export interface ToolCallInput {
   readonly name: string;
-  readonly outcome: "ok" | "error";
+  readonly outcome: ToolCallOutcome;
   /** The call's `action` argument, when the tool takes one (the engine records it). */
   readonly action?: string;
   /** The provider's call id. */

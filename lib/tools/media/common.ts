@@ -174,16 +174,29 @@ export async function uploadGenerated(
     : keyName
     ? await mediaUploadKey(context, keyName, keyName)
     : undefined;
-  return await relay("upload the generated file", async () => {
-    const asset = await context.client.assets.create(timeline, {
-      file: file.bytes,
-      filename: file.filename,
-      contentType: file.contentType,
-      description: file.description,
-    }, { idempotencyKey: key, signal: call?.signal });
-    context.recordAct("asset");
-    return asset;
-  }, { context, timeline, what: "asset" });
+  return await relay(
+    "upload the generated file",
+    async () => {
+      const cleared = await context.gate.clear({
+        surface: "asset",
+        timeline,
+        fields: {
+          file: file.bytes,
+          filename: file.filename,
+          contentType: file.contentType,
+          description: file.description,
+        },
+      });
+      const asset = await context.client.assets.create(timeline, cleared, {
+        idempotencyKey: key,
+        signal: call?.signal,
+      });
+      context.recordAct("asset");
+      return asset;
+    },
+    { context, timeline, what: "asset" },
+    { call },
+  );
 }
 
 /** The short line a successful generation returns: the asset's uuid, never its bytes. */
