@@ -198,22 +198,32 @@ async function write(path: string, req: Request, ctx: PageContext): Promise<Resp
       throw new Refusal(400, "Choose a file to upload.");
     }
     const description = form?.get("description");
-    const asset = await world.human.client.assets.create(timeline, {
-      file: new Uint8Array(await file.arrayBuffer()),
-      filename: file.name || "upload",
-      contentType: file.type || undefined,
-      description: typeof description === "string" && description.trim() ? description : undefined,
+    // The person's words pass the same gate as their posts (the page's gate, their own token).
+    const cleared = await ctx.gate.clear({
+      surface: "asset",
+      timeline,
+      fields: {
+        file: new Uint8Array(await file.arrayBuffer()),
+        filename: file.name || "upload",
+        contentType: file.type || undefined,
+        description: typeof description === "string" && description.trim()
+          ? description
+          : undefined,
+      },
     });
+    const asset = await world.human.client.assets.create(timeline, cleared);
     return json({ uuid: asset.content.uuid }, 201);
   }
   if (path === "/api/tasks") {
     const input = TaskBody.safeParse(await jsonBody(req));
     if (!input.success) throw new Refusal(400, "Send {timeline, instructions, minutes}.");
     const { timeline, instructions, minutes } = input.data;
-    const task = await world.human.client.tasks.create(timeline, {
-      instructions,
-      activateAt: new Date(Date.now() + minutes * 60_000),
+    const cleared = await ctx.gate.clear({
+      surface: "task",
+      timeline,
+      fields: { instructions, activateAt: new Date(Date.now() + minutes * 60_000) },
     });
+    const task = await world.human.client.tasks.create(timeline, cleared);
     return json({ uuid: task.content.uuid }, 201);
   }
   const activate = path.match(/^\/api\/tasks\/([0-9a-f-]{36})\/activate$/);

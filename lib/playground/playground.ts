@@ -5,7 +5,7 @@
 import { Gate } from "../gate/mod.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { Sandbox, servedHosts } from "../sandbox/mod.ts";
-import { chooseModel } from "../cli/demo/wake_process.ts";
+import { chooseModel } from "../demo/wake_process.ts";
 import { type Snapshot, timelineViews } from "./views.ts";
 import { WakeRunner } from "./wakes.ts";
 import { Hub } from "./hub.ts";

@@ -7,6 +7,7 @@ import {
   TransportError,
 } from "../../lib/platform/mod.ts";
 import { expectError, withContract } from "./helpers.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("contract: 429 with Retry-After becomes RateLimitedError.retryAfter", () =>
   withContract(async (c) => {
@@ -74,13 +75,21 @@ Deno.test("contract: commit-then-fail — the write landed; the client's re-send
     await c.fault({ path: "/messages$", method: "POST", status: 502, commit: true });
     // The 502 leaves the outcome unknown: the client re-sends under the same key by itself and
     // the platform replays the committed original.
-    const again = await ada.client.messages.create(tl, { body: "first attempt" }, {
-      idempotencyKey: key,
-    });
+    const again = await ada.client.messages.create(
+      tl,
+      asUser("message", { body: "first attempt" }),
+      {
+        idempotencyKey: key,
+      },
+    );
     assert.equal(again.content.body, "first attempt");
-    const replayed = await ada.client.messages.create(tl, { body: "second attempt" }, {
-      idempotencyKey: key,
-    });
+    const replayed = await ada.client.messages.create(
+      tl,
+      asUser("message", { body: "second attempt" }),
+      {
+        idempotencyKey: key,
+      },
+    );
     assert.equal(replayed.content.uuid, again.content.uuid, "a later send gets the original");
     const listed = await ada.client.messages.list({ timeline: tl }).toArray();
     assert.deepEqual(listed.map((m) => m.content.uuid), [again.content.uuid]);

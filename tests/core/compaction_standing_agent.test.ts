@@ -14,7 +14,7 @@ import {
 import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import { isBoundary, transcriptChars } from "../../lib/core/compaction/cut.ts";
 import { isSummary, SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { Engine } from "../../lib/core/engine.ts";
 import { ProviderContextLengthError } from "../../lib/core/types/faults.ts";
 import { Message, type ToolCall } from "../../lib/core/types/message.ts";
@@ -161,7 +161,7 @@ async function simulate(burst: ReadonlySet<number> = new Set()) {
     // A new process: the transcript comes back from its on-disk form, budget resolved afresh.
     const messages = parseTranscript(disk, "sim.json");
     const save = () => void (disk = serializeTranscript(capForPersistence(messages)));
-    const budget = new ContextBudget(model, { override: LIMIT, maxSteps: MAX_STEPS, journal });
+    const budget = new ContextCeiling(model, { override: LIMIT, maxSteps: MAX_STEPS, journal });
     const compactor = new Compactor(model, budget, {
       journal,
       onSummary: () => void summaries.push(messages.find(isSummary)!),

@@ -32,11 +32,16 @@ async function setupWith(platform: Record<string, string>, baseURL?: string): Pr
   }
 }
 
-/** The names of the checks that refuse `body`. */
+/**
+ * The names of the checks that refuse `body`, as a message body and as any other text field (a
+ * filename, a task's instructions): the two surfaces must agree on the agent's own secrets.
+ */
 function refusedBy(setup: ReplaySetup, body: string): string[] {
-  return setup.checks.map((check) => check.judge(body)).filter((v) => !v.passed).map((v) =>
-    v.check
+  const [message, text] = [setup.checks.message, setup.checks.text].map((checks) =>
+    checks.map((check) => check.judge(body)).filter((v) => !v.passed).map((v) => v.check)
   );
+  assert.deepEqual(text, message, `both surfaces judge ${JSON.stringify(body)} alike`);
+  return message;
 }
 
 /** `secret` without its vendor prefix, with a zero-width space after every fourth character. */

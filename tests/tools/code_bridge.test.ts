@@ -4,7 +4,7 @@
  */
 import { strict as assert } from "node:assert";
 import { Compactor } from "../../lib/core/compaction/compaction.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import { Engine } from "../../lib/core/engine.ts";
 import { ProviderContextLengthError } from "../../lib/core/types/faults.ts";
@@ -18,23 +18,28 @@ import {
   CELL_SEPARATOR,
   CodeAttachTool,
   codeBridgeHook,
-  CodeSession,
+  CodeContainer,
 } from "../../lib/tools/code/mod.ts";
 import { containerFiles, ModelMock, openaiError, responsesReply } from "../support/model_mock.ts";
 import { conversation, SplitProvider } from "../core/compaction_fixtures.ts";
 import { since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000c0de";
 const keyed = { idempotencyKey: (kind: string) => kind === "asset" ? KEY : undefined };
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
 const CSV = new TextEncoder().encode("x,y\n1,2\n");
 
-function session(mock: ModelMock): CodeSession {
-  return new CodeSession({ apiKey: "sk-code", baseURL: mock.baseURL });
+function container(mock: ModelMock): CodeContainer {
+  return new CodeContainer({ apiKey: "sk-code", baseURL: mock.baseURL });
 }
 
 /** An engine over the mock with the bridge hook, the way a wake builds it. */
-function engine(mock: ModelMock, code: CodeSession, context: Parameters<typeof codeBridgeHook>[1]) {
+function engine(
+  mock: ModelMock,
+  code: CodeContainer,
+  context: Parameters<typeof codeBridgeHook>[1],
+) {
   const provider = new OpenAIProvider({
     model: "gpt-test",
     apiKey: "sk-code",
@@ -76,7 +81,7 @@ Deno.test("a code run's files and source become assets and the model is handed t
     contentType: "text/csv",
   }));
   await withRoom(async ({ c, context, journal, agent }) => {
-    const code = session(mock);
+    const code = container(mock);
     const mark = c.sandbox.requests.length;
     const messages = [Message.user("plot it")];
     const result = await engine(mock, code, context).run(messages);
@@ -130,7 +135,7 @@ Deno.test("the same source and files are not stored twice in a wake", async () =
   });
   mock.always("container_file_content", { text: "hi", contentType: "text/plain" });
   await withRoom(async ({ context, journal }) => {
-    const code = session(mock);
+    const code = container(mock);
     const e = engine(mock, code, context);
     await e.run([Message.user("one")]);
     const again = await e.run([Message.user("two")]);
@@ -158,13 +163,13 @@ Deno.test("a context overflow after a code run is not retried: the paid run is n
   });
   mock.always("container_files", { json: containerFiles("cntr_1", []) });
   await withRoom(async ({ context, journal }) => {
-    const code = session(mock);
+    const code = container(mock);
     // A transcript long enough for the emergency compaction to cut, then the turn.
     const messages = conversation(10);
     const turn = Message.user("[t11] ann: run it");
     messages.push(turn);
     const summarizer = new SplitProvider([], ["NOTES"]);
-    const budget = new ContextBudget(summarizer, { override: 8000, maxSteps: 1, journal });
+    const budget = new ContextCeiling(summarizer, { override: 8000, maxSteps: 1, journal });
     const compactor = new Compactor(summarizer, budget, { journal });
     const e = engine(mock, code, context);
     await assert.rejects(
@@ -210,7 +215,7 @@ Deno.test("listing fails ⇒ the cited files are bridged, a WARNING, no crash", 
   mock.reply("container_file_content", { bytes: PNG, contentType: "image/png" });
   await withRoom(async ({ context, journal }) => {
     const messages = [Message.user("chart")];
-    await engine(mock, session(mock), context).run(messages);
+    await engine(mock, container(mock), context).run(messages);
     assert.ok(journal.lines.some((l) => /WARNING.*code_bridge failed stage=list/.test(l)));
     const note = messages.find((m) => m.injected)?.content ?? "";
     assert.match(note, /chart\.png \([0-9a-f-]{36}\)/);
@@ -246,7 +251,7 @@ Deno.test("download fails or the upload is refused ⇒ a note to the model and a
       count: 5,
     });
     const messages = [Message.user("make")];
-    const result = await engine(mock, session(mock), context).run(messages);
+    const result = await engine(mock, container(mock), context).run(messages);
     assert.equal(result.text, "ok");
     const note = messages.find((m) => m.injected)?.content ?? "";
     assert.match(note, /bad\.bin could not be downloaded from the code sandbox: .*No such file/);
@@ -273,12 +278,15 @@ Deno.test("code_attach: creates a container when the wake has none and uploads t
     },
   });
   await withRoom(async ({ context, journal, agent, timeline }) => {
-    const { asset } = await agent.client.assets.create(timeline, {
-      file: CSV,
-      filename: "table.csv",
-      contentType: "text/csv",
-    }).then((a) => ({ asset: a }));
-    const code = session(mock);
+    const { asset } = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: CSV,
+        filename: "table.csv",
+        contentType: "text/csv",
+      }),
+    ).then((a) => ({ asset: a }));
+    const code = container(mock);
     const tool = new CodeAttachTool(code, context);
     const out = await tool.run({ asset_uuid: asset.content.uuid }, { callId: "c1" });
     assert.match(String(out), /^Attached asset .* as \/mnt\/data\/table\.csv \(8 bytes\)/);
@@ -299,7 +307,7 @@ Deno.test("code_attach: creates a container when the wake has none and uploads t
 Deno.test("code_attach: unknown asset, no file, no code execution — readable errors", async () => {
   await using mock = await ModelMock.start();
   await withRoom(async ({ context }) => {
-    const tool = new CodeAttachTool(session(mock), context);
+    const tool = new CodeAttachTool(container(mock), context);
     const unknown = await tool.run({ asset_uuid: "0190f0a4-0000-7000-8000-000000000000" });
     assert.match(String(unknown), /^Error: no asset .* is visible to you/);
     const off = new CodeAttachTool(undefined, context);
@@ -358,7 +366,7 @@ Deno.test("a listed file over the size limit is not downloaded; the model is tol
   });
   await withRoom(async ({ context }) => {
     const messages = [Message.user("big")];
-    await engine(mock, session(mock), context).run(messages);
+    await engine(mock, container(mock), context).run(messages);
     assert.match(
       messages.find((m) => m.injected)?.content ?? "",
       /big\.bin was not stored: .*limit/,
@@ -386,12 +394,15 @@ Deno.test("code_attach: an expired container is replaced once and the file lands
   );
   mock.reply("containers", { json: { id: "cntr_fresh", object: "container", name: "x" } });
   await withRoom(async ({ context, agent, timeline }) => {
-    const asset = await agent.client.assets.create(timeline, {
-      file: new TextEncoder().encode("abc"),
-      filename: "a.txt",
-      contentType: "text/plain",
-    });
-    const code = session(mock);
+    const asset = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new TextEncoder().encode("abc"),
+        filename: "a.txt",
+        contentType: "text/plain",
+      }),
+    );
+    const code = container(mock);
     code.adopt("cntr_old");
     const out = await new CodeAttachTool(code, context).run({ asset_uuid: asset.content.uuid });
     assert.match(String(out), /^Attached asset .* as \/mnt\/data\/a\.txt/);
@@ -436,7 +447,7 @@ Deno.test("a file larger than its listing says is cut off at the cap, never read
   mock.reply("container_file_content", { stream: body.stream, contentType: "text/plain" });
   await withRoom(async ({ context, journal }) => {
     const messages = [Message.user("lie")];
-    const code = session(mock);
+    const code = container(mock);
     await engine(mock, code, context).run(messages);
     assert.match(
       messages.find((m) => m.injected)?.content ?? "",
@@ -468,7 +479,7 @@ Deno.test("a file whose stated length is over the cap is refused before a byte i
   mock.reply("container_file_content", { bytes: new Uint8Array(64 * MIB + 1) });
   await withRoom(async ({ context }) => {
     const messages = [Message.user("big")];
-    await engine(mock, session(mock), context).run(messages);
+    await engine(mock, container(mock), context).run(messages);
     assert.match(
       messages.find((m) => m.injected)?.content ?? "",
       /big\.bin was not stored: it states 67108865 bytes, over the 67108864-byte limit; it was not read\./,

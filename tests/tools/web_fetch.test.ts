@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { type AddressPolicy, publicAddressPolicy } from "../../lib/net/address_policy.ts";
-import type { Resolver } from "../../lib/net/resolve.ts";
+import type { Resolver } from "../../lib/net/dns.ts";
 import {
   MAX_FETCH_BYTES,
   USER_AGENT,

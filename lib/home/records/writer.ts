@@ -28,14 +28,20 @@ import {
 } from "./canonical.ts";
 import { readAnchor } from "./anchor.ts";
 import { anchorPath, chainPath, headPath, recordsDir } from "./files.ts";
-import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
+import {
+  type Outcome,
+  RECORD_VERSION,
+  type ToolCallOutcome,
+  type TurnRecord,
+  TurnRecordSchema,
+} from "./schema.ts";
 import { readTail } from "./tail.ts";
 import { appendWitness } from "./witness.ts";
 
 /** A tool call as the engine reports it (`ToolCallRecord` fits; extra fields are ignored). */
 export interface ToolCallInput {
   readonly name: string;
-  readonly outcome: "ok" | "error";
+  readonly outcome: ToolCallOutcome;
   /** The call's `action` argument, when the tool takes one (the engine records it). */
   readonly action?: string;
   /** The provider's call id. */
@@ -93,6 +99,8 @@ export interface TurnRecordInput {
   readonly model: string;
   /** The charter text the turn ran under; hashed, never stored. Absent: `prompt_hash` null. */
   readonly prompt?: string;
+  /** sha256 hex of the knowledge pack the turn ran with; absent when none was read. */
+  readonly knowledgeSha256?: string;
   /** The resolved config (any JSON value); hashed canonically, never stored. */
   readonly config: unknown;
   readonly toolCalls: readonly ToolCallInput[];
@@ -268,6 +276,7 @@ function draftOf(
     provider: input.provider,
     model: input.model,
     prompt_hash: hashes.prompt,
+    knowledge_sha256: input.knowledgeSha256,
     config_hash: hashes.config,
     tool_calls: input.toolCalls.map(({ name, outcome, action }) => ({ name, outcome, action })),
     outcome: input.outcome,
