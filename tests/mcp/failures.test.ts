@@ -36,7 +36,9 @@ Deno.test({
   ...loose,
   fn: () =>
     withHome(async (home) => {
-      const http = startTestHttpServer();
+      // The slow answers come 60 s late against a 2 s deadline: the load and the call ending at
+      // all, with the timeout's text, is the proof; the wall-clock bounds are only sanity checks.
+      const http = startTestHttpServer({ slowMs: 60_000 });
       try {
         await writeServer(home, "slow", { url: http.url("slow") });
         await approveAll(home);
@@ -44,20 +46,19 @@ Deno.test({
         await recordApproval(home, "slowlist", { sha256: "0", tools: {} });
         const journal = captureJournal();
         const started = Date.now();
-        const mcp = await loadMcp({ configHome: home, timeoutSeconds: 0.5, journal });
-        assert.ok(Date.now() - started < 1800, "the slow list must not stall the load");
+        const mcp = await loadMcp({ configHome: home, timeoutSeconds: 2, journal });
+        assert.ok(Date.now() - started < 45_000, "the slow list must not stall the load");
         assert.deepEqual(mcp.skipped, [{
           name: "slowlist",
-          reason:
-            "MCP server 'slowlist' did not load: no answer within 0.5 s (HARNESS_MCP_TIMEOUT)",
+          reason: "MCP server 'slowlist' did not load: no answer within 2 s (HARNESS_MCP_TIMEOUT)",
         }]);
         assert.ok(journal.lines.includes(`WARNING ${mcp.skipped[0].reason}`));
         const t0 = Date.now();
         const out = text(await mcp.tools[0].run({}));
-        assert.ok(Date.now() - t0 < 1800);
+        assert.ok(Date.now() - t0 < 45_000);
         assert.equal(
           out,
-          "Error: MCP server 'slow' failed on 'slow': no answer within 0.5 s (HARNESS_MCP_TIMEOUT)",
+          "Error: MCP server 'slow' failed on 'slow': no answer within 2 s (HARNESS_MCP_TIMEOUT)",
         );
         await mcp.close();
       } finally {

@@ -2,7 +2,7 @@
  * A Deno-native Streamable HTTP MCP server (the SDK's low-level `Server` over
  * `WebStandardStreamableHTTPServerTransport`, stateless) whose behaviour is chosen per URL:
  * `/<mode>/mcp`. Modes: `ok` (add, images, an output-schema liar), `slow` (a tool that takes
- * 2 s), `slowlist` (tools/list takes 2 s), `lying` (a tool list with broken entries), `down`
+ * `slowMs`, 2 s by default), `slowlist` (tools/list takes as long), `lying` (a tool list with broken entries), `down`
  * (HTTP 500), `pages` (a tool list of {@link PAGES} pages, one tool each), `slowpages` (the same
  * list, each page taking 1 s), `huge` (a tool whose result is {@link HUGE_CHARS} characters).
  */
@@ -55,7 +55,7 @@ const TOOLS: Record<string, unknown[]> = {
   ],
 };
 
-async function call(name: string, args: Record<string, unknown>) {
+async function call(name: string, args: Record<string, unknown>, slowMs: number) {
   switch (name) {
     case "add":
       return { content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] };
@@ -73,7 +73,7 @@ async function call(name: string, args: Record<string, unknown>) {
     case "fail":
       return { content: [{ type: "text", text: "it broke" }], isError: true };
     case "slow":
-      await new Promise((r) => setTimeout(r, 2000));
+      await new Promise((r) => setTimeout(r, slowMs));
       return { content: [{ type: "text", text: "finally" }] };
     case "dump":
       return { content: [{ type: "text", text: "0123456789".repeat(HUGE_CHARS / 10) }] };
@@ -91,8 +91,13 @@ export interface TestHttpServer {
   close(): Promise<void>;
 }
 
-/** Starts the server on 127.0.0.1 (an ephemeral port). */
-export function startTestHttpServer(): TestHttpServer {
+/**
+ * Starts the server on 127.0.0.1 (an ephemeral port). `slowMs` is how long the `slow` tool and
+ * the `slowlist` listing take (default 2 s); a timeout test sets it far past its deadline, so the
+ * outcome cannot depend on how loaded the machine is.
+ */
+export function startTestHttpServer(options: { slowMs?: number } = {}): TestHttpServer {
+  const slowMs = options.slowMs ?? 2000;
   const listed: Record<string, number> = {};
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const mode = new URL(req.url).pathname.split("/")[1];
@@ -102,7 +107,7 @@ export function startTestHttpServer(): TestHttpServer {
     });
     mcp.setRequestHandler(ListToolsRequestSchema, async (request) => {
       listed[mode] = (listed[mode] ?? 0) + 1;
-      if (mode === "slowlist") await new Promise((r) => setTimeout(r, 2000));
+      if (mode === "slowlist") await new Promise((r) => setTimeout(r, slowMs));
       if (mode === "pages" || mode === "slowpages") {
         if (mode === "slowpages") await new Promise((r) => setTimeout(r, 1000));
         const page = Number(request.params?.cursor ?? "0");
@@ -113,7 +118,7 @@ export function startTestHttpServer(): TestHttpServer {
     });
     mcp.setRequestHandler(
       CallToolRequestSchema,
-      (request) => call(request.params.name, request.params.arguments ?? {}) as never,
+      (request) => call(request.params.name, request.params.arguments ?? {}, slowMs) as never,
     );
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
