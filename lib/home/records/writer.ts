@@ -28,7 +28,13 @@ import {
 } from "./canonical.ts";
 import { readAnchor } from "./anchor.ts";
 import { anchorPath, chainPath, headPath, recordsDir } from "./files.ts";
-import { type Outcome, RECORD_VERSION, type TurnRecord, TurnRecordSchema } from "./schema.ts";
+import {
+  type ContextAnatomy,
+  type Outcome,
+  RECORD_VERSION,
+  type TurnRecord,
+  TurnRecordSchema,
+} from "./schema.ts";
 import { readTail } from "./tail.ts";
 import { appendWitness } from "./witness.ts";
 
@@ -114,6 +120,8 @@ export interface TurnRecordInput {
   readonly escalationReason?: string;
   /** The tool specs the model was offered (any JSON value); hashed canonically, never stored. */
   readonly toolManifest?: unknown;
+  /** The first request's anatomy (docs/records.md#the-request-anatomy), stored as given. */
+  readonly context?: ContextAnatomy;
 }
 
 /** Knobs for tests. */
@@ -279,6 +287,10 @@ function draftOf(
       tokens_out: usage.tokensOut,
       cached_tokens: usage.cachedTokens,
       cost_usd: usage.cost ?? null,
+    },
+    context: input.context && {
+      parts: input.context.parts.map((p) => ({ ...p })),
+      first_call: input.context.first_call && { ...input.context.first_call },
     },
   };
 }

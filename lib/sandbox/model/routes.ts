@@ -5,7 +5,7 @@
  * and live under `/_sandbox`, so the platform's fault injection never touches them.
  */
 import type { RouteTable } from "../shared/http.ts";
-import { chatCompletion, chatConversation, chatStream } from "./chat_wire.ts";
+import { chatCompletion, chatConversation, chatPrompt, chatStream } from "./chat_wire.ts";
 import { decide, DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from "./demo_model.ts";
 import {
   imageEdit,
@@ -16,7 +16,8 @@ import {
   videoStatus,
 } from "./media_wire.ts";
 import { DemoContainers } from "./code_wire.ts";
-import { responsesConversation, responsesReply } from "./responses_wire.ts";
+import { DemoPromptCache } from "./prompt_cache.ts";
+import { responsesConversation, responsesPrompt, responsesReply } from "./responses_wire.ts";
 import {
   DEMO_CREATED,
   errorResponse,
@@ -36,14 +37,17 @@ const LARGE = { body: MODEL_BODY_BYTES } as const;
 export function modelRoutes(table: RouteTable): void {
   // The code sandbox's containers live as long as this sandbox (lib/sandbox/model/code_wire.ts).
   const containers = new DemoContainers();
+  // The emulated prompt cache lives as long as this sandbox too (./prompt_cache.ts).
+  const cache = new DemoPromptCache();
   table.public("POST", `${MODEL_PATH}/chat/completions`, (ctx) =>
     answer(async () => {
       const body = await readRequest(ctx.req);
       const conversation = chatConversation(body);
       const decision = decide(conversation);
+      const cached = cache.serve(chatPrompt(body));
       return body.stream === true
-        ? chatStream(body, conversation, decision)
-        : jsonResponse(200, chatCompletion(body, conversation, decision));
+        ? chatStream(body, conversation, decision, cached)
+        : jsonResponse(200, chatCompletion(body, conversation, decision, cached));
     }), LARGE);
 
   table.public("POST", `${MODEL_PATH}/responses`, (ctx) =>
@@ -54,7 +58,8 @@ export function modelRoutes(table: RouteTable): void {
       const container = decision.kind === "code"
         ? containers.run(conversation.code?.container, decision.code)
         : undefined;
-      return jsonResponse(200, responsesReply(body, conversation, decision, container));
+      const cached = cache.serve(responsesPrompt(body));
+      return jsonResponse(200, responsesReply(body, conversation, decision, container, cached));
     }), LARGE);
 
   // The media routes (lib/sandbox/model/media_wire.ts): OpenAI's and xAI's share these paths.
