@@ -31,7 +31,7 @@ Deno.test({
         assert.equal(await playground.stop(), 0);
       }
       const seats = JSON.parse(await Deno.readTextFile(`${data}/playground.json`));
-      assert.deepEqual(Object.keys(seats).sort(), ["agent", "human", "timeline"]);
+      assert.deepEqual(Object.keys(seats).sort(), ["agent", "human", "humans", "timeline"]);
       assert.doesNotMatch(JSON.stringify(seats), /bc_[a-z]{3}_/, "no token is kept");
       await using again = await startPlayground(["--data", data], env);
       const second = await state(again.url);

@@ -41,7 +41,7 @@ Deno.test({
     assert.match(playground.url, /^http:\/\/0\.0\.0\.0:\d+\/$/);
     const port = new URL(playground.url).port;
     const page = await fetch(`http://127.0.0.1:${port}/`);
-    assert.match(await page.text(), /Harness playground/);
+    assert.match(await page.text(), /Harness studio/);
     // Beyond loopback there is still no DNS rebinding: only the --host and loopback names.
     assert.match(await rawGet(`http://127.0.0.1:${port}/`, `0.0.0.0:${port}`), /^HTTP\/1\.1 200 /);
     const rebound = await rawGet(`http://127.0.0.1:${port}/`, `evil.example:${port}`);
