@@ -17,6 +17,8 @@ import { chainRecords } from "./record_view.ts";
 
 /** The parts that make up the stable prefix; a request that first differs after them is as designed. */
 const STABLE = new Set(["tools", "charter", "knowledge", "transcript"]);
+/** The stable parts before the transcript: a request that differs inside one changed it. */
+const LEAD = new Set(["tools", "charter", "knowledge"]);
 
 /** The longest text of one part the view carries (head and tail, the middle left out). */
 export const PART_TEXT_LIMIT = 24_000;
@@ -222,9 +224,13 @@ export function prefixDiff(
   const part = partAt(mine, at);
   const previousPart = partAt(theirs, at);
   const from = Math.max(0, at - LEAD_IN);
+  // As designed: the previous request's whole stable prefix carried over, and this one goes on
+  // with its transcript (or later) where the previous one's volatile tail began.
+  const tail = (previousPart === null || !STABLE.has(previousPart)) &&
+    (part === null || !LEAD.has(part));
   return {
     previous: head,
-    kind: previousPart !== null && STABLE.has(previousPart) ? "break" : "tail",
+    kind: tail ? "tail" : "break",
     part,
     previousPart,
     offset: at,

@@ -87,7 +87,7 @@ export function summariseWake(wake: WakeView, n: number, pricing: Pricing): Wake
     tokensOut: sum.tokensOut,
     cachedTokens: sum.cachedTokens,
     llmCalls: sum.llmCalls,
-    cost: running ? { usd: null, source: null } : costOf(wake, pricing),
+    cost: running || wake.skipped ? { usd: null, source: null } : costOf(wake, pricing),
     journalLines: wake.journal.length,
     toolCalls: wake.toolCalls.length,
     results: wake.records?.results ?? [],

@@ -93,8 +93,8 @@ async function saveWorld(dataDir: string, world: PlaygroundWorld): Promise<void>
 }
 
 /**
- * Seats one more human: a sandbox user who trusts the agent (and is trusted back), added to the
- * shared timeline by its owner, and remembered in `playground.json`. Returns the new seat.
+ * Seats one more human: a sandbox user in mutual trust with the agent and every other seat,
+ * added to the shared timeline by its owner, and remembered in `playground.json`.
  */
 export async function addHumanSeat(
   sandbox: Sandbox,
@@ -113,8 +113,11 @@ export async function addHumanSeat(
     token,
     client,
   };
-  await client.users.grantTrust(world.agent.uuid);
-  await world.agent.client.users.grantTrust(seat.uuid);
+  // The platform seats a participant only in mutual trust with every viewer.
+  for (const other of [world.agent, ...world.humans]) {
+    await client.users.grantTrust(other.uuid);
+    await other.client.users.grantTrust(seat.uuid);
+  }
   await world.human.client.timelines.addParticipant(world.timeline.uuid, seat.uuid);
   world.humans.push(seat);
   await saveWorld(dataDir, world);

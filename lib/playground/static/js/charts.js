@@ -69,7 +69,7 @@ function barChart(title, series, format, empty) {
   const svg = s(
     "svg",
     { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${title}. ${summary}` },
-    s("text", { x: left, y: 10 }, `max ${format(max === 1e-9 ? 0 : max)}`),
+    s("text", { x: left, y: 10 }, max === 1e-9 ? `all ${format(0)}` : `max ${format(max)}`),
     s("line", { x1: 0, x2: width, y1: height - bottom, y2: height - bottom, class: "axis" }),
     ...bars,
     ...labels,

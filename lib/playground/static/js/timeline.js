@@ -8,6 +8,10 @@ import { currentSeat, currentTimeline, store } from "./store.js";
 
 /** Each item's element by uuid, with the text it was built from, reused while that is unchanged. */
 const itemNodes = new Map();
+/** The timeline whose items the list shows. */
+let shown = null;
+/** Whether the list keeps its end in view (the reader has not scrolled up to read). */
+let following = true;
 
 /** Renders the timeline tabs, the items and the composer's seat and mention buttons. */
 export function renderTimelines() {
@@ -36,9 +40,12 @@ export function renderTimelines() {
     items.replaceChildren(h("li", {}, "No timeline yet."));
     return;
   }
-  const atBottom = nearBottom(items);
+  // Follow the conversation: a new timeline opens at its end, and new items keep the end in
+  // view unless the reader scrolled up to read.
+  if (shown !== timeline.uuid) following = true;
+  shown = timeline.uuid;
   reconcile(items, timeline.items.map(cachedItem));
-  if (atBottom) items.scrollTop = items.scrollHeight;
+  if (following) items.scrollTop = items.scrollHeight;
   renderSeats();
   renderMentions(timeline);
 }
@@ -152,8 +159,19 @@ async function act(path, body, done) {
   }
 }
 
+/** Keeps the end of the conversation in view while the reader follows it (once). */
+function wireFollowing() {
+  const items = document.getElementById("items");
+  items.addEventListener("scroll", () => following = nearBottom(items), { passive: true });
+  // A resized window or list keeps a followed conversation at its end.
+  new ResizeObserver(() => {
+    if (following) items.scrollTop = items.scrollHeight;
+  }).observe(items);
+}
+
 /** Wires the composer's forms (once). */
 export function wireComposer() {
+  wireFollowing();
   document.getElementById("seat").addEventListener("change", (event) => {
     store.seat = event.target.value;
     renderMentions(currentTimeline());
