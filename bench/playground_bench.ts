@@ -15,9 +15,11 @@
  * 2. Idle CPU: utime+stime of the playground process (and any children) from /proc over
  *    `--idle` seconds with nothing happening, as % of one core, beside an idle
  *    `deno eval "setInterval(() => {}, 1000)"` sampled over the same seconds. Target ≤ 2%.
- * 3. A session of `--wakes` wakes: one message mentioning the agent posted through the page's own
- *    `POST /api/post`, then waiting for that wake's `playground wake exit` line, one after
- *    another. The agent's breaker window file is removed before each post: the breaker's 10 wakes
+ * 3. A session of `--wakes` questions: one message mentioning the agent posted through the page's
+ *    own `POST /api/post`, then waiting (on `/api/state`) until its wake and the follow-up
+ *    delivery of the agent's reply have settled, one after another; each is posted once the clock
+ *    is past the last wake's start second, since the router twin coalesces an event into a wake
+ *    started in the same second, as the fleet router does. The agent's breaker window file is removed before each post: the breaker's 10 wakes
  *    per minute would otherwise decline most of them, and a declined wake is not the wake a
  *    session is about. At 0, 50, 100 and `--wakes` wakes: `/api/state` size and latency
  *    (p50/p95 of 20 requests). At the end, in Chromium: navigation to the last wake's panel
@@ -58,11 +60,19 @@ const DENO_DIR = Deno.env.get("DENO_DIR") ??
 
 // ---- the playground process -----------------------------------------------------------------
 
+/** What the session reads of `/api/state`. */
+interface SessionState {
+  wakes: {
+    id: string;
+    startedAt: string;
+    finishedAt: string | null;
+    trigger: { item: string | null };
+  }[];
+}
+
 interface Running {
   readonly url: string;
   readonly pid: number;
-  /** Resolves once `n` wakes have exited in total. */
-  exits(n: number, timeoutMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,8 +92,6 @@ async function startPlayground(data: string): Promise<Running> {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let exited = 0;
-  let wakeUp = () => {};
   let err = "";
   const errDone = (async () => {
     let rest = "";
@@ -91,10 +99,8 @@ async function startPlayground(data: string): Promise<Running> {
       const lines = (rest + text).split("\n");
       rest = lines.pop() ?? "";
       for (const line of lines) {
-        if (line.startsWith("playground wake exit")) exited++;
-        else if (!line.startsWith("playground wake start")) err += line + "\n";
+        if (!line.startsWith("playground wake ")) err += line + "\n";
       }
-      wakeUp();
     }
   })();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -111,19 +117,6 @@ async function startPlayground(data: string): Promise<Running> {
   return {
     url,
     pid: child.pid,
-    async exits(n, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (exited < n) {
-        if (Date.now() > deadline) throw new Error(`wake ${n} did not finish: ${err.slice(-2000)}`);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 1000);
-          wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    },
     async stop() {
       try {
         child.kill("SIGTERM");
@@ -292,23 +285,38 @@ try {
   const checkpoints = [0, 50, 100, WAKES].filter((n, i, all) => n <= WAKES && all.indexOf(n) === i);
   const latency = [await stateLatency(url, 0)];
   const wakeMs: number[] = [];
+  let lastStart = 0;
   const sessionStarted = performance.now();
-  for (let i = 1; i <= WAKES; i++) {
+  const ask = async (body: string) => {
     for (const suffix of [".wakes", ".tripped"]) {
       await Deno.remove(join(breaker, `${timeline}${suffix}`)).catch(() => {});
     }
-    const posted = performance.now();
+    // The router twin coalesces an event into a wake started in the same whole second, as the
+    // fleet router does: post once the clock is past the last wake's start, so each is answered.
+    while (Math.floor(Date.now() / 1000) <= Math.floor(lastStart / 1000)) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const reply = await fetch(`${url}api/post`, {
       method: "POST",
       headers: writeHeaders,
-      body: JSON.stringify({
-        timeline,
-        body: `@${state0.agent.handle} question ${i}: what is ${i} times seven?`,
-      }),
+      body: JSON.stringify({ timeline, body }),
     });
     if (reply.status !== 201) throw new Error(`POST /api/post answered ${reply.status}`);
-    await reply.body?.cancel();
-    await playground.exits(i, 120_000);
+    const { uuid } = await reply.json() as { uuid: string };
+    // Its wake, and the follow-up delivery of the agent's own reply, settled.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const wakes = (await (await fetch(`${url}api/state`)).json() as SessionState).wakes;
+      lastStart = Math.max(lastStart, ...wakes.map((w) => Date.parse(w.startedAt)));
+      const mine = wakes.find((w) => w.trigger.item === uuid);
+      if (mine?.finishedAt && wakes.every((w) => w.finishedAt !== null)) return mine;
+      if (Date.now() > deadline) throw new Error(`the wake of ${uuid} did not finish`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  for (let i = 1; i <= WAKES; i++) {
+    const posted = performance.now();
+    await ask(`@${state0.agent.handle} question ${i}: what is ${i} times seven?`);
     wakeMs.push(performance.now() - posted);
     if (checkpoints.includes(i)) latency.push(await stateLatency(url, i));
     if (!values.json && i % 25 === 0) {
@@ -335,13 +343,7 @@ try {
 
   if (BROWSER) {
     report.browser = await inChromium(url, finalState.wakes.at(-1)?.id ?? "", async () => {
-      await Deno.remove(join(breaker, `${timeline}.wakes`)).catch(() => {});
-      await fetch(`${url}api/post`, {
-        method: "POST",
-        headers: writeHeaders,
-        body: JSON.stringify({ timeline, body: `@${state0.agent.handle} one more question` }),
-      }).then((r) => r.body?.cancel());
-      await playground.exits(WAKES + 1, 120_000);
+      await ask(`@${state0.agent.handle} one more question`);
     });
   }
 } finally {
@@ -505,7 +507,7 @@ if (values.json) {
   rows.push([
     `session of ${WAKES} wakes`,
     "(information)",
-    `${session.seconds} s; post → wake exit p50 ${session.wakeP50Ms} ms, p95 ${session.wakeP95Ms} ms; ${
+    `${session.seconds} s; post → settled p50 ${session.wakeP50Ms} ms, p95 ${session.wakeP95Ms} ms; ${
       JSON.stringify(report.outcomes)
     }`,
   ]);

@@ -25,8 +25,10 @@ export const playgroundCommand: Command<typeof options> = {
 Watch and talk to an agent in a browser, offline. Starts the local BaseCradle-compatible
 platform, seats a human @ada and an AI peer @vega on a shared timeline (or finds them again in
 --data), wakes vega for every message, asset, activated task or webhook delivery by running
-"harness wake --timeline <uuid>" as a separate process — what a router runs — and serves a page
-showing the timeline, each wake's journal, tool calls, tokens, cost and turn record, live.
+"harness wake --timeline <uuid>" as a separate process — what a router runs — and serves a
+studio: the timeline and a composer, each wake's journal, tool calls, tokens, cost and turn
+record live, what each request sent the model and what the prompt cache served, a draft of the
+charter to replay recorded turns against, the agent's notes and memory, and its tools by hand.
 Prints one JSON line once serving:
   {"url": "http://127.0.0.1:PORT/", "base_url": "http://127.0.0.1:PORT2",
    "admin_token": "sbx_admin_…"}

@@ -28,6 +28,7 @@ import {
 import { STATIC_FILES } from "./static/mod.ts";
 import { json, jsonBody, mediaType, Refusal, SECURITY_HEADERS, text } from "./http.ts";
 import { DraftError } from "./drafts.ts";
+import { ConfigError } from "../config/errors.ts";
 import { studioRead, studioWrite } from "./studio_routes.ts";
 import type { PageContext } from "./page_context.ts";
 
@@ -90,6 +91,9 @@ export async function handlePage(req: Request, ctx: PageContext): Promise<Respon
       return json({ error: `The outbound gate refused the post (check: ${error.check}).` }, 422);
     }
     if (error instanceof DraftError) return json({ error: error.message }, 409);
+    if (error instanceof ConfigError) {
+      return json({ error: `The agent's configuration does not load: ${error.message}` }, 409);
+    }
     return json({ error: errorMessage(error) }, 502);
   }
 }

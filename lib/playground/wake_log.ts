@@ -6,6 +6,7 @@
  * read from there. A line that does not parse (a crash mid-append) is skipped and counted.
  */
 import { join } from "node:path";
+import { errorMessage } from "../base/error_text.ts";
 import * as z from "../base/zod.ts";
 import type { WakeView } from "./wakes.ts";
 
@@ -75,11 +76,15 @@ export async function readWakeLog(
   dataDir: string,
 ): Promise<{ wakes: WakeView[]; unreadable: number }> {
   let text: string;
+  const path = wakeLogPath(dataDir);
   try {
-    text = await Deno.readTextFile(wakeLogPath(dataDir));
+    text = await Deno.readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { wakes: [], unreadable: 0 };
-    throw error;
+    throw new Error(
+      `${path} cannot be read (${errorMessage(error)}); move it aside to start without the ` +
+        "earlier wakes' panels.",
+    );
   }
   const wakes: WakeView[] = [];
   const seen = new Set<string>();

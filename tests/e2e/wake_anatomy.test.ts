@@ -77,3 +77,18 @@ Deno.test("anatomy: each record names its first request's parts; capture keeps t
   );
   assert.ok(!raw.includes(w.env.AI_API_KEY));
 });
+
+Deno.test("anatomy: a capture that cannot be written is a WARNING; the record and the turn stand", async () => {
+  await using w = await world();
+  scriptReply(w.model, "Hello, Bob.");
+  await say(w, "@ada hello");
+  // A file where the captures' folder belongs.
+  await Deno.writeTextFile(`${w.home}/requests`, "not a folder");
+  const woke = await w.wake([], { HARNESS_CAPTURE_REQUESTS: "1" });
+  assert.equal(woke.code, 0, woke.stderr);
+  assert.match(woke.stderr, /WARNING Could not keep the request's text beside its record\. \(/);
+  assert.match(woke.stderr, /outcome=ok/);
+  const [record] = await records(w.home, w.timeline);
+  assert.equal(record.result, "spoke");
+  assert.equal(record.context?.parts.length, PARTS.length);
+});

@@ -94,6 +94,14 @@ Deno.test({
       assert.match(turn.original.texts[0], /tell me about the harbour/);
       assert.deepEqual(turn.replay.texts, []);
 
+      // One replay at a time: a second one asked for meanwhile is refused, not queued.
+      const [a, b] = await Promise.all([
+        studio.post<{ error?: string }>("api/replay", { timeline: studio.timeline, last: 1 }),
+        studio.post<{ error?: string }>("api/replay", { timeline: studio.timeline, last: 1 }),
+      ]);
+      assert.deepEqual([a.status, b.status].sort(), [200, 409]);
+      assert.match((a.status === 409 ? a : b).body.error ?? "", /already running/);
+
       // A wrong guardrails.json refuses the replay, naming the file.
       await studio.post("api/drafts", { path: "guardrails.json", text: '{"max_length": "long"}' });
       const refused = await studio.post<{ error: string }>("api/replay", {

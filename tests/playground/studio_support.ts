@@ -19,6 +19,7 @@ export interface WakeSummary {
 /** The parts of `/api/state` these tests read. */
 export interface State {
   humans: { handle: string }[];
+  prices: { file: string; models: string[]; problem: string | null };
   timelines: { uuid: string; items: { author: string | null; body?: string }[] }[];
   wakes: WakeSummary[];
 }

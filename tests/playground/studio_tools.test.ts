@@ -71,7 +71,13 @@ Deno.test({
         `api/memory?timeline=${timeline}&q=lighthouse`,
       );
       assert.equal(empty.body.present, false);
-      await studio.ask("@vega the lighthouse keeper is called Morwenna");
+      // A wrong prices.json (read again after each wake) prices nothing, and the state says why.
+      const config = `${data}/agents/vega/config`;
+      await Deno.mkdir(config, { recursive: true });
+      await Deno.writeTextFile(`${config}/prices.json`, '{"sandbox-demo": {"input": -1}}');
+      const asked = await studio.ask("@vega the lighthouse keeper is called Morwenna");
+      assert.match(asked.prices.problem ?? "", /prices\.json key 'sandbox-demo' is wrong/);
+      await Deno.remove(`${config}/prices.json`);
       const found = await studio.get<{ present: boolean; recalled: string; lines: string[] }>(
         `api/memory?timeline=${timeline}&q=${encodeURIComponent("who keeps the lighthouse?")}`,
       );
@@ -101,6 +107,16 @@ Deno.test({
       assert.ok(clash.status >= 400 && clash.status < 500, String(clash.status));
       const seats = JSON.parse(await Deno.readTextFile(`${data}/playground.json`));
       assert.deepEqual(seats.humans.map((h: { handle: string }) => h.handle), ["grace"]);
+
+      // A live configuration that does not load: the tools cannot be built, and the page says why.
+      await Deno.writeTextFile(`${config}/guardrails.json`, '{"max_length": "long"}');
+      const broken = await studio.get<{ error: string }>(`api/tools?timeline=${timeline}`);
+      assert.equal(broken.status, 409);
+      assert.match(
+        broken.body.error,
+        /^The agent's configuration does not load: .*guardrails\.json/,
+      );
+      await Deno.remove(`${config}/guardrails.json`);
 
       // Every studio write needs this run's page token.
       for (const path of ["api/tools/run", "api/drafts", "api/replay", "api/seats"]) {

@@ -199,7 +199,8 @@ export function wireComposer() {
     if (!timeline) return;
     const data = new FormData(event.target);
     data.set("timeline", timeline.uuid);
-    data.set("as", currentSeat()?.handle ?? "");
+    const seat = currentSeat();
+    if (seat) data.set("as", seat.handle);
     if (await act("/api/upload", data, "File uploaded.")) event.target.reset();
   });
   document.getElementById("scheduler").addEventListener("submit", async (event) => {
