@@ -3,7 +3,10 @@
  * conversation on, at least 85% of the characters of each wake's first model request are a
  * byte-identical prefix of the previous wake's first request).
  *
- *   deno run -A bench/prefix_bench.ts [--wakes 20] [--notes] [--json]
+ *   deno run -A bench/prefix_bench.ts [--wakes 20] [--notes] [--json] [--provider anthropic]
+ *
+ * With `--provider anthropic` it measures the Anthropic Messages request instead, cut at its two
+ * cache breakpoints (bench/prefix_anthropic.ts).
  *
  * With `--notes` the model also keeps working-state notes, so every wake's request carries a
  * different notes block in its volatile tail (docs/context.md#the-working-state-block).
@@ -25,6 +28,7 @@
 import { parseArgs } from "node:util";
 import { chatCompletion, type FixtureCall } from "../tests/support/model_mock.ts";
 import { commonPrefix, modelTap, say, world } from "../tests/e2e/wake_support.ts";
+import { anthropicTable, measureAnthropic } from "./prefix_anthropic.ts";
 
 /** The target: ratio ≥ this from wake {@link FROM} on. */
 export const TARGET = 0.85;
@@ -205,8 +209,20 @@ if (import.meta.main) {
       notes: { type: "boolean", default: false },
       // Automatic memory: each wake observes the exchange and recalls into the volatile note.
       memory: { type: "boolean", default: false },
+      // `openai` (the chat wire, default) or `anthropic` (the Messages wire and its breakpoints).
+      provider: { type: "string", default: "openai" },
     },
   });
+  if (values.provider === "anthropic") {
+    const report = await measureAnthropic(Number(values.wakes), { notes: values.notes });
+    console.log(values.json ? JSON.stringify(report) : anthropicTable(report));
+    if (!report.pass) Deno.exitCode = 1;
+    Deno.exit();
+  }
+  if (values.provider !== "openai") {
+    console.error(`--provider must be openai or anthropic, not '${values.provider}'`);
+    Deno.exit(2);
+  }
   const rows = await measure(Number(values.wakes), {
     notes: values.notes,
     env: values.memory ? { HARNESS_MEMORY_PROVIDER: "recall" } : {},

@@ -7,7 +7,7 @@
  *   `deno run -P=harness --config <bundle>/deno.json <bundle>/main.js wake --timeline <uuid>`;
  * - source (the development form, printed for information): `deno run -P=harness main.ts wake …`.
  *
- *   deno run -A bench/wake_bench.ts [--runs 10] [--warmups 2] [--json]
+ *   deno run -A bench/wake_bench.ts [--runs 10] [--warmups 2] [--json] [--help]
  *
  * (a) Idle wake: a timeline where the agent has already answered everything. The median wall
  *     time of N wake processes against the median of N `deno run` of an empty script with the
@@ -28,6 +28,16 @@
  *     an empty `deno run`, and the median of overhead ÷ that run is printed: the absolute overhead
  *     moves with the machine's speed of the moment, this ratio much less.
  *
+ * (c) The catch-up before exit (docs/operating.md#catch-up-before-exit): every idle and reply
+ *     wake above runs twice, interleaved, with the catch-up on (the default) and switched off
+ *     (`HARNESS_CATCH_UP=off`), the same wake in the same run. Printed: the median wall time and
+ *     CPU time (user + system, read by a `--preload` module from `process.cpuUsage()` as the
+ *     process exits) of each, and on ÷ off. Target (shipped form): the idle wake's CPU time grows
+ *     by no more than 10 % (ratio ≤ 1.10). The wall time grows by design — an idle wake that would
+ *     finish inside the second it started in waits for that second to end, asleep — so it is
+ *     reported, not judged. The targets of (a) and (b) are judged on the runs with the catch-up
+ *     off, so they keep measuring what they always did: the work of a wake, not its wait.
+ *
  * The breaker is raised (HARNESS_WAKE_BREAKER_MAX=1000) so N wakes in a minute are not declined.
  * Prints a table and pass/fail per target; exits 1 when a target is missed.
  */
@@ -41,7 +51,9 @@ import { encodeClaimRecord } from "../lib/home/claim_record.ts";
 import { claimsDir } from "../lib/home/paths.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const TARGETS = { idleRatio: 5, overheadMs: 150, rssMb: 120 };
+const TARGETS = { idleRatio: 5, overheadMs: 150, rssMb: 120, catchUpIdleCpu: 1.1 };
+/** The catch-up switched off: the baseline of (c), and the runs (a) and (b) are judged on. */
+const CATCH_UP_OFF = { HARNESS_CATCH_UP: "off" };
 /** Items answered on the long-history timeline, one settled claim file each. */
 const HISTORY = 5_000;
 const MODEL_SDKS = ["openai", "@openrouter/sdk"];
@@ -52,8 +64,21 @@ const { values } = parseArgs({
     runs: { type: "string", default: "10" },
     warmups: { type: "string", default: "2" },
     json: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
   },
 });
+if (values.help) {
+  console.log(`Usage: deno run -A bench/wake_bench.ts [--runs N] [--warmups N] [--json]
+
+Whole-process wakes against the sandbox, as a router runs them, in the shipped (bundle) and
+source forms: (a) an idle wake against an empty deno run, (b) a one-reply wake's overhead and
+peak RSS, (c) the catch-up before exit on vs off (wall and CPU). See docs/benchmarks.md.
+
+  --runs N     timed runs of each measurement (default 10)
+  --warmups N  untimed runs first (default 2)
+  --json       one JSON object instead of the table`);
+  Deno.exit(0);
+}
 const runs = Number(values.runs);
 const warmups = Number(values.warmups);
 const TIME = await Deno.stat("/usr/bin/time").then((s) => s.isFile, () => false);
@@ -75,8 +100,13 @@ interface Run {
   readonly ms: number;
   /** Peak resident set, in MB (NaN when unmeasured). */
   readonly rssMb: number;
+  /** User + system CPU time, in ms, as the process reported it at exit (NaN when it did not). */
+  readonly cpuMs: number;
   readonly stderr: string;
 }
+
+/** What the `--preload` module prints at exit: the process's own CPU time, in microseconds. */
+const CPU_LINE = /^bench-cpu-us (\d+)$/m;
 
 /** Runs `deno <args>`; with `rss`, measures its peak resident set too. */
 async function runDeno(args: string[], env: Record<string, string>, rss = false): Promise<Run> {
@@ -103,7 +133,8 @@ async function runDeno(args: string[], env: Record<string, string>, rss = false)
     rssMb = Number((await Deno.readTextFile(rssFile)).trim().split("\n").at(-1)) / 1024;
     await Deno.remove(rssFile);
   }
-  return { ms, rssMb, stderr };
+  const cpu = CPU_LINE.exec(stderr);
+  return { ms, rssMb, cpuMs: cpu ? Number(cpu[1]) / 1000 : NaN, stderr };
 }
 
 /** The highest VmHWM seen in /proc/<pid>/status until the process exits, in MB. */
@@ -120,6 +151,18 @@ async function pollHwm(pid: number, status: Promise<unknown>): Promise<number> {
     await new Promise((r) => setTimeout(r, 2));
   }
   return peak;
+}
+
+/** The medians of (c)'s samples. */
+function medians(
+  s: { wallOn: number[]; wallOff: number[]; cpuOn: number[]; cpuOff: number[] },
+): OnOff {
+  return {
+    wallOn: median(s.wallOn),
+    wallOff: median(s.wallOff),
+    cpuOn: median(s.cpuOn),
+    cpuOff: median(s.cpuOff),
+  };
 }
 
 function median(samples: readonly number[]): number {
@@ -229,6 +272,19 @@ interface Measured {
   /** Median over the reply runs of overhead ÷ the empty `deno run` measured right after it. */
   readonly overheadPerEmpty: number;
   readonly rssMb: number;
+  /** (c) medians with the catch-up on and off, wall and CPU, idle and reply. */
+  readonly catchUp: {
+    readonly idle: OnOff;
+    readonly reply: OnOff;
+  };
+}
+
+/** Medians of the same wake with the catch-up on and off. */
+interface OnOff {
+  readonly wallOn: number;
+  readonly wallOff: number;
+  readonly cpuOn: number;
+  readonly cpuOff: number;
 }
 
 const dir = await Deno.makeTempDir({ prefix: "harness-wake-bench-" });
@@ -259,6 +315,17 @@ try {
     gate.post({ timeline, body: `@vega question ${n}: what is new?`, kind: "tool" });
   const empty = join(dir, "empty.ts");
   await Deno.writeTextFile(empty, "");
+  // Loaded before the CLI in every timed wake (on and off alike): prints the process's CPU time.
+  const cpuPreload = join(dir, "cpu_preload.js");
+  await Deno.writeTextFile(
+    cpuPreload,
+    `import process from "node:process";
+globalThis.addEventListener("unload", () => {
+  const { user, system } = process.cpuUsage();
+  console.error(\`bench-cpu-us \${user + system}\`);
+});
+`,
+  );
 
   const measure = async (form: Form, handle: string) => {
     const agent = sandbox.createUser({ handle, name: handle, kind: "ai" });
@@ -290,7 +357,9 @@ try {
     };
     // `--quiet` would silence `--log-level=debug`, so a debug run goes without it.
     const wakeArgs = (timeline: string, debug = false) => [
-      ...(debug ? [...form.flags.filter((f) => f !== "--quiet"), "--log-level=debug"] : form.flags),
+      ...(debug
+        ? [...form.flags.filter((f) => f !== "--quiet"), "--log-level=debug"]
+        : [...form.flags, "--preload", cpuPreload]),
       form.main,
       "wake",
       "--timeline",
@@ -298,9 +367,13 @@ try {
     ];
 
     /** One wake; the sandbox requests it made, split into model and platform. */
-    const wake = async (timeline: string, options: { rss?: boolean; debug?: boolean } = {}) => {
+    const wake = async (
+      timeline: string,
+      options: { rss?: boolean; debug?: boolean; catchUp?: boolean } = {},
+    ) => {
       const before = sandbox.requests.length;
-      const run = await runDeno(wakeArgs(timeline, options.debug), env, options.rss);
+      const vars = options.catchUp === false ? { ...env, ...CATCH_UP_OFF } : env;
+      const run = await runDeno(wakeArgs(timeline, options.debug), vars, options.rss);
       const requests = sandbox.requests.slice(before);
       const model = requests.filter(isModel);
       const platform = requests.filter((r) => !isModel(r));
@@ -331,33 +404,63 @@ try {
     const platformMs: number[] = [];
     const rss: number[] = [];
     const overheadPerEmpty: number[] = [];
+    // (c) The same wakes with the catch-up on and off.
+    const samples = () => ({
+      wallOn: [] as number[],
+      wallOff: [] as number[],
+      cpuOn: [] as number[],
+      cpuOff: [] as number[],
+    });
+    const catchUpIdle = samples();
+    const catchUpReply = samples();
     let asked = 0;
+    let turn = 0;
+    /** A wake with the catch-up on and the same wake with it off, alternating which goes first. */
+    const pair = async <R extends Run>(run: (catchUp: boolean) => Promise<R>) => {
+      const first = turn++ % 2 === 0;
+      const a = await run(first);
+      const b = await run(!first);
+      return first ? { on: a, off: b } : { on: b, off: a };
+    };
+    const record = (into: ReturnType<typeof samples>, on: Run, off: Run) => {
+      into.wallOn.push(on.ms);
+      into.wallOff.push(off.ms);
+      into.cpuOn.push(on.cpuMs);
+      into.cpuOff.push(off.cpuMs);
+    };
+    const idleWake = async (timeline: string, catchUp: boolean) => {
+      const w = await wake(timeline, { catchUp });
+      if (!/wake end .*turns=0 .*posted=0/.test(w.stderr)) {
+        throw new Error(`an idle wake was not idle:\n${w.stderr}`);
+      }
+      return w;
+    };
+    const replyWake = async (catchUp: boolean, rssToo: boolean) => {
+      await ask(replyTimeline, ++asked);
+      const w = await wake(replyTimeline, { rss: rssToo, catchUp });
+      if (!/wake end .*turns=1 .*posted=1/.test(w.stderr) || w.model.length === 0) {
+        throw new Error(`a reply wake did not reply once:\n${w.stderr}`);
+      }
+      return w;
+    };
     return {
-      /** One idle wake and one empty run; recorded unless `warmup`. */
+      /** One idle wake each way, one of the history timeline and one empty run; recorded unless `warmup`. */
       async idleOnce(warmup: boolean) {
-        const w = await wake(idleTimeline);
-        if (!/wake end .*turns=0 .*posted=0/.test(w.stderr)) {
-          throw new Error(`an idle wake was not idle:\n${w.stderr}`);
-        }
-        const h = await wake(historyTimeline);
-        if (!/wake end .*turns=0 .*posted=0/.test(h.stderr)) {
-          throw new Error(`an idle wake of the history timeline was not idle:\n${h.stderr}`);
-        }
+        const { on, off: w } = await pair((catchUp) => idleWake(idleTimeline, catchUp));
+        const h = await idleWake(historyTimeline, false);
         const e = await runDeno([...form.flags, empty], env);
         if (warmup) return;
-        idleModelRequests += w.model.length + h.model.length;
+        idleModelRequests += on.model.length + w.model.length + h.model.length;
         idle.push(w.ms);
         historyIdle.push(h.ms);
         baseline.push(e.ms);
+        record(catchUpIdle, on, w);
       },
-      /** One question and the wake that answers it; recorded unless `warmup`. */
+      /** A question and the wake that answers it, each way; recorded unless `warmup`. */
       async replyOnce(warmup: boolean) {
-        await ask(replyTimeline, ++asked);
-        const w = await wake(replyTimeline, { rss: true });
-        if (!/wake end .*turns=1 .*posted=1/.test(w.stderr) || w.model.length === 0) {
-          throw new Error(`a reply wake did not reply once:\n${w.stderr}`);
-        }
+        const { on, off: w } = await pair((catchUp) => replyWake(catchUp, !catchUp));
         if (warmup) return;
+        record(catchUpReply, on, w);
         wall.push(w.ms);
         modelMs.push(busyMs(w.model));
         platformMs.push(busyMs(w.platform));
@@ -387,6 +490,10 @@ try {
           overheadMs: median(overhead),
           overheadPerEmpty: median(overheadPerEmpty),
           rssMb: Math.max(...rss),
+          catchUp: {
+            idle: medians(catchUpIdle),
+            reply: medians(catchUpReply),
+          },
         };
       },
     };
@@ -417,6 +524,10 @@ try {
     ["(the SDK signal is live: a reply wake loads it)", shipped.replyLoadedSdk],
     ["one-reply harness overhead", shipped.overheadMs <= TARGETS.overheadMs],
     ["one-reply peak RSS", shipped.rssMb <= TARGETS.rssMb],
+    [
+      "catch-up: idle wake CPU on ÷ off",
+      shipped.catchUp.idle.cpuOn / shipped.catchUp.idle.cpuOff <= TARGETS.catchUpIdleCpu,
+    ],
   ] as const;
 
   if (values.json) {
@@ -443,6 +554,17 @@ try {
     row("harness overhead", (m) => ms(m.overheadMs));
     row("  ÷ empty deno run (paired)", (m) => `${m.overheadPerEmpty.toFixed(2)}×`.padStart(10));
     row(`peak RSS (max, ${rssHow})`, (m) => `${m.rssMb.toFixed(1)} MB`.padStart(10));
+    console.log("(c) catch-up before exit: on (default) vs HARNESS_CATCH_UP=off, same run");
+    const ratio = (on: number, off: number) => `${(on / off).toFixed(2)}×`.padStart(10);
+    for (const kind of ["idle", "reply"] as const) {
+      const of = (m: Measured) => m.catchUp[kind];
+      row(`${kind} wake wall, on`, (m) => ms(of(m).wallOn));
+      row(`${kind} wake wall, off`, (m) => ms(of(m).wallOff));
+      row("  on ÷ off", (m) => ratio(of(m).wallOn, of(m).wallOff));
+      row(`${kind} wake CPU, on`, (m) => ms(of(m).cpuOn));
+      row(`${kind} wake CPU, off`, (m) => ms(of(m).cpuOff));
+      row("  on ÷ off", (m) => ratio(of(m).cpuOn, of(m).cpuOff));
+    }
     console.log("");
     console.log("target (shipped form: bundle)                  result");
     const rows: Array<[string, string, boolean]> = [
@@ -455,6 +577,11 @@ try {
         checks[3][1],
       ],
       [`peak RSS ≤ ${TARGETS.rssMb} MB`, `${shipped.rssMb.toFixed(1)} MB`, checks[4][1]],
+      [
+        `catch-up: idle CPU on ÷ off ≤ ${TARGETS.catchUpIdleCpu}×`,
+        `${(shipped.catchUp.idle.cpuOn / shipped.catchUp.idle.cpuOff).toFixed(2)}×`,
+        checks[5][1],
+      ],
     ];
     for (const [name, result, ok] of rows) {
       console.log(`  ${name.padEnd(45)}${result.padStart(10)}  ${ok ? "pass" : "FAIL"}`);

@@ -68,8 +68,14 @@ export {
 } from "./core/types/faults.ts";
 
 // Model providers (each loads its SDK lazily).
-export { EchoProvider, OpenAIProvider, OpenRouterProvider } from "./providers/mod.ts";
+export {
+  AnthropicProvider,
+  EchoProvider,
+  OpenAIProvider,
+  OpenRouterProvider,
+} from "./providers/mod.ts";
 export type {
+  AnthropicProviderOptions,
   ContextLimitSource,
   OpenAIProviderOptions,
   OpenAISurface,

@@ -4,6 +4,7 @@
  * text, not JSON: the installer's manifest hashes the exact shipped bytes. Add a stem here when
  * adding its file.
  */
+import anthropicSearchPlugin from "./anthropic_search.json" with { type: "text" };
 import assetsPlugin from "./assets.json" with { type: "text" };
 import codeExecutionPlugin from "./code_execution.json" with { type: "text" };
 import deletePlugin from "./delete.json" with { type: "text" };
@@ -34,6 +35,7 @@ import xaiSearchPlugin from "./xai_search.json" with { type: "text" };
 
 /** Every shipped plugin file's text by file name, sorted. */
 export const TOOL_PLUGIN_FILES: Readonly<Record<string, string>> = Object.freeze({
+  "anthropic_search.json": anthropicSearchPlugin,
   "assets.json": assetsPlugin,
   "code_execution.json": codeExecutionPlugin,
   "delete.json": deletePlugin,

@@ -44,7 +44,7 @@ export async function runDemo(
   try {
     const sandbox = await Sandbox.start({ port, dataDir });
     try {
-      const model = wakeProcess.chooseModel(parentEnv, sandbox.modelUrl);
+      const model = wakeProcess.chooseModel(parentEnv, sandbox.modelUrl, sandbox.anthropicModelUrl);
       const world = await seedWorld(sandbox, options.draw ? DRAW_REQUEST : undefined);
       const { ada, vega, timeline } = world;
       out("BaseCradle harness demo — one complete wake, offline");
@@ -117,7 +117,8 @@ ada open a timeline "Demo", add vega and ask vega a question, then runs
 "harness wake --timeline <uuid>" as vega in a separate process — what a router runs per event —
 and prints the wake's journal, its exit code and the timeline afterwards.
 
-The model is the sandbox's deterministic "sandbox-demo" (no account, no network, no key).
+The model is the sandbox's deterministic "sandbox-demo" (no account, no network, no key);
+with AI_PROVIDER=anthropic it answers on Anthropic's Messages wire, through the anthropic SDK.
 With AI_API_KEY set, the wake uses your real vendor instead: AI_MODEL is then required, and
 AI_PROVIDER, AI_SDK, AI_SDK_SURFACE and AI_BASE_URL are passed through as set.
 

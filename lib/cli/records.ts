@@ -25,7 +25,7 @@ import {
   verifyRecords,
 } from "../home/records/mod.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { loadPrices } from "../config/prices.ts";
+import { builtInPriceTable, loadPrices } from "../config/prices.ts";
 import { isTerminal } from "../journal/output.ts";
 
 /** The subcommands, likeliest first (a typo is answered with the nearest). */
@@ -62,7 +62,7 @@ export interface RecordsRun {
   readonly since?: Date;
   readonly by?: DriftBy;
   readonly chart?: ChartSeries;
-  /** Where `prices.json` is looked for; none: nothing is priced. */
+  /** Where `prices.json` is looked for; none: only the built-in prices apply. */
   readonly configHome?: string;
   /** Whether stdout is a terminal (a chart is drawn only then). */
   readonly terminal?: boolean;
@@ -131,7 +131,9 @@ async function stats(home: string, run: RecordsRun, io: Io): Promise<number> {
 }
 
 async function drift(home: string, run: RecordsRun, since: Date, io: Io): Promise<number> {
-  const prices = run.configHome === undefined ? undefined : await loadPrices(run.configHome);
+  const prices = run.configHome === undefined
+    ? builtInPriceTable()
+    : await loadPrices(run.configHome);
   const report = await driftRecords(home, {
     since,
     by: run.by ?? "day",
@@ -368,7 +370,7 @@ function show(values: {
   });
 }
 
-/** The config home for `prices.json`; none when it cannot be found (nothing is priced). */
+/** The config home for `prices.json`; none when it cannot be found (built-in prices only). */
 function configHomeOrNone(): string | undefined {
   try {
     return resolveConfigHome({

@@ -140,8 +140,9 @@ this build's shipped tool plugins, and why every other stem does not. Pure: read
 environment, no config home, no network; writes nothing.
 
 Options:
-  --provider P         AI_PROVIDER: openai (default), xai or openrouter
-  --sdk S              AI_SDK: openai (default), openrouter, or xai-sdk (runs on openai)
+  --provider P         AI_PROVIDER: openai (default), xai, openrouter or anthropic
+  --sdk S              AI_SDK: openai (default), openrouter, anthropic (the default with
+                       --provider anthropic), or xai-sdk (runs on openai)
   --surface X          AI_SDK_SURFACE (default: the SDK's own default surface)
   --model M            AI_MODEL, echoed
   --profile P          locked (default) or unlocked: the policy gating shell-class tools
@@ -169,7 +170,7 @@ stdout), 2 usage error.
     try {
       const axes = validateModelAxes({
         provider: values.provider ?? "openai",
-        sdk: values.sdk ?? "openai",
+        sdk: values.sdk,
         surface: values.surface,
       });
       const optIn = splitStems(values["opt-in"]);

@@ -13,7 +13,7 @@ export const ROUTER_FLAGS = {
   "no-rate-caps": { type: "boolean" },
   "no-coalesce": { type: "boolean" },
   "no-wake-lock": { type: "boolean" },
-  "wake-lock-dir": { type: "string" },
+  "wake-lock-dir": { type: "string", completes: "directory" },
   lanes: { type: "string" },
 } as const;
 

@@ -10,6 +10,7 @@ import { runningSdk } from "../providers/axes.ts";
 const SDK_PACKAGES: Record<string, string> = {
   openai: "openai",
   openrouter: "@openrouter/sdk",
+  anthropic: "@anthropic-ai/sdk",
 };
 
 const LockFile = z.object({ specifiers: z.record(z.string(), z.string()) });

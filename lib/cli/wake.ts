@@ -33,7 +33,7 @@ Options:
 
 Exit codes: 0 the wake ran (including nothing to do, a breaker decline, a reported
 provider failure, a deleted timeline); 1 a configuration, credential or platform
-failure (one line on stderr); 2 a usage error.
+failure (one line on stderr, "ERROR harness wake: …"); 2 a usage error.
 `,
   options,
   async run({ values }) {

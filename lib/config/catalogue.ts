@@ -61,7 +61,8 @@ export const RUNTIME_CATALOGUE: Catalogue = Object.freeze({
     xai_account_balance: ported(),
   }),
   // The openai adapter wires web_search + code_interpreter (Responses) and xAI's web_search,
-  // x_search and code_execution (Responses); the openrouter adapter wires web_search.
+  // x_search and code_execution (Responses); the openrouter and anthropic adapters wire
+  // web_search.
   builtins: Object.freeze({
     code_execution: true,
     code_interpreter: true,

@@ -63,7 +63,7 @@ export interface HarnessEnv {
   /** `AI_PROVIDER`: the endpoint vendor (default `openai`). */
   readonly aiProvider: ProviderName;
   /** The adapter that runs (default `openai`; `AI_SDK=xai-sdk` runs on `openai`). */
-  readonly aiSdk: "openai" | "openrouter";
+  readonly aiSdk: "openai" | "openrouter" | "anthropic";
   /** `AI_SDK` as configured, lower-cased (default `openai`); differs from `aiSdk` for `xai-sdk`. */
   readonly aiSdkConfigured: string;
   /** `AI_SDK_SURFACE`, resolved to the SDK's default surface when unset. */
@@ -111,6 +111,17 @@ export interface HarnessEnv {
   readonly wakeBreakerWindowSeconds: number;
   /** `HARNESS_WAKE_BREAKER_COOLDOWN`: post-trip cooldown in seconds (default: the window). */
   readonly wakeBreakerCooldownSeconds: number;
+  /**
+   * `HARNESS_CATCH_UP`: list every kind once more after the wake's start second has passed and
+   * answer what is new (default on; docs/operating.md#catch-up-before-exit).
+   */
+  readonly catchUp: boolean;
+  /**
+   * `HARNESS_WAKE_STARTED_AT`: when the launcher started this wake, epoch seconds; the catch-up
+   * counts from it when it is later than the process's own start (a process started ahead of its
+   * delivery). Unset: the process's start.
+   */
+  readonly wakeStartedAt?: number;
   /** `HARNESS_PACE_ENABLED`: read-speed pacing for AI peers (default on). */
   readonly paceEnabled: boolean;
   /** `HARNESS_PACE_CHARS_PER_SEC`: simulated reading rate; `≤ 0` means no read time. */
@@ -373,6 +384,8 @@ const Schema = z.object({
     ENV_DEFAULTS.wakeBreakerWindowSeconds,
   ),
   HARNESS_WAKE_BREAKER_COOLDOWN: ranged("HARNESS_WAKE_BREAKER_COOLDOWN", undefined),
+  HARNESS_CATCH_UP: flag(true),
+  HARNESS_WAKE_STARTED_AT: ranged("HARNESS_WAKE_STARTED_AT", undefined, "e.g. `date +%s.%N`"),
   HARNESS_PACE_ENABLED: flag(true),
   HARNESS_PACE_CHARS_PER_SEC: ranged(
     "HARNESS_PACE_CHARS_PER_SEC",
@@ -516,6 +529,8 @@ const Schema = z.object({
     wakeBreakerMax: v.HARNESS_WAKE_BREAKER_MAX,
     wakeBreakerWindowSeconds: v.HARNESS_WAKE_BREAKER_WINDOW,
     wakeBreakerCooldownSeconds: v.HARNESS_WAKE_BREAKER_COOLDOWN ?? v.HARNESS_WAKE_BREAKER_WINDOW,
+    catchUp: v.HARNESS_CATCH_UP,
+    wakeStartedAt: v.HARNESS_WAKE_STARTED_AT,
     paceEnabled: v.HARNESS_PACE_ENABLED,
     paceCharsPerSec: v.HARNESS_PACE_CHARS_PER_SEC,
     paceFloorSeconds: v.HARNESS_PACE_FLOOR_SECONDS,

@@ -12,6 +12,8 @@ import { join } from "../base/paths.ts";
 import { readBytes } from "../base/read_files.ts";
 import type { Journal } from "../journal/journal.ts";
 import {
+  ANTHROPIC_OWNED_KEYS,
+  anthropicParamProblem,
   isOpenRouterChatKey,
   OPENAI_OWNED_KEYS,
   OPENROUTER_DROPPED_KEYS,
@@ -44,8 +46,9 @@ export interface ModelParams {
 /** How {@link loadModelParams} strips. */
 export interface ModelParamsOptions {
   /**
-   * `AI_SDK` as configured (`openai`, `openrouter`, or `xai-sdk`, which runs on openai but also
-   * drops the keys the Python xai-sdk adapter owned); decides the owned keys. Default `openai`.
+   * `AI_SDK` as configured (`openai`, `openrouter`, `anthropic`, or `xai-sdk`, which runs on openai
+   * but also drops the keys the Python xai-sdk adapter owned); decides the owned keys. Default
+   * `openai`.
    */
   readonly sdk?: string;
   /** Where the WARNING lines go (they are returned either way). */
@@ -75,7 +78,8 @@ export async function loadModelParams(
 /**
  * Splits an already-read params object for `sdk` (pure apart from the journal).
  * @throws {ConfigError} on `AI_SDK=openrouter`, for a key `chat.send` does not accept: its
- * schemas would drop it without a word, so the setting would be inert. Refused here, at
+ * schemas would drop it without a word, so the setting would be inert; on `AI_SDK=anthropic`,
+ * for a key `messages.create` does not accept (the API would refuse every call). Refused here, at
  * resolution, so `harness resolved-config` and every wake refuse it alike, before any call.
  */
 export function splitModelParams(raw: Params, options: ModelParamsOptions = {}): ModelParams {
@@ -84,6 +88,8 @@ export function splitModelParams(raw: Params, options: ModelParamsOptions = {}):
     ? OPENROUTER_OWNED_KEYS
     : sdk === "xai-sdk"
     ? XAI_SDK_PROFILE_OWNED_KEYS
+    : sdk === "anthropic"
+    ? ANTHROPIC_OWNED_KEYS
     : OPENAI_OWNED_KEYS;
   const { kept, stripped } = stripOwned(raw, owned);
   const warnings = stripped.map((key) =>
@@ -115,6 +121,19 @@ export function splitModelParams(raw: Params, options: ModelParamsOptions = {}):
           "accepts, so it would be dropped without effect. Fix: spell it as one of chat.send's " +
           "request keys in snake_case (max_tokens, temperature, top_p, provider, reasoning, …), " +
           "or remove it (AI_SDK=openai passes unknown keys through).",
+      });
+    }
+  }
+  if (sdk === "anthropic") {
+    for (const key of Object.keys(kept)) {
+      const problem = anthropicParamProblem(key);
+      if (!problem) continue;
+      const file = options.file ?? MODEL_PARAMS_FILE;
+      throw new ConfigError({
+        variable: file,
+        message:
+          `${file} key ${problem}. Fix: remove the key, or spell it as a Messages API request ` +
+          "parameter (extra_body passes a body key through unchecked).",
       });
     }
   }

@@ -83,6 +83,11 @@ export const ENV_RANGES = {
   HARNESS_WAKE_BREAKER_WINDOW: { min: 0, max: DAY_SECONDS, integer: false, unit: "seconds" },
   /** The wait after a trip. */
   HARNESS_WAKE_BREAKER_COOLDOWN: { min: 0, max: DAY_SECONDS, integer: false, unit: "seconds" },
+  /**
+   * When a launcher started the wake; the wake also refuses one more than a few seconds after its
+   * own start (lib/wake/assemble.ts), since the catch-up would wait for it.
+   */
+  HARNESS_WAKE_STARTED_AT: { min: 0, max: 4_102_444_800, integer: false, unit: "epoch seconds" },
   /** The simulated reading rate; 0 or less means no reading time. */
   HARNESS_PACE_CHARS_PER_SEC: { min: -Infinity, max: 1_000_000, integer: false },
   /** The least read delay: a sleep the wake holds before answering. */
@@ -121,6 +126,7 @@ const PRICE: NumberRange = { min: 0, max: 100_000, integer: false, unit: "USD pe
 export const PRICE_RANGES = {
   input: PRICE,
   cached: PRICE,
+  cache_write: PRICE,
   output: PRICE,
 } as const satisfies Record<string, NumberRange>;
 

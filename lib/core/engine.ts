@@ -80,6 +80,8 @@ export interface UsageTotals {
   tokensTotal: number;
   /** Cached input tokens, likewise. */
   cachedTokens: number;
+  /** Input tokens written to the prompt cache; undefined until a call reports the field. */
+  cacheWriteTokens?: number;
   /** USD; `undefined` when no call reported a cost. */
   cost?: number;
 }
@@ -495,6 +497,9 @@ class Run {
     this.#usage.tokensOut += usage.tokensOut ?? 0;
     this.#usage.tokensTotal += usage.tokensTotal ?? 0;
     this.#usage.cachedTokens += usage.cachedTokens ?? 0;
+    if (usage.cacheWriteTokens !== undefined) {
+      this.#usage.cacheWriteTokens = (this.#usage.cacheWriteTokens ?? 0) + usage.cacheWriteTokens;
+    }
     if (typeof usage.cost === "number" && Number.isFinite(usage.cost)) {
       this.#usage.cost = (this.#usage.cost ?? 0) + usage.cost;
     }

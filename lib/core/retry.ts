@@ -104,6 +104,7 @@ export function loggedChat(
       "gen_ai.usage.input_tokens": usage?.tokensIn,
       "gen_ai.usage.output_tokens": usage?.tokensOut,
       "gen_ai.usage.cache_read.input_tokens": usage?.cachedTokens,
+      "gen_ai.usage.cache_creation.input_tokens": usage?.cacheWriteTokens,
       "harness.cost": usage?.cost,
       "harness.endpoint": usage?.endpoint,
     });
@@ -116,6 +117,7 @@ export function loggedChat(
       tokensOut: usage?.tokensOut,
       tokensTotal: usage?.tokensTotal,
       cachedTokens: usage?.cachedTokens,
+      cacheWriteTokens: usage?.cacheWriteTokens,
       cost: usage?.cost,
     });
     return reply;

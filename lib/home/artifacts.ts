@@ -101,7 +101,8 @@ export async function enumerateArtifacts(home: string): Promise<Artifacts> {
 
   const breaker = join(home, "breaker");
   for (const entry of await entries(breaker)) {
-    const encoded = stem(entry.name, ".wakes") ?? stem(entry.name, ".tripped");
+    const encoded = stem(entry.name, ".wakes") ?? stem(entry.name, ".tripped") ??
+      stem(entry.name, ".last");
     if (encoded !== undefined) add(unquote(encoded), join(breaker, entry.name));
   }
   // Escalation marks: the per-timeline directory `escalations/<q>/` is the unit, as for claims.

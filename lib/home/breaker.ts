@@ -1,7 +1,9 @@
 /**
- * The wake breaker (docs/operating.md#the-wake-breaker): a per-timeline rolling-window cap on
- * wakes, so a cross-wake loop (the agent's act fires an event that wakes it again) burns at most
- * `max` wakes per window before the timeline self-declines. It only logs; it never posts.
+ * The wake breaker's counter (docs/operating.md#the-wake-breaker): a per-timeline rolling-window
+ * cap on the wakes it is asked about, so a cross-wake loop (the agent's act fires an event that
+ * wakes it again) burns at most `max` of them per window before the timeline self-declines. Which
+ * wakes are asked about is the wake's policy (lib/wake/breaker_gate.ts: those about to engage an
+ * item with no human's word in it). It only logs; it never posts.
  */
 import { dirname } from "../base/paths.ts";
 import { readTextIfPresent } from "../base/read_files.ts";

@@ -139,21 +139,25 @@ function stamp(path: string): number | null {
 }
 
 /**
- * When a wake of `timeline` last ran, engaged or not, epoch seconds: the newest stamp in its
- * wake-breaker window (docs/home-layout.md#breaker-files). Null when there is none: the breaker
- * is disabled, or no wake ran within the window's file yet.
+ * When a wake of `timeline` last ran, engaged or not, epoch seconds: `breaker/<q>.last`, or the
+ * newest stamp of the breaker's window when that is newer (a home a Python harness woke, which
+ * records every wake there; docs/home-layout.md#breaker-files). Null when neither says.
  */
 export function lastWakeSeen(home: string, timeline: string): number | null {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(breakerPaths(home, timeline).wakes);
-  } catch {
-    return null;
-  }
-  const stamps = text.split("\n").map((line) => parsePythonFloat(line)).filter((v) =>
-    v !== undefined
-  );
+  const paths = breakerPaths(home, timeline);
+  const stamps = [readText(paths.last), readText(paths.wakes)]
+    .flatMap((text) => text?.split("\n") ?? [])
+    .map((line) => parsePythonFloat(line))
+    .filter((v): v is number => v !== undefined);
   return stamps.length ? Math.max(...stamps) : null;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The timelines of `timelines` with a wall engaged (others are left out). */

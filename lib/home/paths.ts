@@ -31,10 +31,16 @@ export function claimsDir(home: string, kind: ClaimKind, timeline: string): stri
   return join(home, "claims", kind, quote(timeline));
 }
 
-/** `breaker/<q>.wakes` (window) and `breaker/<q>.tripped` (trip marker). */
-export function breakerPaths(home: string, timeline: string): { wakes: string; tripped: string } {
+/**
+ * `breaker/<q>.wakes` (the breaker's window of counted wakes), `breaker/<q>.tripped` (trip
+ * marker) and `breaker/<q>.last` (when a wake of the timeline last started, counted or not).
+ */
+export function breakerPaths(
+  home: string,
+  timeline: string,
+): { wakes: string; tripped: string; last: string } {
   const stem = join(home, "breaker", quote(timeline));
-  return { wakes: `${stem}.wakes`, tripped: `${stem}.tripped` };
+  return { wakes: `${stem}.wakes`, tripped: `${stem}.tripped`, last: `${stem}.last` };
 }
 
 /** `billing/<q>.blocked`: the out-of-funds debounce marker. */

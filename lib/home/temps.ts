@@ -59,6 +59,7 @@ function placesOf(home: string, timeline: string): Place[] {
     seenPath(home, timeline),
     breakerPaths(home, timeline).wakes,
     breakerPaths(home, timeline).tripped,
+    breakerPaths(home, timeline).last,
     billingPath(home, timeline),
     workingStatePath(home, timeline),
     chainPath(home, timeline),

@@ -7,7 +7,10 @@ import type { Journal } from "./journal.ts";
 import { codePoints, formatCost, formatDuration } from "./render.ts";
 import type { PostKind } from "./catalogue_wake.ts";
 
-/** INFO `llm`: `provider [endpoint] model duration [tokens_in] [tokens_out] [tokens_total] [cached_tokens] [cost]`. */
+/**
+ * INFO `llm`: `provider [endpoint] model duration [tokens_in] [tokens_out] [tokens_total]
+ * [cached_tokens] [cache_write_tokens] [cost]`.
+ */
 export function llmCall(journal: Journal, f: {
   /** The endpoint vendor (`openai`/`xai`/`openrouter`). */
   provider: string;
@@ -19,6 +22,8 @@ export function llmCall(journal: Journal, f: {
   tokensOut?: number | null;
   tokensTotal?: number | null;
   cachedTokens?: number | null;
+  /** Input tokens written to the prompt cache (Anthropic's `cache_creation_input_tokens`). */
+  cacheWriteTokens?: number | null;
   /** Dollars as the provider reported them; never derived from a price table. */
   cost?: number | null;
 }): void {
@@ -31,6 +36,7 @@ export function llmCall(journal: Journal, f: {
     tokens_out: f.tokensOut,
     tokens_total: f.tokensTotal,
     cached_tokens: f.cachedTokens,
+    cache_write_tokens: f.cacheWriteTokens,
     cost: formatCost(f.cost),
   });
 }

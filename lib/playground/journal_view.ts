@@ -31,6 +31,8 @@ export interface JournalSummary {
   readonly tokensIn: number;
   readonly tokensOut: number;
   readonly cachedTokens: number;
+  /** Input tokens written to the prompt cache (`cache_write_tokens`, Anthropic). */
+  readonly cacheWriteTokens: number;
   /** USD summed over the `llm` and `media` lines that state one; null when none did. */
   readonly cost: number | null;
   readonly llmCalls: number;
@@ -89,7 +91,7 @@ export function summariseJournal(lines: readonly JournalLine[]): JournalSummary 
   let steps: string | null = null;
   let posted: number | null = null;
   let error: string | null = null;
-  let tokensIn = 0, tokensOut = 0, cachedTokens = 0, llmCalls = 0;
+  let tokensIn = 0, tokensOut = 0, cachedTokens = 0, cacheWriteTokens = 0, llmCalls = 0;
   let cost: number | null = null;
   const unspoken: string[] = [];
   const count = (value: string | undefined) => {
@@ -112,6 +114,7 @@ export function summariseJournal(lines: readonly JournalLine[]): JournalSummary 
       tokensIn += count(fields.tokens_in);
       tokensOut += count(fields.tokens_out);
       cachedTokens += count(fields.cached_tokens);
+      cacheWriteTokens += count(fields.cache_write_tokens);
     } else if (line.head === "unspoken" && fields.text !== undefined) {
       unspoken.push(fields.text);
     }
@@ -126,6 +129,7 @@ export function summariseJournal(lines: readonly JournalLine[]): JournalSummary 
     tokensIn,
     tokensOut,
     cachedTokens,
+    cacheWriteTokens,
     cost,
     llmCalls,
     unspoken,

@@ -60,7 +60,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     for (const step of cleanups.reverse()) await step().catch(() => {});
   };
   try {
-    const model = chooseModel({ ...options.env }, sandbox.modelUrl);
+    const model = chooseModel({ ...options.env }, sandbox.modelUrl, sandbox.anthropicModelUrl);
     const world = await openWorld(sandbox, dataDir);
     for (const seat of [...world.humans, world.agent]) registerSecret(seat.token);
     const earlier = await readWakeLog(dataDir);

@@ -66,7 +66,7 @@ export class Studio {
     return join(this.#options.runner.homeOf(handle), "config");
   }
 
-  /** Reads the agent's `prices.json` again; a wrong file prices nothing and says why. */
+  /** Reads the agent's `prices.json` again (over the built-in prices); a wrong file prices nothing and says why. */
   async refreshPrices(): Promise<void> {
     try {
       this.#pricing = { ...this.#pricing, prices: await loadPrices(this.configHome()) };
@@ -78,10 +78,10 @@ export class Studio {
   }
 
   /** Where wakes are priced from, for the page's cost chart. */
-  get prices(): { file: string; models: string[]; problem: string | null } {
+  get prices(): { file: string; priced: boolean; problem: string | null } {
     return {
       file: join(this.configHome(), "prices.json"),
-      models: [...this.#pricing.prices.keys()],
+      priced: this.#pricing.prices.get(this.#pricing.model) !== undefined,
       problem: this.#pricesProblem,
     };
   }

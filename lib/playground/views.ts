@@ -55,7 +55,8 @@ export interface Snapshot {
   /** Where wakes without a provider cost are priced from (docs/playground.md#charts). */
   readonly prices: {
     readonly file: string;
-    readonly models: readonly string[];
+    /** Whether the wakes' model has a price there or among the built-in ones. */
+    readonly priced: boolean;
     readonly problem: string | null;
   };
   readonly timelines: readonly TimelineView[];

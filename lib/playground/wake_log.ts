@@ -24,6 +24,8 @@ const Summary = z.object({
   tokensIn: z.number(),
   tokensOut: z.number(),
   cachedTokens: z.number(),
+  // Absent from lines an earlier version wrote.
+  cacheWriteTokens: z.number().default(0),
   cost: z.number().nullable(),
   llmCalls: z.number(),
   unspoken: z.array(z.string()),

@@ -5,14 +5,21 @@
  * for when it is opened (`GET /api/wakes/<id>`). So the state of a long session stays small.
  *
  * Cost is the provider's figure when the journal states one; otherwise it is priced from the
- * agent's `prices.json` (docs/configuration.md#pricesjson) with the formula `records stats` uses;
- * a wake on the sandbox's own model costs nothing; anything else has no cost — never `$0`.
+ * agent's `prices.json` or the built-in list prices (docs/configuration.md#pricesjson) with the
+ * formula `records stats` uses; a wake on the sandbox's own model costs nothing; anything else has
+ * no cost — never `$0`.
  */
 import type { ModelPrice, PriceTable } from "../config/prices.ts";
+import { builtInPrice } from "../config/default_prices.ts";
 import type { DeliveryView, WakeView } from "./wakes.ts";
 
 /** Where a wake's cost came from. */
-export type CostSource = "provider" | "prices.json" | "sandbox" | "no model call";
+export type CostSource =
+  | "provider"
+  | "prices.json"
+  | "built-in prices"
+  | "sandbox"
+  | "no model call";
 
 /** A wake's cost: USD and its source, or null with the reason there is none. */
 export interface CostView {
@@ -41,6 +48,8 @@ export interface WakeSummary {
   readonly tokensIn: number;
   readonly tokensOut: number;
   readonly cachedTokens: number;
+  /** Input tokens written to the prompt cache (Anthropic); 0 where the provider reports none. */
+  readonly cacheWriteTokens: number;
   readonly llmCalls: number;
   readonly cost: CostView;
   readonly journalLines: number;
@@ -53,7 +62,7 @@ export interface WakeSummary {
 
 /** How the wakes are priced. */
 export interface Pricing {
-  /** The agent's `prices.json` (empty when absent or wrong). */
+  /** The agent's `prices.json` over the built-in prices (empty when the file is wrong). */
   readonly prices: PriceTable;
   /** The model the wakes run on, as `AI_MODEL` spells it. */
   readonly model: string;
@@ -86,6 +95,7 @@ export function summariseWake(wake: WakeView, n: number, pricing: Pricing): Wake
     tokensIn: sum.tokensIn,
     tokensOut: sum.tokensOut,
     cachedTokens: sum.cachedTokens,
+    cacheWriteTokens: sum.cacheWriteTokens,
     llmCalls: sum.llmCalls,
     cost: running || wake.skipped ? { usd: null, source: null } : costOf(wake, pricing),
     journalLines: wake.journal.length,
@@ -103,18 +113,25 @@ export function costOf(wake: WakeView, pricing: Pricing): CostView {
   if (sum.cost !== null) return { usd: sum.cost, source: "provider" };
   if (sum.llmCalls === 0) return { usd: 0, source: "no model call" };
   const price = pricing.prices.get(pricing.model);
-  if (price) return { usd: priced(sum, price), source: "prices.json" };
+  if (price) {
+    const builtIn = builtInPrice(pricing.model);
+    const fromFile = !builtIn || JSON.stringify(builtIn) !== JSON.stringify(price);
+    return { usd: priced(sum, price), source: fromFile ? "prices.json" : "built-in prices" };
+  }
   if (pricing.sandboxModel) return { usd: 0, source: "sandbox" };
   return { usd: null, source: null };
 }
 
-/** `((in − cached) × input + cached × cached + out × output) / 1,000,000`, as `records stats`. */
+/**
+ * `((in − cached − written) × input + cached × cached + written × cache_write + out × output) /
+ * 1,000,000`, as `records stats`.
+ */
 function priced(
-  sum: { tokensIn: number; tokensOut: number; cachedTokens: number },
+  sum: { tokensIn: number; tokensOut: number; cachedTokens: number; cacheWriteTokens: number },
   price: ModelPrice,
 ): number {
-  const fresh = Math.max(0, sum.tokensIn - sum.cachedTokens);
+  const fresh = Math.max(0, sum.tokensIn - sum.cachedTokens - sum.cacheWriteTokens);
   const usd = (fresh * price.input + sum.cachedTokens * price.cached +
-    sum.tokensOut * price.output) / 1_000_000;
+    sum.cacheWriteTokens * price.cacheWrite + sum.tokensOut * price.output) / 1_000_000;
   return Math.round(usd * 1e9) / 1e9;
 }

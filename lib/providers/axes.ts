@@ -6,7 +6,7 @@
 import { ProviderError } from "../core/types/faults.ts";
 
 /** The endpoint vendors (`AI_PROVIDER`). */
-export const PROVIDERS = ["openai", "xai", "openrouter"] as const;
+export const PROVIDERS = ["openai", "xai", "openrouter", "anthropic"] as const;
 /** An endpoint vendor. */
 export type ProviderName = typeof PROVIDERS[number];
 
@@ -14,6 +14,7 @@ export type ProviderName = typeof PROVIDERS[number];
 export const SDK_SURFACES: Readonly<Record<string, readonly string[]>> = {
   openai: ["responses", "chat"],
   openrouter: ["chat"],
+  anthropic: ["messages"],
 };
 
 /** Default base URL per endpoint vendor when none is given (`openai` uses the SDK's own). */
@@ -26,6 +27,7 @@ export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = {
 export const SUPPORTED_CELLS =
   "AI_SDK=openai with AI_PROVIDER=openai or xai (AI_SDK_SURFACE=responses|chat) or " +
   "AI_PROVIDER=openrouter (AI_SDK_SURFACE=chat); AI_SDK=openrouter with AI_PROVIDER=openrouter; " +
+  "AI_SDK=anthropic with AI_PROVIDER=anthropic (AI_SDK_SURFACE=messages); " +
   "AI_SDK=xai-sdk with AI_PROVIDER=xai (run on the openai SDK)";
 
 /**
@@ -63,7 +65,7 @@ export interface ModelAxes {
   /** `AI_PROVIDER`. */
   readonly provider: ProviderName;
   /** `AI_SDK`: an SDK this build has an adapter for. */
-  readonly sdk: "openai" | "openrouter";
+  readonly sdk: "openai" | "openrouter" | "anthropic";
   /** `AI_SDK_SURFACE`, or the SDK's default surface when it was unset. */
   readonly surface: string;
   /**
@@ -76,14 +78,17 @@ export interface ModelAxes {
 /**
  * Validates the provider × SDK × surface matrix (docs/environment.md#model) without building
  * anything, so config can refuse a bad cell at load time with the same sentences `buildProvider`
- * uses. Values are stripped and lower-cased; unset means `openai` / `openai` / the SDK's default.
+ * uses. Values are stripped and lower-cased; unset means `openai` / the provider's own SDK
+ * (`anthropic` for `anthropic`, else `openai`) / the SDK's default.
  * @throws {ProviderConfigError} naming the variable to fix.
  */
 export function validateModelAxes(
   axes: { readonly provider?: string; readonly sdk?: string; readonly surface?: string },
 ): ModelAxes {
   const provider = (axes.provider ?? "openai").trim().toLowerCase();
-  const sdk = (axes.sdk ?? "openai").trim().toLowerCase();
+  // Anthropic is reached only through its own SDK, so naming the provider is enough.
+  const sdk = (axes.sdk?.trim() || (provider === "anthropic" ? "anthropic" : "openai"))
+    .toLowerCase();
   const surface = axes.surface?.trim().toLowerCase() || undefined;
   if (!(PROVIDERS as readonly string[]).includes(provider)) {
     throw new ProviderConfigError(
@@ -115,7 +120,9 @@ export function validateModelAxes(
   const surfaces = SDK_SURFACES[sdk];
   if (!surfaces) {
     throw new ProviderConfigError(
-      `AI_SDK='${sdk}' has no adapter — expected one of (openai, openrouter, xai-sdk). ` +
+      `AI_SDK='${sdk}' has no adapter — expected one of (${
+        [...Object.keys(SDK_SURFACES), ...Object.keys(SDK_PROFILES)].join(", ")
+      }). ` +
         `Supported here: ${SUPPORTED_CELLS}.`,
     );
   }
@@ -130,6 +137,15 @@ export function validateModelAxes(
     throw new ProviderConfigError(
       "AI_SDK=openrouter reaches OpenRouter's native endpoint, so it requires " +
         `AI_PROVIDER=openrouter (got '${provider}').`,
+    );
+  }
+  if ((sdk === "anthropic") !== (provider === "anthropic")) {
+    throw new ProviderConfigError(
+      sdk === "anthropic"
+        ? "AI_SDK=anthropic reaches Anthropic's Messages API, so it requires " +
+          `AI_PROVIDER=anthropic (got '${provider}').`
+        : `AI_PROVIDER=anthropic is reached through Anthropic's own SDK: set AI_SDK=anthropic ` +
+          `(or leave AI_SDK unset), not '${sdk}'.`,
     );
   }
   const resolved = surface ?? surfaces[0];

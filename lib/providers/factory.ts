@@ -5,6 +5,7 @@
 import type { Provider } from "../core/types/provider.ts";
 import { OpenAIProvider, type OpenAISurface } from "./openai.ts";
 import { OpenRouterProvider } from "./openrouter.ts";
+import { AnthropicProvider } from "./anthropic.ts";
 import { validateModelAxes } from "./axes.ts";
 
 export {
@@ -40,11 +41,26 @@ export interface BuildProviderOptions {
   readonly timeoutMs?: number;
   /** The code container of this wake, asked per request (openai SDK only). */
   readonly codeContainer?: () => string | undefined;
+  /**
+   * `prompt_cache_key` for OpenAI's Responses surface: stable per agent and timeline
+   * ({@link import("./cache_key.ts").promptCacheKey}); ignored elsewhere.
+   */
+  readonly promptCacheKey?: string;
 }
 
 /** Validates the matrix and builds the adapter. Throws ProviderConfigError on a bad cell. */
 export function buildProvider(options: BuildProviderOptions): Provider {
   const { provider, sdk, surface } = validateModelAxes(options);
+  if (sdk === "anthropic") {
+    return new AnthropicProvider({
+      model: options.model,
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      params: options.params,
+      builtins: options.builtins,
+      timeoutMs: options.timeoutMs,
+    });
+  }
   if (sdk === "openrouter") {
     return new OpenRouterProvider({
       model: options.model,
@@ -66,5 +82,6 @@ export function buildProvider(options: BuildProviderOptions): Provider {
     providerLabel: provider,
     timeoutMs: options.timeoutMs,
     codeContainer: options.codeContainer,
+    promptCacheKey: options.promptCacheKey,
   });
 }

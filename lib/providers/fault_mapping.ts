@@ -13,6 +13,7 @@ import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import type OpenAI from "openai";
 import type * as OpenRouterErrors from "@openrouter/sdk/models/errors";
+import type AnthropicSdk from "@anthropic-ai/sdk";
 import {
   ProviderAPIError,
   ProviderAuthError,
@@ -352,6 +353,54 @@ export function mapOpenRouterError(
   }
   if (error instanceof sdk.HTTPClientError) {
     return new ProviderConnectionError(connectionFailureMessage(error, context), { cause: error });
+  }
+  if (error instanceof SyntaxError) {
+    return new ProviderResponseError(`unparseable response: ${error.message}`, { cause: error });
+  }
+  return unknownFault(error);
+}
+
+/** The error classes of the anthropic SDK this mapping needs (pass the loaded module). */
+export type AnthropicErrorClasses = Pick<typeof AnthropicSdk, "APIError" | "APIConnectionError">;
+
+/**
+ * Maps a failure thrown by the anthropic SDK. As for the openai SDK, with two Anthropic rules
+ * before the common table: an error of type `billing_error`, or a 400 saying the credit balance
+ * is too low (how Anthropic says it is out of funds), is billing; a 529 `overloaded_error` is a
+ * 5xx and so a transient server fault. The SDK keeps the whole error body
+ * (`{type: "error", error: {type, message}}`).
+ */
+export function mapAnthropicError(
+  error: unknown,
+  sdk: AnthropicErrorClasses,
+  context: CallContext = {},
+): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const refusal = hostRefusal(error);
+  if (refusal) return refusal;
+  if (error instanceof sdk.APIConnectionError) {
+    return new ProviderConnectionError(connectionFailureMessage(error, context), { cause: error });
+  }
+  if (error instanceof sdk.APIError) {
+    if (typeof error.status !== "number") {
+      return new ProviderResponseError(error.message, { cause: error });
+    }
+    const body = error.error ?? error.message.replace(new RegExp(`^${error.status} `), "");
+    const type = isRecord(body) && isRecord(body.error) ? body.error.type : undefined;
+    const text = `${error.message}\n${bodyText(body)}`;
+    if (
+      type === "billing_error" ||
+      (error.status === 400 && matchesAny(text, OUT_OF_FUNDS_PHRASES))
+    ) {
+      return new ProviderBillingError(error.message, error.status, body, { cause: error });
+    }
+    return classifyHttpFault({
+      status: error.status,
+      body,
+      message: error.message,
+      headers: error.headers ?? undefined,
+      cause: error,
+    });
   }
   if (error instanceof SyntaxError) {
     return new ProviderResponseError(`unparseable response: ${error.message}`, { cause: error });

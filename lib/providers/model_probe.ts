@@ -4,10 +4,12 @@
  * SDKs' endpoints speak the OpenAI models API, so the openai SDK asks `GET models/<AI_MODEL>`
  * and, when that route is not there, `GET models` and looks for the id. OpenRouter answers the
  * model list without a key, so there the key is asked about on its own route (`GET key`).
+ * Anthropic is asked through its own SDK, `GET /v1/models/<AI_MODEL>`, which needs the key.
  */
 import { outboundFetch } from "../net/outbound.ts";
 import { refusalIn } from "../net/refusal.ts";
 import { DEFAULT_BASE_URLS } from "./openai.ts";
+import { ANTHROPIC_BASE_URL } from "./anthropic.ts";
 import { withoutNodeGlobals } from "./without_node_globals.ts";
 
 /** What the endpoint said. */
@@ -59,6 +61,7 @@ function reasonOf(error: unknown): string {
 
 /** Asks the endpoint about the key and the model. Never throws. */
 export async function probeModel(options: ModelProbeOptions): Promise<ModelProbe> {
+  if (options.provider === "anthropic") return await probeAnthropic(options);
   let client: import("openai").default;
   try {
     const module = await withoutNodeGlobals(() => import("openai"));
@@ -148,4 +151,41 @@ async function listed(client: import("openai").default, model: string): Promise<
     if (entry.id === model) return "yes";
   }
   return "no";
+}
+
+/** `GET /v1/models/<model>` through the anthropic SDK: the key and the model in one answer. */
+async function probeAnthropic(options: ModelProbeOptions): Promise<ModelProbe> {
+  let client: import("@anthropic-ai/sdk").default;
+  try {
+    const module = await withoutNodeGlobals(() => import("@anthropic-ai/sdk"));
+    client = withoutNodeGlobals(() =>
+      new module.default({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL ?? ANTHROPIC_BASE_URL,
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+        openTelemetry: { traces: false, propagation: false },
+        // The fetch path: under host rules the probe goes only where a wake's calls may.
+        fetch: outboundFetch("model"),
+      })
+    );
+  } catch (error) {
+    return { verdict: "error", detail: `could not set up the anthropic SDK: ${reasonOf(error)}` };
+  }
+  const where = client.baseURL;
+  try {
+    await client.models.retrieve(options.model);
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 401 || status === 403) {
+      return { verdict: "key-refused", detail: `${where} refused the key with HTTP ${status}` };
+    }
+    if (status === 404) {
+      return { verdict: "model-unknown", detail: `${where} has no model '${options.model}'` };
+    }
+    return status === undefined
+      ? { verdict: "unreachable", detail: `${where} did not answer: ${reasonOf(error)}` }
+      : { verdict: "error", detail: `${where} answered HTTP ${status}: ${reasonOf(error)}` };
+  }
+  return { verdict: "ok", detail: `${where} accepted the key and knows '${options.model}'` };
 }

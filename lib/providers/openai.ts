@@ -79,6 +79,12 @@ export interface OpenAIProviderOptions {
    * undefined (no container yet this wake).
    */
   readonly codeContainer?: () => string | undefined;
+  /**
+   * Sent as `prompt_cache_key` on OpenAI's Responses surface (docs/models.md#prompt-caching), so
+   * the requests of one conversation reach the cache that holds their prefix. Not sent to other
+   * vendors or on the chat surface; a `prompt_cache_key` in model_params.json wins.
+   */
+  readonly promptCacheKey?: string;
 }
 
 type OpenAIModule = typeof import("openai");
@@ -194,6 +200,10 @@ export class OpenAIProvider implements Provider {
     if (isRecord(extraBody)) Object.assign(body, extraBody);
     const search = xaiSearchParameters(this.provider, this.builtins);
     if (search) body.search_parameters = search;
+    const cacheKey = this.#options.promptCacheKey;
+    if (cacheKey && this.provider === "openai" && this.surface === "responses") {
+      body.prompt_cache_key ??= cacheKey;
+    }
     body.model = this.model;
     for (const [key, value] of Object.entries(wire)) {
       if (key === "tools" && Array.isArray(value) && value.length === 0) continue;

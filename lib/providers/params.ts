@@ -6,6 +6,7 @@
  * guarantee.
  */
 import type { ChatRequest } from "@openrouter/sdk/models";
+import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources";
 
 /** Keys the harness sets itself on the openai SDK. */
 export const OPENAI_OWNED_KEYS: ReadonlySet<string> = new Set([
@@ -136,4 +137,72 @@ export const OPENROUTER_DROPPED_KEYS: ReadonlySet<string> = new Set([
  */
 export function isOpenRouterChatKey(key: string): boolean {
   return Object.hasOwn(CHAT_REQUEST_KEYS, camelKey(key));
+}
+
+/**
+ * Keys the harness sets itself on the anthropic SDK: the model, the conversation and its tools,
+ * and `cache_control`, because the harness places the prompt-cache breakpoints
+ * (docs/models.md#prompt-caching-on-anthropic).
+ */
+export const ANTHROPIC_OWNED_KEYS: ReadonlySet<string> = new Set([
+  "model",
+  "api_key",
+  "base_url",
+  "timeout",
+  "max_retries",
+  "builtin_tools",
+  "messages",
+  "system",
+  "tools",
+  "stream",
+  "cache_control",
+]);
+
+/**
+ * Every top-level key `messages.create` accepts. `satisfies` makes `deno check` fail when an SDK
+ * upgrade adds or removes one, so this list cannot drift silently.
+ */
+const MESSAGE_CREATE_KEYS = {
+  cache_control: true,
+  container: true,
+  diagnostics: true,
+  inference_geo: true,
+  max_tokens: true,
+  messages: true,
+  metadata: true,
+  model: true,
+  output_config: true,
+  service_tier: true,
+  speed: true,
+  stop_sequences: true,
+  stream: true,
+  system: true,
+  thinking: true,
+  tool_choice: true,
+  tools: true,
+  user_profile_id: true,
+  workspace_id: true,
+} as const satisfies Record<keyof MessageCreateParamsNonStreaming, true>;
+
+/** The escape hatches: `extra_body` is merged into the request, `extra_headers` become headers. */
+export const ANTHROPIC_ESCAPE_KEYS: ReadonlySet<string> = new Set(["extra_body", "extra_headers"]);
+
+/**
+ * Why `key` (an unowned model_params.json key) cannot be sent on the anthropic SDK, or undefined
+ * when it can. The Messages API refuses a body key it does not know, so an unknown key is
+ * refused at load, naming it, rather than failing every call. `thinking` is refused too: a
+ * thinking reply's blocks must be sent back between tool steps, which this adapter does not do.
+ */
+export function anthropicParamProblem(key: string): string | undefined {
+  if (ANTHROPIC_ESCAPE_KEYS.has(key)) return undefined;
+  if (key === "thinking") {
+    return "'thinking' is not supported on AI_SDK=anthropic yet: a thinking reply's blocks " +
+      "must be returned to the API between tool steps, and the harness does not carry them";
+  }
+  if (!Object.hasOwn(MESSAGE_CREATE_KEYS, key)) {
+    return `'${key}' is not a request parameter of Anthropic's Messages API (snake_case: ` +
+      "max_tokens, stop_sequences, tool_choice, metadata, service_tier, …; or extra_body / " +
+      "extra_headers)";
+  }
+  return undefined;
 }

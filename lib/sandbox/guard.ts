@@ -1,11 +1,11 @@
 /**
  * The checks every request to the sandbox passes before it is routed (docs/sandbox.md#who-may-call-it):
  * its `Host` names the sandbox, a state-changing request does not come from another site, and a
- * `/_sandbox/*` admin request carries this run's admin token. The demo model under
- * `/_sandbox/model/v1` is not admin: it stands in for a vendor, takes any bearer key, and keeps
- * no state a caller could abuse.
+ * `/_sandbox/*` admin request carries this run's admin token. The demo model's two surfaces,
+ * `/_sandbox/model/v1` (OpenAI) and `/_sandbox/model/anthropic`, are not admin: they stand in for a
+ * vendor, take any key, and keep no state a caller could abuse.
  */
-import { MODEL_PATH } from "./model/routes.ts";
+import { ANTHROPIC_MODEL_PATH, MODEL_PATH } from "./model/routes.ts";
 import { ADMIN_TOKEN_HEADER, carriesAdminToken } from "./shared/admin_token.ts";
 import { crossSiteRefusal, hostRefusal, type ServedHosts } from "./shared/local_origin.ts";
 import { Problem } from "./shared/problem.ts";
@@ -36,6 +36,8 @@ export function guardRequest(req: Request, path: string, guard: SandboxGuard): P
 }
 
 function isAdminPath(path: string): boolean {
-  if (path === MODEL_PATH || path.startsWith(`${MODEL_PATH}/`)) return false;
+  for (const model of [MODEL_PATH, ANTHROPIC_MODEL_PATH]) {
+    if (path === model || path.startsWith(`${model}/`)) return false;
+  }
   return path === "/_sandbox" || path.startsWith("/_sandbox/");
 }

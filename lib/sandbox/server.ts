@@ -21,7 +21,7 @@ import { BodyTooLargeError, limitBody } from "./shared/body_limit.ts";
 import { newAdminToken } from "./shared/admin_token.ts";
 import { servedHosts } from "./shared/local_origin.ts";
 import { guardRequest, type SandboxGuard } from "./guard.ts";
-import { MODEL_PATH, modelRoutes } from "./model/routes.ts";
+import { ANTHROPIC_MODEL_PATH, MODEL_PATH, modelRoutes } from "./model/routes.ts";
 import { Problem, problemResponse } from "./shared/problem.ts";
 import { findTimeline, viewersOf } from "./shared/access.ts";
 import { type WakeDirectory, WakeRouter } from "./router.ts";
@@ -209,6 +209,14 @@ export class Sandbox {
   /** The demo model's OpenAI-compatible base URL (`AI_BASE_URL`): `<baseUrl>/_sandbox/model/v1`. */
   get modelUrl(): string {
     return `${this.#state.baseUrl}${MODEL_PATH}`;
+  }
+
+  /**
+   * The demo model's Anthropic Messages base URL (`AI_BASE_URL` with `AI_PROVIDER=anthropic`):
+   * `<baseUrl>/_sandbox/model/anthropic`.
+   */
+  get anthropicModelUrl(): string {
+    return `${this.#state.baseUrl}${ANTHROPIC_MODEL_PATH}`;
   }
 
   /** The port listened on. */

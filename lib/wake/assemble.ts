@@ -30,9 +30,11 @@ import {
 } from "../runtime/resolve.ts";
 import { loadWakeConfig } from "../runtime/wake_config.ts";
 import { WakeContext } from "./context.ts";
+import { BreakerGate } from "./breaker_gate.ts";
 import { DeferredGate } from "./deferred_gate.ts";
 import { engaged } from "./engaged_half.ts";
 import { EngineSlot, type Wake, type WakeSettings, type WakeTriggers } from "./wake_state.ts";
+import { promptCacheKey } from "../providers/cache_key.ts";
 
 /** A configuration problem the wake itself detects (exit 1, one line). */
 export class WakeConfigError extends Error {
@@ -49,6 +51,7 @@ export async function assemble(
   // The command line settled the timeline and the triggers (a flag wins over its variable).
   const env = parseEnv(rawEnv, { timeline, ...triggers });
   const { home, model, apiKey } = required(env);
+  const startedAt = startOf(env);
   registerSecret(env.aiApiKey);
   registerSecret(env.token);
   registerSecret(env.password);
@@ -116,13 +119,41 @@ export async function assemble(
     brief: { composed: false },
     posts: 0,
     billingWall: false,
+    breaker: new BreakerGate(),
     escalation: runtime.escalation,
     records: runtime.records,
     budget: runtime.budget,
     budgetWall: false,
     spent: { usd: 0, tokens: 0 },
     loaded,
+    listedAt: {},
+    startedAt,
+    catchingUp: false,
   };
+}
+
+/** How far after the process's start `HARNESS_WAKE_STARTED_AT` may lie, in seconds. */
+export const STARTED_AT_SLACK_SECONDS = 10;
+
+/**
+ * When the wake counts as started, epoch ms (docs/operating.md#catch-up-before-exit): the
+ * process's own start — a router that launched it stamped its start earlier still, so the second
+ * this falls in is never earlier than the router's — or `HARNESS_WAKE_STARTED_AT` when a launcher
+ * that started the process ahead of its delivery says the wake started later. Never earlier than
+ * the process; a value well after it is refused, as the catch-up would wait for it.
+ */
+function startOf(env: HarnessEnv, processStart: number = performance.timeOrigin): number {
+  const stated = env.wakeStartedAt;
+  if (stated === undefined) return processStart;
+  const ahead = stated - processStart / 1000;
+  if (ahead > STARTED_AT_SLACK_SECONDS) {
+    throw new WakeConfigError(
+      `HARNESS_WAKE_STARTED_AT is ${stated}, ${ahead.toFixed(1)} s after this process started; ` +
+        `it must be when the wake started (epoch seconds, at most ${STARTED_AT_SLACK_SECONDS} s ` +
+        "after the process's start). Unset it to count from the process's start.",
+    );
+  }
+  return Math.max(processStart, stated * 1000);
 }
 
 /** HARNESS_HOME, AI_MODEL and the API key: optional in the environment, required for a wake. */
@@ -191,6 +222,7 @@ function engineSlot(
         params: runtime.modelParams.params,
         searchParams: runtime.searchParams,
         builtins: resolution.builtinNames,
+        promptCacheKey: promptCacheKey(context.self.uuid, settings.timeline),
       },
       active: resolution.activeTools,
       bindings: { context, configHome, images: mcp?.images },

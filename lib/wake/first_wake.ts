@@ -93,12 +93,14 @@ export interface FirstWakePlan<T> {
 }
 
 /**
- * The first asset/event wake (no mark), `recent` newest first. Without a trigger it only sets the
- * baseline, so a fresh agent never replays a backlog: nothing is acted on but the work a dead
- * wake of this agent left unsettled (stranded items, and the window from the oldest unsettled
- * claim in it to the newest). With a trigger in the window: the trigger and everything newer. A
- * trigger outside the window must be fetched; {@link withFetchedTrigger} then acts on it together
- * with the whole window.
+ * The first asset/event wake (no mark), `recent` newest first. Without a trigger — what a router
+ * that passes only `--timeline` always sends — the newest item is acted on (it is almost surely
+ * what woke the agent), and the older backlog is not replayed; the caller's triage applies the
+ * self-filter, so the agent's own newest asset is settled without a turn. With a trigger in the
+ * window: the trigger and everything newer. Either way the work a dead wake of this agent left
+ * unsettled is finished too: stranded items, and the window from the oldest unsettled claim in
+ * it. A trigger outside the window must be fetched; {@link withFetchedTrigger} then acts on it
+ * together with the whole window.
  */
 export function planFirstItemWake<T extends Authored>(input: {
   readonly recent: readonly T[];
@@ -107,18 +109,12 @@ export function planFirstItemWake<T extends Authored>(input: {
   readonly unsettled: ReadonlySet<string>;
 }): FirstWakePlan<T> {
   const { recent } = input;
+  let split = recent.length ? 0 : -1; // no trigger: the newest only
   if (input.trigger) {
-    const index = recent.findIndex((item) => item.uuid === input.trigger);
-    if (index >= 0) {
-      const split = stretchOverUnsettled(recent, index, input.unsettled);
-      return {
-        act: [...input.stranded, ...recent.slice(0, split + 1).reverse()],
-        fetchTrigger: false,
-      };
-    }
-    return { act: [], fetchTrigger: true };
+    split = recent.findIndex((item) => item.uuid === input.trigger);
+    if (split < 0) return { act: [], fetchTrigger: true };
   }
-  const split = stretchOverUnsettled(recent, -1, input.unsettled);
+  split = stretchOverUnsettled(recent, split, input.unsettled);
   return { act: [...input.stranded, ...recent.slice(0, split + 1).reverse()], fetchTrigger: false };
 }
 

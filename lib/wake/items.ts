@@ -21,13 +21,14 @@ import {
   unhandledTasks,
   withFetchedTrigger,
 } from "./first_wake.ts";
+import { humanAuthored } from "./breaker_gate.ts";
 import { armedReason } from "./nudge.ts";
-import { takeTasks } from "./read_ahead.ts";
+import { listFresh, takeTasks } from "./read_ahead.ts";
 import { recoverItems } from "./recovery.ts";
 import type { ReportedItem } from "./reports.ts";
 import { triage, type TriageRules } from "./triage.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
-import { type KindReader, leaveFirstMark, listSince, readFirstWindow } from "./window.ts";
+import { type KindReader, leaveFirstMark, listSince, onlyOwn, readFirstWindow } from "./window.ts";
 
 /** How one kind reads to the shared per-item loop. */
 interface ItemKind<T> {
@@ -45,6 +46,8 @@ interface ItemKind<T> {
   report(item: T): ReportedItem;
   /** Whether the agent's own items are skipped (assets only). */
   readonly selfFilter: boolean;
+  /** Whether a human wrote it (the breaker never holds such an item back). */
+  human(item: T): boolean;
 }
 
 const ASSETS: ItemKind<Asset> = {
@@ -69,6 +72,7 @@ const ASSETS: ItemKind<Asset> = {
     }, a),
   report: (a) => ({ kind: "asset", filename: a.content.file?.filename }),
   selfFilter: true,
+  human: (a) => humanAuthored(a.user),
 };
 
 const EVENTS: ItemKind<WebhookEvent> = {
@@ -79,6 +83,7 @@ const EVENTS: ItemKind<WebhookEvent> = {
   render: renderEvent,
   report: () => ({ kind: "event" }),
   selfFilter: false,
+  human: () => false, // a delivery has no author: automation, which is what loops
 };
 
 const TASKS: ItemKind<Task> = {
@@ -89,6 +94,7 @@ const TASKS: ItemKind<Task> = {
   render: renderTask,
   report: () => ({ kind: "task" }),
   selfFilter: false,
+  human: (t) => humanAuthored(t.user),
 };
 
 /** Assets since the mark, or a first wake's inferred starting point. */
@@ -115,7 +121,11 @@ export function reconcileEvents(wake: Wake): Promise<void> {
 export async function reconcileTasks(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
   const listed = await (takeTasks(wake) ??
-    wake.client.tasks.list({ timeline, status: "activated" }).toArray());
+    listFresh(
+      wake,
+      "tasks",
+      () => wake.client.tasks.list({ timeline, status: "activated" }).toArray(),
+    ));
   const seen = await readSeen(home, timeline);
   const todo = unhandledTasks(listed.map((t) => ({ uuid: t.content.uuid, task: t })), seen);
   const ledger = await actOn(wake, TASKS, todo.map((t) => t.task));
@@ -131,14 +141,18 @@ async function reconcileMarked<T>(
   reader: KindReader<T>,
 ): Promise<void> {
   const { home, timeline } = wake.settings;
+  const own = (items: T[]) => kind.selfFilter && onlyOwn(wake, items, kind.author);
   const mark = await readMark(home, markKind, timeline, wake.journal);
   if (mark !== undefined) {
-    const ledger = await actOn(wake, kind, await listSince(wake, markKind, mark, reader));
+    const items = await listSince(wake, markKind, mark, reader);
+    if (own(items)) return;
+    const ledger = await actOn(wake, kind, items);
     const next = settledMark(ledger);
     if (next) await writeMark(home, markKind, timeline, next);
     return;
   }
   const window = await readFirstWindow(wake, markKind, reader);
+  if (own([...window.recent, ...window.stranded])) return;
   const refs = (list: T[]) => list.map((item) => ({ uuid: kind.uuid(item), item }));
   const plan = planFirstItemWake({
     recent: refs(window.recent),
@@ -193,6 +207,7 @@ async function actOn<T>(wake: Wake, kind: ItemKind<T>, items: T[]): Promise<Ledg
       uuid,
       author: kind.author(item),
       carrier: kind.carrier(item),
+      human: kind.human(item),
     });
     if (disposition !== "ours") {
       ledger.push({ uuid, disposition });

@@ -11,12 +11,13 @@ import { messageLine, renderBatch } from "../runtime/render.ts";
 import type { Rebuild, TurnSpec } from "./engaged_half.ts";
 import { engaged } from "./engaged_half.ts";
 import { type LedgerEntry, planFirstMessageWake, settledMark } from "./first_wake.ts";
+import { carriesHuman, humanAuthored } from "./breaker_gate.ts";
 import { armedReason, isOneOnOne } from "./nudge.ts";
 import { paceConfig, PACING_FAILED, settleRead } from "./pacing.ts";
 import { recoverItems } from "./recovery.ts";
 import { triage, type TriageRules } from "./triage.ts";
 import { startDashboardRead, type Wake } from "./wake_state.ts";
-import { type KindReader, leaveFirstMark, listSince, readFirstWindow } from "./window.ts";
+import { type KindReader, leaveFirstMark, listSince, onlyOwn, readFirstWindow } from "./window.ts";
 
 const KIND = "messages";
 
@@ -34,13 +35,16 @@ function reader(wake: Wake): KindReader<PlatformMessage> {
 export async function reconcileMessages(wake: Wake): Promise<void> {
   const { home, timeline } = wake.settings;
   const read = reader(wake);
+  const author = (m: PlatformMessage) => m.user.uuid;
   const mark = await readMark(home, KIND, timeline, wake.journal);
   if (mark !== undefined) {
-    await respond(wake, await listSince(wake, KIND, mark, read));
+    const items = await listSince(wake, KIND, mark, read);
+    if (!onlyOwn(wake, items, author)) await respond(wake, items);
     return;
   }
   // First wake: a bounded window, plus anything a dead wake left claimed outside it.
   const window = await readFirstWindow(wake, KIND, read);
+  if (onlyOwn(wake, [...window.recent, ...window.stranded], author)) return;
   const plan = planFirstMessageWake({
     recent: window.recent.map(ref),
     stranded: window.stranded.map(ref),
@@ -70,11 +74,15 @@ async function respond(wake: Wake, items: PlatformMessage[]): Promise<LedgerEntr
   const ledger: LedgerEntry[] = [];
   const batch: PlatformMessage[] = [];
   let probeSeen = false;
+  // A batch with a human's message in it is a conversation, never a loop: the breaker lets all of
+  // it through (docs/operating.md#the-wake-breaker).
+  const human = carriesHuman(items, wake.context.self.uuid);
   const absorb = async (message: PlatformMessage): Promise<void> => {
     const item = {
       uuid: message.content.uuid,
       author: message.user.uuid,
       carrier: message.content.body,
+      human: human || humanAuthored(message.user),
     };
     const { disposition, rule } = await triage(wake, rules, item);
     if (rule === "probe") probeSeen = true;

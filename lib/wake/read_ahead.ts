@@ -12,6 +12,10 @@
  * lists afresh, exactly as without read-ahead. After a kind did engage, {@link refreshReadAhead}
  * starts the remaining kinds' reads together again. A read-ahead that fails surfaces only if its
  * reconcile takes it, in the reconcile's own turn.
+ *
+ * Whichever listing a reconcile uses, read ahead or fresh, the time it was requested is noted in
+ * the wake's `listedAt`: the catch-up (lib/wake/catch_up.ts) lists again every kind whose last
+ * listing was requested inside the wake's start second.
  */
 import type { Asset, Message, PlatformClient, Task, WebhookEvent } from "../platform/mod.ts";
 import { readMark } from "../home/marks.ts";
@@ -29,6 +33,8 @@ export interface ReadAheadHost {
   readonly context: { readonly spoken: number };
   readonly posts: number;
   readAhead?: ReadAhead;
+  /** When the listing each kind last used was requested, epoch ms. */
+  readonly listedAt: Partial<Record<ReadAheadKind, number>>;
 }
 
 /** The kinds, in reconcile order. */
@@ -37,6 +43,8 @@ export type ReadAheadKind = "messages" | "assets" | "webhook_events" | "tasks";
 /** One kind's listing: since `mark`, or without a mark the newest {@link firstWakeLimit} items. */
 interface Listing<T> {
   readonly mark: string | undefined;
+  /** When it was requested, epoch ms. */
+  readonly at: number;
   readonly items: Promise<T[]>;
 }
 
@@ -50,7 +58,7 @@ export interface ReadAhead {
   readonly messages?: Listing<Message>;
   readonly assets?: Listing<Asset>;
   readonly webhook_events?: Listing<WebhookEvent>;
-  readonly tasks?: Promise<Task[]>;
+  readonly tasks?: { readonly at: number; readonly items: Promise<Task[]> };
 }
 
 const ALL_KINDS: readonly ReadAheadKind[] = ["messages", "assets", "webhook_events", "tasks"];
@@ -90,7 +98,8 @@ export async function readAhead(
     // An unbounded first-wake window (`HARNESS_CONTEXT_MESSAGES=all`) pages through the whole
     // stream: listed only by the reconcile that uses it, never ahead on the chance.
     if (mark === undefined && limit === undefined) return undefined;
-    return { mark, items: started(list(mark === undefined ? { limit } : { until: mark })) };
+    const at = Date.now();
+    return { mark, at, items: started(list(mark === undefined ? { limit } : { until: mark })) };
   };
   const [messages, assets, webhookEvents] = await Promise.all([
     listing("messages", (range) => client.messages.list({ timeline, ...range }).toArray()),
@@ -106,7 +115,10 @@ export async function readAhead(
     assets,
     webhook_events: webhookEvents,
     tasks: kinds.includes("tasks")
-      ? started(client.tasks.list({ timeline, status: "activated" }).toArray())
+      ? {
+        at: Date.now(),
+        items: started(client.tasks.list({ timeline, status: "activated" }).toArray()),
+      }
       : undefined,
   };
 }
@@ -131,7 +143,7 @@ function current(wake: ReadAheadHost): ReadAhead | undefined {
 
 /**
  * The read-ahead listing of `kind` for `mark` (undefined: the first-wake window), when it may
- * stand in for a fresh one.
+ * stand in for a fresh one; taking it notes when it was requested.
  */
 export function takeListing<K extends "messages" | "assets" | "webhook_events">(
   wake: ReadAheadHost,
@@ -140,10 +152,26 @@ export function takeListing<K extends "messages" | "assets" | "webhook_events">(
 ): NonNullable<ReadAhead[K]>["items"] | undefined {
   const ahead = current(wake)?.[kind];
   if (!ahead || ahead.mark !== mark) return undefined;
+  wake.listedAt[kind] = ahead.at;
   return ahead.items as NonNullable<ReadAhead[K]>["items"];
 }
 
-/** The read-ahead activated-task listing, when it may stand in for a fresh one. */
+/**
+ * The read-ahead activated-task listing, when it may stand in for a fresh one; taking it notes
+ * when it was requested.
+ */
 export function takeTasks(wake: ReadAheadHost): Promise<Task[]> | undefined {
-  return current(wake)?.tasks;
+  const ahead = current(wake)?.tasks;
+  if (ahead) wake.listedAt.tasks = ahead.at;
+  return ahead?.items;
+}
+
+/** A fresh listing of `kind`, requested now: notes the time, then lists. */
+export function listFresh<T>(
+  wake: ReadAheadHost,
+  kind: ReadAheadKind,
+  list: () => Promise<T[]>,
+): Promise<T[]> {
+  wake.listedAt[kind] = Date.now();
+  return list();
 }

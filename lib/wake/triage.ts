@@ -1,11 +1,13 @@
 /**
  * One item's disposition before any turn, the same for every kind (messages, assets, webhook
  * events, tasks): the agent's own item is settled, a verified NOC probe is acknowledged, an
- * orphaned claim follows its recovery verdict, a billing wall or a budget limit leaves the item
- * pending, and otherwise the item is this wake's only if it wins the claim. What happens to an item this wake
+ * orphaned claim follows its recovery verdict, a billing wall leaves the item pending, the breaker
+ * may hold back an item with no human's word in it, a budget limit leaves the item pending, and
+ * otherwise the item is this wake's only if it wins the claim. What happens to an item this wake
  * owns — one batched turn for messages, one turn each for the rest — is the caller's.
  */
 import type { ClaimKind } from "../home/claims.ts";
+import { breakerAllows } from "./breaker_gate.ts";
 import { budgetAdmits } from "./budget_gate.ts";
 import type { Disposition } from "./first_wake.ts";
 import { postAs } from "./post.ts";
@@ -20,6 +22,11 @@ export interface TriageItem {
   readonly author?: string;
   /** The text a probe marker may ride in (a message body, a description, a payload). */
   readonly carrier: string | null | undefined;
+  /**
+   * Whether the item carries a human's word — a human's own item, or any message of a batch that
+   * holds one — so the breaker never holds it back (docs/operating.md#the-wake-breaker).
+   */
+  readonly human?: boolean;
 }
 
 /** How one kind is triaged. */
@@ -38,6 +45,7 @@ export type TriageRule =
   | "recovery"
   | "billing-wall"
   | "budget-wall"
+  | "breaker"
   | "claim"
   | "held";
 
@@ -49,9 +57,11 @@ export interface Triage {
 }
 
 /**
- * Decides one item, in the fixed order self → probe → recovery → billing wall → budget → claim.
- * Posting a probe's ack, taking a budget lease and taking a claim are its only effects; a
- * recovery verdict of `billing` raises the wake's billing wall for every item after it.
+ * Decides one item, in the fixed order self → probe → recovery → billing wall → breaker → budget
+ * → claim. Posting a probe's ack, recording the wake in the breaker's window (once, at the first
+ * item with no human's word that would be claimed), taking a budget lease and taking a claim are
+ * its only effects; a recovery verdict of `billing` raises the wake's billing wall for every item
+ * after it.
  */
 export async function triage(wake: Wake, rules: TriageRules, item: TriageItem): Promise<Triage> {
   const { uuid } = item;
@@ -69,6 +79,12 @@ export async function triage(wake: Wake, rules: TriageRules, item: TriageItem): 
     return { disposition: recovered === "final" ? "final" : "pending", rule: "recovery" };
   }
   if (wake.billingWall) return { disposition: "pending", rule: "billing-wall" };
+  // A re-drive finishes what a dead wake started; anything else without a human's word may be a
+  // loop, and a declined item stays unclaimed (and takes no budget lease) for the next wake the
+  // breaker lets through.
+  if (recovered !== "redrive" && !item.human && !await breakerAllows(wake)) {
+    return { disposition: "pending", rule: "breaker" };
+  }
   // docs/operating.md#the-budget-guard: admitted before the claim; refused, the item stays
   // unclaimed, so the next wake after the reset answers it.
   if (!await budgetAdmits(wake)) return { disposition: "pending", rule: "budget-wall" };

@@ -6,23 +6,24 @@
  *
  * Exit codes: 0 for a wake that ran (including nothing to do, a breaker decline, a reported
  * provider failure, and a deleted timeline's skip); 1 for a configuration, credential or platform
- * failure, with ONE stderr line `harness wake: <error>` and never a stack trace.
+ * failure, with ONE stderr line `ERROR harness wake: <error>` and never a stack trace.
  */
 import { writeStderr } from "../journal/output.ts";
 import { oneLineError } from "../base/error_text.ts";
-import { recordAndCheck } from "../home/breaker.ts";
 import { budgetLimited } from "../config/spending.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
 import { type Journal, type Span, withSpan } from "../journal/journal.ts";
 import { LEVEL_NUMBERS, type LogFormat, parseLogFormat, parseLogLevel } from "../journal/level.ts";
 import { StreamJournal } from "../journal/stream_journal.ts";
+import { noteWake } from "../home/last_wake.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { assemble } from "./assemble.ts";
 import { releaseSettledEvidence } from "./evidence.ts";
 import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
 import { reconcileMessages } from "./messages.ts";
-import { readAhead, refreshReadAhead } from "./read_ahead.ts";
+import { catchUp } from "./catch_up.ts";
+import { readAhead, type ReadAheadKind, refreshReadAhead } from "./read_ahead.ts";
 import { sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
 
 /** What `harness wake` was asked to do. */
@@ -33,7 +34,7 @@ export interface WakeRequest {
   readonly env?: Record<string, string>;
   /** Where the one-line error goes (default: stderr). */
   readonly stderr?: (line: string) => void;
-  /** The name that one line starts with (default `harness wake`; a wrapper's script name). */
+  /** The name that one line carries after its level (default `harness wake`; a wrapper's name). */
   readonly label?: string;
 }
 
@@ -41,8 +42,10 @@ export interface WakeRequest {
 export async function runWake(request: WakeRequest): Promise<number> {
   const rawEnv = request.env ?? Deno.env.toObject();
   const label = request.label ?? "harness wake";
+  // Levelled like a journal line (`ERROR …`), so the fleet's log parser files it as an error
+  // rather than shipping it unclassified.
   const stderr = (line: string) =>
-    (request.stderr ?? ((text: string) => writeStderr(text + "\n")))(`${label}: ${line}`);
+    (request.stderr ?? ((text: string) => writeStderr(text + "\n")))(`ERROR ${label}: ${line}`);
   const { timeline } = request;
   // Logging first, so even a refused configuration leaves its `wake failed` line.
   const journal = new StreamJournal({
@@ -75,8 +78,8 @@ export async function runWake(request: WakeRequest): Promise<number> {
 }
 
 /**
- * The wake proper, inside its trace span (docs/journal.md#traces): bookends, breaker, remember,
- * the four reconciles, evidence release, in order.
+ * The wake proper, inside its trace span (docs/journal.md#traces): bookends, remember, the four
+ * reconciles (each item past the breaker's gate), evidence release, in order.
  */
 async function run(wake: Wake, span: Span): Promise<void> {
   span.setAttributes({
@@ -107,36 +110,29 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
   });
   let outcome: "ok" | "error" | "declined" = "error";
   try {
-    const verdict = await recordAndCheck(home, timeline, {
-      max: env.wakeBreakerMax,
-      windowSeconds: env.wakeBreakerWindowSeconds,
-      cooldownSeconds: env.wakeBreakerCooldownSeconds,
-      journal: wake.journal,
-    });
-    if (verdict === "declined") {
-      outcome = "declined";
-      return outcome;
-    }
     if (budgetLimited(wake.budget)) {
       const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
       await guard.guardWake(wake); // docs/operating.md#the-budget-guard
     }
-    // remember, while the four first reads start (both awaited together, so either's failure
-    // is this wake's error, reported like any other)
+    // remember, while the four first reads start and the wake notes its start for `harness
+    // status` (awaited together, so any one's failure is this wake's error, reported like any
+    // other)
     [wake.messages, wake.readAhead] = await Promise.all([
       wake.store.load(sourceOf(timeline)),
       readAhead(wake),
+      noteWake(home, timeline),
     ]);
-    await reconcileMessages(wake);
-    await refreshReadAhead(wake, ["assets", "webhook_events", "tasks"]);
-    await reconcileAssets(wake);
-    await refreshReadAhead(wake, ["webhook_events", "tasks"]);
-    await reconcileEvents(wake);
-    await refreshReadAhead(wake, ["tasks"]);
-    await reconcileTasks(wake);
-    // last: it reads the claims the four reconciles have just settled
+    await reconcileKinds(wake, ["messages", "assets", "webhook_events", "tasks"]);
+    // every item created inside the start second is this wake's (docs/operating.md#catch-up-before-exit)
+    await catchUp(wake, async (kinds) => {
+      wake.catchingUp = true;
+      wake.readAhead = await readAhead(wake, kinds);
+      await reconcileKinds(wake, kinds);
+    });
+    // last: it reads the claims the reconciles have just settled
     await releaseSettledEvidence(wake);
-    outcome = "ok";
+    // Declined: the breaker held at least one item back (docs/operating.md#the-wake-breaker).
+    outcome = wake.breaker.declined > 0 ? "declined" : "ok";
     return outcome;
   } finally {
     if (budgetLimited(wake.budget)) {
@@ -153,6 +149,24 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
       seconds: (performance.now() - started) / 1000,
       delivery,
     });
+  }
+}
+
+const RECONCILERS: Readonly<Record<ReadAheadKind, (wake: Wake) => Promise<void>>> = {
+  messages: reconcileMessages,
+  assets: reconcileAssets,
+  webhook_events: reconcileEvents,
+  tasks: reconcileTasks,
+};
+
+/**
+ * Reconciles `kinds` in the fixed order; before each after the first, when a turn ran since the
+ * reads were started, the reads of the kinds still to come start afresh (lib/wake/read_ahead.ts).
+ */
+async function reconcileKinds(wake: Wake, kinds: readonly ReadAheadKind[]): Promise<void> {
+  for (const [i, kind] of kinds.entries()) {
+    if (i > 0) await refreshReadAhead(wake, kinds.slice(i));
+    await RECONCILERS[kind](wake);
   }
 }
 

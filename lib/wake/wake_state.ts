@@ -17,7 +17,8 @@ import type { HarnessEnv } from "../config/env.ts";
 import type { EscalationConfig } from "../config/escalation.ts";
 import type { RecordsConfig } from "../config/records.ts";
 import { type BudgetConfig, budgetLimited } from "../config/spending.ts";
-import type { ReadAhead } from "./read_ahead.ts";
+import type { ReadAhead, ReadAheadKind } from "./read_ahead.ts";
+import type { BreakerGate } from "./breaker_gate.ts";
 
 /** The router's optional trigger uuids (only used by a kind's first wake). */
 export interface WakeTriggers {
@@ -106,6 +107,8 @@ export interface Wake {
   posts: number;
   /** Set once billing failed this wake: later items are left pending without a model call. */
   billingWall: boolean;
+  /** The breaker's verdict for this wake, taken once, and what it held back (breaker_gate.ts). */
+  readonly breaker: BreakerGate;
   /** `budget.json`'s limits (docs/operating.md#the-budget-guard). */
   readonly budget: BudgetConfig;
   /** Set while a budget limit holds: later items are left pending without a model call. */
@@ -118,6 +121,18 @@ export interface Wake {
   readonly records: RecordsConfig;
   /** The kinds' first reads, started together (lib/wake/read_ahead.ts). */
   readAhead?: ReadAhead;
+  /** When the listing each kind last used was requested, epoch ms (lib/wake/read_ahead.ts). */
+  readonly listedAt: Partial<Record<ReadAheadKind, number>>;
+  /**
+   * When this process started, epoch ms: the catch-up lists every kind again once the whole
+   * second it fell in has passed (lib/wake/catch_up.ts).
+   */
+  readonly startedAt: number;
+  /**
+   * Set for the catch-up round: a kind whose new listing holds only the agent's own items is left
+   * as it is, so the catch-up changes nothing unless it finds something to answer.
+   */
+  catchingUp: boolean;
   /** What the first engaged turn loaded beyond the resolution; closed at wake end. */
   readonly loaded: { mcp?: McpLoad; compactor?: Compactor };
 }

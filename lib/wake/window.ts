@@ -7,8 +7,21 @@
 import type { ClaimKind } from "../home/claims.ts";
 import { readMark, writeMark } from "../home/marks.ts";
 import { bootstrapMark, hasPending, type LedgerEntry, strandedUuids } from "./first_wake.ts";
-import { firstWakeLimit, takeListing } from "./read_ahead.ts";
+import { firstWakeLimit, listFresh, takeListing } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
+
+/**
+ * Whether the catch-up round leaves a listing alone: it holds nothing but the agent's own items
+ * (docs/operating.md#catch-up-before-exit). Outside the catch-up, never.
+ */
+export function onlyOwn<T>(
+  wake: Wake,
+  items: readonly T[],
+  author: (item: T) => string | undefined,
+): boolean {
+  const self = wake.context.self.uuid;
+  return wake.catchingUp && items.every((item) => author(item) === self);
+}
 
 /** A marked kind: its mark and claim names are the same. */
 export type MarkedKind = "messages" | "assets" | "webhook_events";
@@ -28,7 +41,7 @@ export async function listSince<T>(
   reader: KindReader<T>,
 ): Promise<T[]> {
   const ahead = takeListing(wake, kind, mark) as Promise<T[]> | undefined;
-  return (await (ahead ?? reader.list({ until: mark }))).reverse();
+  return (await (ahead ?? listFresh(wake, kind, () => reader.list({ until: mark })))).reverse();
 }
 
 /** A first wake's reads: the window (newest first) and the unsettled claims beyond it. */
@@ -45,7 +58,8 @@ export async function readFirstWindow<T>(
   reader: KindReader<T>,
 ): Promise<FirstWindow<T>> {
   const ahead = takeListing(wake, kind, undefined) as Promise<T[]> | undefined;
-  const recent = await (ahead ?? reader.list({ limit: firstWakeLimit(wake) }));
+  const recent = await (ahead ??
+    listFresh(wake, kind, () => reader.list({ limit: firstWakeLimit(wake) })));
   const unsettled = new Set(await wake.claims.unsettled(kind, wake.settings.timeline));
   const missing = strandedUuids(recent.map((item) => ({ uuid: reader.uuid(item) })), unsettled);
   const stranded = await fetchStranded(wake, kind, missing, (uuid) => reader.get(uuid));

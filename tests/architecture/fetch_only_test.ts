@@ -2,7 +2,7 @@
  * Every HTTP request the harness makes of its own goes through lib/net/, the one fetch path
  * (docs/security.md#one-fetch-path): no other module of lib/ may call `fetch`, open a socket
  * (`Deno.connect`, `Deno.connectTls`, `Deno.startTls`, a WebSocket), resolve a name, import a Node
- * or npm HTTP client, or build a vendor SDK client (openai, @openrouter/sdk, the MCP HTTP
+ * or npm HTTP client, or build a vendor SDK client (openai, @openrouter/sdk, @anthropic-ai/sdk, the MCP HTTP
  * transports) without handing it the path's fetch. Exempt, by name: lib/net/ (the path itself)
  * and the sandbox and playground SERVERS (lib/sandbox/, lib/playground/), which answer requests
  * and are no part of a wake. Tests are outside lib/ and not scanned. Comments and string contents
@@ -41,11 +41,13 @@ const CLIENT_PACKAGES =
   /^(?:node:)?(?:http|https|http2|net|tls|dgram)$|^(?:npm:)?(?:undici|axios|node-fetch|ws|got)(?:@|\/|$)/;
 
 /** Vendor SDKs whose clients do HTTP: constructed only with the path's fetch. */
-const SDK_PACKAGES = /^(?:npm:)?(?:openai|@openrouter\/sdk|@modelcontextprotocol\/sdk)(?:@|\/|$)/;
+const SDK_PACKAGES =
+  /^(?:npm:)?(?:openai|@openrouter\/sdk|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk)(?:@|\/|$)/;
 
 /** SDK constructors, by the callee's last name, and the option that carries the fetch. */
 const SDK_CONSTRUCTORS: Readonly<Record<string, RegExp>> = {
-  default: /\bfetch\s*:/, // the openai SDK's default export, however it is bound
+  default: /\bfetch\s*:/, // the openai and anthropic SDKs' default export, however it is bound
+  Anthropic: /\bfetch\s*:/,
   OpenAI: /\bfetch\s*:/,
   OpenRouter: /\bhttpClient\b/,
   HTTPClient: /\bfetcher\s*:/,
@@ -154,6 +156,7 @@ Deno.test("architecture: every vendor SDK client in lib/ is built with the path'
   const sites = [
     "lib/providers/openai.ts",
     "lib/providers/openrouter.ts",
+    "lib/providers/anthropic.ts",
     "lib/providers/model_probe.ts",
     "lib/tools/media/openai_media.ts",
     "lib/tools/code/session.ts",

@@ -14,7 +14,15 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, ""
  * line text) entry, and an entry nothing matches any more fails the test, so the list can only
  * shrink.
  */
-const EXCEPTIONS: ReadonlyArray<Omit<Violation, "line"> & { readonly why: string }> = [];
+const EXCEPTIONS: ReadonlyArray<Omit<Violation, "line"> & { readonly why: string }> = [
+  {
+    file: "lib/providers/anthropic.ts",
+    rule: "messages.create call",
+    text: "reply = await client.messages.create(",
+    why: "the anthropic SDK's Messages API: one model call, on the model's own client (the " +
+      "providers layer cannot import the platform client); nothing reaches a timeline",
+  },
+];
 
 function excused(v: Violation): boolean {
   return EXCEPTIONS.some((e) => e.file === v.file && e.rule === v.rule && e.text === v.text);

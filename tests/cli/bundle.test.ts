@@ -277,7 +277,7 @@ Deno.test({
     });
     assert.equal(fromBundle.code, 1, fromBundle.stderr);
     const line = (r: { stderr: string }) =>
-      r.stderr.split("\n").find((l) => l.startsWith("harness wake:"));
+      r.stderr.split("\n").find((l) => l.startsWith("ERROR harness wake:"));
     assert.match(line(fromSource) ?? "", /Too small: expected number to be >=1/);
     assert.equal(line(fromBundle), line(fromSource));
   },

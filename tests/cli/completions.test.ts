@@ -161,6 +161,7 @@ Deno.test("every flag that takes a value says what it takes: its words, a path, 
     "port",
     "host",
     "wake-command",
+    "lanes",
   ]);
   const entries = await completionEntries(COMMANDS);
   for (const entry of entries) {

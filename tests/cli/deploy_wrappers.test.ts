@@ -157,7 +157,7 @@ Deno.test("wrappers run verify, claims and log-grammar under their Python names"
   }
 });
 
-Deno.test("a wrapper's errors and usage errors start with its script name", async () => {
+Deno.test("a wrapper's errors and usage errors name its script", async () => {
   const dir = await Deno.makeTempDir({ prefix: "wrappers-real-" });
   try {
     const wake = await runWrapper(
@@ -167,7 +167,8 @@ Deno.test("a wrapper's errors and usage errors start with its script name", asyn
       { HARNESS_HOME: "" },
     );
     assert.equal(wake.code, 1);
-    assert.match(wake.stderr, /^basecradle-harness-wake: /m);
+    // A failed wake's line carries its level first, like every journal line.
+    assert.match(wake.stderr, /^ERROR basecradle-harness-wake: /m);
     const resolve = await runWrapper(dir, "basecradle-harness-resolve", ["--opt-in", "shel"]);
     assert.equal(resolve.code, 1);
     assert.match(

@@ -136,7 +136,7 @@ Deno.test("an unknown provider is refused before anything is pruned, from the fl
     assert.equal(typo.code, 2);
     assert.match(
       typo.stderr,
-      /--provider 'opnai' is unknown; expected one of \(openai, xai, openrouter\)/,
+      /--provider 'opnai' is unknown; expected one of \(openai, xai, openrouter, anthropic\)/,
     );
     assert.equal(typo.stdout, "");
     const fromEnv = await runCli(["install", "--config-home", home], {

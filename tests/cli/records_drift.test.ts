@@ -77,6 +77,7 @@ Deno.test("the terminal chart: a sparkline and one bar per period, scaled to the
     tokens_in: 0,
     tokens_out: 0,
     cached_tokens: 0,
+    cache_write_tokens: 0,
     cost_usd: cost,
     priced_turns: 0,
     unpriced_turns: 0,

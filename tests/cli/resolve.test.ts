@@ -41,7 +41,7 @@ Deno.test("the default question answers the benign set, every stem accounted for
   assert.deepEqual(doc.tools, BENIGN);
   assert.deepEqual(doc.builtins, []);
   assert.deepEqual(doc.opt_in_tools, []);
-  assert.equal(Object.keys(doc.stems).length, 25);
+  assert.equal(Object.keys(doc.stems).length, 26);
   assert.deepEqual(doc.stems.assets, {
     assumes_credential: [],
     builtins: [],
@@ -52,7 +52,7 @@ Deno.test("the default question answers the benign set, every stem accounted for
     status: "active",
     tools: ["assets"],
   });
-  assert.equal(doc.excluded_stems.length, 14);
+  assert.equal(doc.excluded_stems.length, 15);
   assert.deepEqual(doc.broken, []);
   assert.deepEqual(doc.omitted.map((o: { source: string }) => o.source), ["mcp", "runtime_veto"]);
 });
@@ -103,7 +103,7 @@ Deno.test("a bad question is one stderr line and exit 1, nothing on stdout", asy
   const cases: [string[], RegExp][] = [
     [
       ["--opt-in", "x_search"],
-      /^harness resolve: No shipped tool plugin is named: x_search\. Did you mean 'xai_search' for 'x_search'\? The shipped stems are: assets, /,
+      /^harness resolve: No shipped tool plugin is named: x_search\. Did you mean 'xai_search' for 'x_search'\? The shipped stems are: anthropic_search, assets, /,
     ],
     [["--provider", "google"], /^harness resolve: Unknown AI_PROVIDER 'google'/],
     [["--sdk", "xai-sdk"], /^harness resolve: AI_SDK=xai-sdk reaches xAI's native endpoint/],
@@ -127,4 +127,19 @@ Deno.test("a bad --profile is a usage error (exit 2)", async () => {
   assert.equal(result.code, 2);
   assert.equal(result.stdout, "");
   assert.match(result.stderr, /--profile must be locked or unlocked, got 'open'/);
+});
+
+Deno.test("anthropic: the provider picks its SDK; its search stem grants Anthropic's web search", async () => {
+  const claude = await resolveJson(["--provider", "anthropic", "--opt-in", "anthropic_search"]);
+  assert.deepEqual(
+    [claude.ai_provider, claude.ai_sdk, claude.ai_sdk_surface],
+    ["anthropic", "anthropic", "messages"],
+  );
+  assert.deepEqual(claude.builtins, ["web_search"]);
+  assert.equal(claude.stems.anthropic_search.status, "active");
+  // OpenAI's web_search stem does not activate on Anthropic, nor Anthropic's on OpenAI.
+  const both = await resolveJson(["--provider", "anthropic", "--opt-in", "web_search"]);
+  assert.deepEqual(both.builtins, []);
+  const openai = await resolveJson(["--opt-in", "anthropic_search"]);
+  assert.deepEqual(openai.builtins, []);
 });

@@ -281,7 +281,7 @@ function wakeEnv(b: { dir: string; env: Record<string, string> }): Record<string
   };
 }
 
-/** The refusal each command prints: `resolved-config`'s one line, the wake's `harness wake:` line. */
+/** The refusal each command prints: `resolved-config`'s one line, the wake's `ERROR harness wake:` line. */
 async function refusals(b: { dir: string; env: Record<string, string> }, extra = {}) {
   const [report, wake] = await Promise.all([
     runCli(["resolved-config"], { env: { ...b.env, ...extra } }),
@@ -293,10 +293,12 @@ async function refusals(b: { dir: string; env: Record<string, string> }, extra =
   assert.equal(reportLines.length, 1, report.stderr);
   assert.ok(reportLines[0].startsWith("harness resolved-config: "), report.stderr);
   assert.equal(wake.code, 1, wake.stderr);
-  const wakeLines = wake.stderr.split("\n").filter((line) => line.startsWith("harness wake: "));
+  const wakeLines = wake.stderr.split("\n").filter((line) =>
+    line.startsWith("ERROR harness wake: ")
+  );
   assert.equal(wakeLines.length, 1, wake.stderr);
   const reason = reportLines[0].slice("harness resolved-config: ".length);
-  assert.equal(wakeLines[0].slice("harness wake: ".length), reason, wake.stderr);
+  assert.equal(wakeLines[0].slice("ERROR harness wake: ".length), reason, wake.stderr);
   assert.match(wake.stderr, /ERROR wake failed timeline=\S+ error=/);
   assert.doesNotMatch(wake.stderr, /\bwake start\b/, "refused before the wake began");
   return reason;
@@ -436,5 +438,30 @@ Deno.test("mempalace and recall report the automatic provider that serves them, 
     assert.equal(doc.memory_backend, "recall");
     assert.ok(doc.tools.includes("memory_search"), doc.tools.join(","));
     assert.ok(!doc.tools.includes("memory"), "the explicit tool belongs to sqlite");
+  }
+});
+
+Deno.test("AI_PROVIDER=anthropic: its SDK and version, and a model_params key it refuses", async () => {
+  await using b = await box();
+  const env = { ...b.env, AI_PROVIDER: "anthropic" };
+  const { doc } = await resolved(env);
+  assert.deepEqual([doc.ai_provider, doc.ai_sdk, doc.ai_sdk_surface], [
+    "anthropic",
+    "anthropic",
+    "messages",
+  ]);
+  const lock = JSON.parse(await Deno.readTextFile(new URL("../../deno.lock", import.meta.url)));
+  const pinned = Object.keys(lock.specifiers).find((k) => k.startsWith("npm:@anthropic-ai/sdk@"));
+  assert.equal(doc.ai_sdk_version, pinned?.split("@").at(-1));
+  await Deno.mkdir(`${b.dir}/config`, { recursive: true });
+  await Deno.writeTextFile(`${b.dir}/config/model_params.json`, '{"temprature": 0.2}');
+  for (const args of [["resolved-config"], ["wake", "--resolved-config"]]) {
+    const result = await runCli(args, { env });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, "");
+    assert.match(
+      result.stderr,
+      /model_params\.json key 'temprature' is not a request parameter of Anthropic's Messages API/,
+    );
   }
 });

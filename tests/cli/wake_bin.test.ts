@@ -142,7 +142,7 @@ Deno.test("a real wake through the wrapper, as the router runs it, answers and l
   assert.equal(failed.code, 1);
   assert.match(
     failed.stderr,
-    /^basecradle-harness-wake: HARNESS_MAX_STEPS must be a positive integer/m,
+    /^ERROR basecradle-harness-wake: HARNESS_MAX_STEPS must be an integer from 1 to 1000/m,
   );
 });
 

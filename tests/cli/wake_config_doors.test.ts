@@ -2,7 +2,7 @@
  * One validation, four doors (docs/configuration.md#when-a-file-is-wrong): `harness install`,
  * `harness verify`, `harness doctor` and `harness wake` load the config home through the same
  * function, so for every way an optional file can be broken they agree — each refuses with the
- * very sentence the wake prints after `harness wake: `, or none of them does. Real processes
+ * very sentence the wake prints after `ERROR harness wake: `, or none of them does. Real processes
  * under the production permission set, against the sandbox platform and a model wire mock, so a
  * healthy box is all green first and a red door is red for the broken file alone.
  */
@@ -86,11 +86,11 @@ async function knock(w: World, pristine: string, breakIt: Breakage): Promise<Doo
   return { install, verify, doctor, wake };
 }
 
-/** The sentence after `harness wake: `, from the wake's one stderr line. */
+/** The sentence after `ERROR harness wake: `, from the wake's one stderr line. */
 function wakeSentence(wake: Doors["wake"]): string {
-  const lines = wake.stderr.split("\n").filter((line) => line.startsWith("harness wake: "));
+  const lines = wake.stderr.split("\n").filter((line) => line.startsWith("ERROR harness wake: "));
   assert.equal(lines.length, 1, wake.stderr);
-  return lines[0].slice("harness wake: ".length);
+  return lines[0].slice("ERROR harness wake: ".length);
 }
 
 interface DoctorRow {
@@ -146,12 +146,23 @@ Deno.test("install, verify, doctor and wake agree on every broken optional file"
 
       assert.equal(doors.doctor.code, 1, doors.doctor.stdout);
       const failed = doctorRows(doors.doctor).filter((r) => r.status === "FAIL");
-      assert.deepEqual(failed, [{
+      assert.deepEqual(failed.find((r) => r.name === "wake-config"), {
         name: "wake-config",
         status: "FAIL",
         detail: sentence,
         fix: "fix what the sentence names; every wake refuses with this sentence until then",
-      }]);
+      });
+      // A host_rules.json that does not load also fails its own row (same sentence), and the
+      // network checks it would fence are not run; no other file fails anything else.
+      const others = failed.filter((r) => r.name !== "wake-config");
+      if (name.startsWith("host_rules.json")) {
+        assert.deepEqual(others.find((r) => r.name === "host-rules")?.detail, sentence);
+        for (const row of others.filter((r) => r.name !== "host-rules")) {
+          assert.match(row.detail, /^not checked: host_rules\.json does not load/, row.name);
+        }
+      } else {
+        assert.deepEqual(others, []);
+      }
     });
   }
 

@@ -51,6 +51,8 @@ Deno.test("unset environment: every documented default", () => {
   assert.equal(env.wakeBreakerMax, 10);
   assert.equal(env.wakeBreakerWindowSeconds, 60);
   assert.equal(env.wakeBreakerCooldownSeconds, 60);
+  assert.equal(env.catchUp, true);
+  assert.equal(env.wakeStartedAt, undefined);
   assert.equal(env.paceEnabled, true);
   assert.equal(env.paceCharsPerSec, 17);
   assert.equal(env.paceFloorSeconds, 20);
@@ -187,6 +189,21 @@ Deno.test("breaker cooldown: its own value when set, the window when blank", () 
   assert.equal(blank.wakeBreakerCooldownSeconds, 90);
 });
 
+Deno.test("HARNESS_WAKE_STARTED_AT: epoch seconds, or a refusal naming what it accepts", () => {
+  assert.equal(
+    parseEnv({ HARNESS_WAKE_STARTED_AT: "1796075529.125" }).wakeStartedAt,
+    1796075529.125,
+  );
+  assert.equal(parseEnv({ HARNESS_WAKE_STARTED_AT: " " }).wakeStartedAt, undefined);
+  assertRefused(
+    { HARNESS_WAKE_STARTED_AT: "yesterday" },
+    "HARNESS_WAKE_STARTED_AT",
+    "epoch seconds",
+    "'yesterday'",
+  );
+  assertRefused({ HARNESS_WAKE_STARTED_AT: "-1" }, "HARNESS_WAKE_STARTED_AT");
+});
+
 Deno.test("HARNESS_PACE_MAX_BUILDS is at least 1", () => {
   assert.equal(parseEnv({ HARNESS_PACE_MAX_BUILDS: "0" }).paceMaxBuilds, 1);
   assert.equal(parseEnv({ HARNESS_PACE_MAX_BUILDS: "-4" }).paceMaxBuilds, 1);
@@ -208,10 +225,12 @@ Deno.test("flags: only 0/false/no/off (any case, padded) turn them off; empty is
   for (const value of ["0", "false", "FALSE", " No ", "off", "Off\n"]) {
     assert.equal(parseEnv({ HARNESS_ONBOARD: value }).onboard, false, value);
     assert.equal(parseEnv({ HARNESS_PACE_ENABLED: value }).paceEnabled, false, value);
+    assert.equal(parseEnv({ HARNESS_CATCH_UP: value }).catchUp, false, value);
   }
   for (const value of ["", " ", "1", "true", "yes", "on", "nope", "disabled", "00"]) {
     assert.equal(parseEnv({ HARNESS_ONBOARD: value }).onboard, true, JSON.stringify(value));
     assert.equal(parseEnv({ HARNESS_PACE_ENABLED: value }).paceEnabled, true, value);
+    assert.equal(parseEnv({ HARNESS_CATCH_UP: value }).catchUp, true, value);
   }
 });
 
@@ -281,7 +300,21 @@ Deno.test("model axes: defaults per SDK, normalised case, the matrix refusals", 
   const native = parseEnv({ AI_PROVIDER: "openrouter", AI_SDK: "openrouter" });
   assert.equal(native.aiSdk, "openrouter");
   assert.equal(native.aiSdkSurface, "chat");
-  assertRefused({ AI_PROVIDER: "anthropic" }, "AI_PROVIDER", "Unknown AI_PROVIDER 'anthropic'");
+  assertRefused({ AI_PROVIDER: "mistral" }, "AI_PROVIDER", "Unknown AI_PROVIDER 'mistral'");
+  // Anthropic is reached through its own SDK: naming the provider picks it.
+  const claude = parseEnv({ AI_PROVIDER: "Anthropic" });
+  assert.deepEqual([claude.aiProvider, claude.aiSdk, claude.aiSdkSurface], [
+    "anthropic",
+    "anthropic",
+    "messages",
+  ]);
+  assertRefused({ AI_PROVIDER: "anthropic", AI_SDK: "openai" }, "AI_PROVIDER", "AI_SDK=anthropic");
+  assertRefused({ AI_SDK: "anthropic" }, "AI_SDK", "requires AI_PROVIDER=anthropic");
+  assertRefused(
+    { AI_PROVIDER: "anthropic", AI_SDK_SURFACE: "chat" },
+    "AI_SDK_SURFACE",
+    "expected one of (messages)",
+  );
   assertRefused({ AI_SDK: "langchain" }, "AI_SDK", "AI_SDK='langchain' has no adapter");
   assertRefused({ AI_SDK: "xai-sdk", AI_PROVIDER: "openai" }, "AI_SDK", "requires AI_PROVIDER=xai");
   assertRefused(
@@ -428,6 +461,8 @@ Deno.test("ENV_VARIABLES covers every model, harness and platform variable", () 
     "HARNESS_WAKE_BREAKER_MAX",
     "HARNESS_WAKE_BREAKER_WINDOW",
     "HARNESS_WAKE_BREAKER_COOLDOWN",
+    "HARNESS_CATCH_UP",
+    "HARNESS_WAKE_STARTED_AT",
     "HARNESS_PACE_ENABLED",
     "HARNESS_PACE_CHARS_PER_SEC",
     "HARNESS_PACE_FLOOR_SECONDS",

@@ -183,7 +183,7 @@ Deno.test("unknown and benign stems in --opt-in/--revoke-opt-in only warn", asyn
     assert.equal(report.warnings.length, 3);
     assert.match(
       report.warnings[0],
-      /^--opt-in bogus did nothing: 'bogus' is not a shipped tool-plugin stem\. The opt-in stems are: code_execution, edit_image,/,
+      /^--opt-in bogus did nothing: 'bogus' is not a shipped tool-plugin stem\. The opt-in stems are: anthropic_search, code_execution, edit_image,/,
     );
     assert.match(report.warnings[1], /^--opt-in assets did nothing: 'assets' is a benign default/);
     assert.match(report.warnings[2], /^--revoke-opt-in lock did nothing/);

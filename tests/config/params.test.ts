@@ -165,3 +165,44 @@ Deno.test("on the openrouter SDK a key chat.send does not take is refused, namin
     ]);
   });
 });
+
+Deno.test("on the anthropic SDK an unknown key, or thinking, is refused at load; owned keys warn", async () => {
+  await withHome(async (home) => {
+    const path = `${home}/model_params.json`;
+    await write(home, "model_params.json", '{"max_tokens": 10, "temprature": 0.5}');
+    await assert.rejects(loadModelParams(home, { sdk: "anthropic" }), (error: Error) => {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.variable, path);
+      assert.equal(
+        error.message,
+        `${path} key 'temprature' is not a request parameter of Anthropic's Messages API ` +
+          "(snake_case: max_tokens, stop_sequences, tool_choice, metadata, service_tier, …; or " +
+          "extra_body / extra_headers). Fix: remove the key, or spell it as a Messages API " +
+          "request parameter (extra_body passes a body key through unchecked).",
+      );
+      return true;
+    });
+    await write(home, "model_params.json", '{"toString": 1}');
+    await assert.rejects(loadModelParams(home, { sdk: "anthropic" }), /key 'toString'/);
+    await write(home, "model_params.json", '{"thinking": {"type": "adaptive"}}');
+    await assert.rejects(
+      loadModelParams(home, { sdk: "anthropic" }),
+      /key 'thinking' is not supported on AI_SDK=anthropic yet/,
+    );
+    // Owned keys (the harness places the cache breakpoints) are dropped with a WARNING.
+    await write(
+      home,
+      "model_params.json",
+      '{"max_tokens": 1024, "system": "x", "cache_control": {"type": "ephemeral"}, ' +
+        '"extra_headers": {"anthropic-beta": "b"}, "extra_body": {"top_k": 5}}',
+    );
+    const ok = await loadModelParams(home, { sdk: "anthropic" });
+    assert.deepEqual(ok.params, {
+      max_tokens: 1024,
+      extra_headers: { "anthropic-beta": "b" },
+      extra_body: { top_k: 5 },
+    });
+    assert.deepEqual(ok.stripped, ["cache_control", "system"]);
+    assert.equal(ok.warnings.length, 2);
+  });
+});

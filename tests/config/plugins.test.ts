@@ -24,6 +24,7 @@ const AFFINITY: Record<string, string[] | null> = {
   web_search: ["openai"],
   xai_search: ["xai"],
   openrouter_search: ["openrouter"],
+  anthropic_search: ["anthropic"],
   code_execution: ["openai", "xai"],
   generate_image: ["openai"],
   edit_image: ["openai"],
@@ -37,10 +38,10 @@ const AFFINITY: Record<string, string[] | null> = {
   shell: null,
 };
 
-Deno.test("the 25 shipped stems are embedded byte for byte from defaults/tools", async () => {
+Deno.test("the 26 shipped stems are embedded byte for byte from defaults/tools", async () => {
   const dir = new URL("../../defaults/tools/", import.meta.url);
   const files = (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
-  assert.equal(files.length, 25);
+  assert.equal(files.length, 26);
   assert.deepEqual(Object.keys(SHIPPED_TOOL_DEFAULTS), files.map((f) => `tools/${f}`));
   for (const file of files) {
     assert.equal(

@@ -274,7 +274,7 @@ Deno.test("an unknown stem is an error naming the shipped stems; .py is tolerate
       error instanceof UnknownStemError &&
       error.message.startsWith(
         "No shipped tool plugin is named: x_search. Did you mean 'xai_search' for " +
-          "'x_search'? The shipped stems are: assets, code_execution,",
+          "'x_search'? The shipped stems are: anthropic_search, assets, code_execution,",
       ) &&
       error.message.includes("not a tool name it resolves to"),
   );

@@ -111,7 +111,7 @@ Deno.test("AI_SDK=xai-sdk still refuses a provider other than xai and a surface 
   assert.equal(wrongProvider.code, 1);
   assert.match(
     wrongProvider.stderr,
-    /^harness wake: AI_SDK=xai-sdk reaches xAI's native endpoint, so it requires AI_PROVIDER=xai \(got 'openai'\)\.$/m,
+    /^ERROR harness wake: AI_SDK=xai-sdk reaches xAI's native endpoint, so it requires AI_PROVIDER=xai \(got 'openai'\)\.$/m,
   );
   const wrongSurface = await w.wake([], { AI_SDK: "xai-sdk", AI_PROVIDER: "xai" });
   assert.equal(wrongSurface.code, 1, "the world's AI_SDK_SURFACE=chat is no xai-sdk surface");

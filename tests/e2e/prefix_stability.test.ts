@@ -2,10 +2,12 @@
  * Request prefix stability, a short run of `bench/prefix_bench.ts`: six real wakes of one
  * conversation against a scripted model, each wake's first chat request compared with the
  * previous wake's as the bytes went over the wire (issue target: ≥ 85% common prefix from the
- * 5th wake on).
+ * 5th wake on); and the same conversation on the Anthropic Messages wire, cut at its two cache
+ * breakpoints (bench/prefix_anthropic.ts).
  */
 import assert from "node:assert/strict";
 import { FROM, measure, type Row, TARGET } from "../../bench/prefix_bench.ts";
+import { measureAnthropic } from "../../bench/prefix_anthropic.ts";
 
 let measured: Promise<Row[]> | undefined;
 /** One six-wake conversation, shared by the tests below. */
@@ -67,4 +69,18 @@ Deno.test("prefix: with automatic memory recalled and notes kept every wake, onl
     assert.match(r.diverges, /"role\\":\\"user\\",\\"content\\":\\"\[/, `wake ${r.wake}`);
     if (r.wake > 2) assert.ok(r.wire.prefix > all[r.wake - 2].wire.prefix, `wake ${r.wake}`);
   }
+});
+
+Deno.test("prefix (anthropic): breakpoint 1 is identical in every wake; each wake reads the previous wake's breakpoint-2 entry", async () => {
+  const report = await measureAnthropic(6, { notes: true });
+  const rows = report.rows;
+  assert.deepEqual(rows.map((r) => r.breakpoints), [1, 2, 2, 2, 2, 2]);
+  assert.ok(report.breakpoint1Identical, JSON.stringify(rows));
+  // From wake 3 on the previous wake had a breakpoint 2; its entry starts this request.
+  for (const r of rows.slice(2)) {
+    assert.ok(r.hit2, `wake ${r.wake}: ${JSON.stringify(r)}`);
+    assert.ok(r.upTo2 > rows[r.wake - 2].upTo2, `wake ${r.wake}: breakpoint 2 did not move on`);
+  }
+  assert.equal(report.breakpoint2Share, 1);
+  assert.ok(report.pass);
 });

@@ -75,7 +75,7 @@ Deno.test("secrets: a wake refused by the platform (401 echoing every secret) pr
     env: baseEnv(s, home, platform.url),
   });
   assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, /^harness wake: .*rejected credentials \[redacted\]/m);
+  assert.match(result.stderr, /^ERROR harness wake: .*rejected credentials \[redacted\]/m);
   assert.match(result.stderr, /ERROR wake failed timeline=/);
   assertClean(result, s, "wake, 401");
 });
@@ -93,7 +93,7 @@ Deno.test("secrets: a platform 500 with an HTML body echoing every secret prints
     env: baseEnv(s, home, platform.url),
   });
   assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, /^harness wake: /m);
+  assert.match(result.stderr, /^ERROR harness wake: /m);
   assertClean(result, s, "wake, 502");
 });
 

@@ -73,7 +73,12 @@ Deno.test("bad configuration exits 1 with one stderr line and a wake failed line
   const result = await w.wake([], { HARNESS_HOME: "" });
   assert.equal(result.code, 1);
   const lines = result.stderr.trim().split("\n");
-  assert.equal(lines.filter((l) => l.startsWith("harness wake: ")).length, 1);
+  assert.equal(lines.filter((l) => l.startsWith("ERROR harness wake: ")).length, 1);
+  // The last line carries a level the fleet's log parser extracts (as journald shows it, after
+  // `<identifier>[pid]:`), like every journal line before it.
+  const fleetLevel = / (CRITICAL|ERROR|WARNING|INFO|DEBUG) /;
+  assert.match(lines.at(-1)!, /^ERROR harness wake: HARNESS_HOME is required/);
+  for (const line of lines) assert.match(`basecradle-wake-ada[1]: ${line}`, fleetLevel, line);
   assert.match(result.stderr, /ERROR wake failed timeline=\S+ error="HARNESS_HOME is required/);
   assert.doesNotMatch(result.stderr, /\n\s+at /); // never a stack trace
 });

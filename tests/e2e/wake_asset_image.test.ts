@@ -54,11 +54,12 @@ function silent(model: ModelMock, n = 1): void {
 }
 
 /**
- * Sets the assets mark with a first wake over a seed file (a first wake without a trigger only
- * sets the baseline), so later uploads are all acted on.
+ * Sets the assets mark with a first wake over a seed file of the agent's own (a first wake acts
+ * on the newest file, and the self-filter settles the agent's own without a turn), so later
+ * uploads are all acted on.
  */
 async function seedMark(w: World): Promise<void> {
-  await upload(w, "seed.txt");
+  await upload(w, "seed.txt", { who: w.agent });
   const first = await w.wake();
   assert.equal(first.code, 0, first.stderr);
   assert.equal(w.model.hits("chat"), 0);

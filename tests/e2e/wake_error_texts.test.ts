@@ -24,7 +24,7 @@ Deno.test("a wake without AI_API_KEY names AI_API_KEY, not a Python keyword argu
   await say(w, "hi @ada");
   const result = await w.wake([], { AI_API_KEY: "" });
   assert.equal(result.code, 1, result.stderr);
-  assert.equal(refusalLine(result.stderr, "harness wake"), NO_KEY);
+  assert.equal(refusalLine(result.stderr, "ERROR harness wake"), NO_KEY);
   assert.doesNotMatch(result.stderr, /api_key=/);
   assert.equal(w.model.hits(), 0);
 });
@@ -34,7 +34,7 @@ Deno.test("a wake without a platform credential names BASECRADLE_TOKEN and the p
   await say(w, "hi @ada");
   const result = await w.wake([], { BASECRADLE_TOKEN: "" });
   assert.equal(result.code, 1, result.stderr);
-  assert.equal(refusalLine(result.stderr, "harness wake"), NO_TOKEN);
+  assert.equal(refusalLine(result.stderr, "ERROR harness wake"), NO_TOKEN);
   assert.match(result.stderr, /ERROR wake failed timeline=\S+ error="No platform credential/);
   assert.equal(w.model.hits(), 0);
 });

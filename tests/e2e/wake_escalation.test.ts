@@ -268,7 +268,7 @@ Deno.test("escalation: switched on without NTFY_DM_TOKEN refuses the wake and re
   const line = wake.stderr.trim().split("\n").at(-1)!;
   assert.match(
     line,
-    /^harness wake: \S+escalation\.json key 'enabled' is true but NTFY_DM_TOKEN is not set, so no notice could be sent\. Fix:/,
+    /^ERROR harness wake: \S+escalation\.json key 'enabled' is true but NTFY_DM_TOKEN is not set, so no notice could be sent\. Fix:/,
   );
   assert.equal(w.model.hits("chat"), 0);
 

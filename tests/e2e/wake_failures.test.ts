@@ -249,7 +249,10 @@ Deno.test("a provider error still ends `outcome=error`; a 403 timeline fails lou
     /INFO wake end timeline=\S+ outcome=error turns=1 steps=1\/24 posted=0/,
   );
   assert.match(broke.stderr, /ERROR wake failed timeline=\S+ error=/);
-  assert.equal(broke.stderr.split("\n").filter((l) => l.startsWith("harness wake: ")).length, 1);
+  assert.equal(
+    broke.stderr.split("\n").filter((l) => l.startsWith("ERROR harness wake: ")).length,
+    1,
+  );
 
   w.sandbox.addFault({ path: `^/timelines/${w.timeline}$`, method: "GET", status: 403 });
   const forbidden = await w.wake();

@@ -174,14 +174,17 @@ Deno.test("self-authored messages are never engaged but the mark advances past t
   assert.equal(await mark(w, "messages"), own.content.uuid);
 });
 
-Deno.test("assets — a first wake only sets the baseline, own asset skipped, peer asset engaged once", async () => {
+Deno.test("assets — a first wake acts on the newest file only, own asset skipped, peer asset engaged once", async () => {
   await using w = await world();
   await upload(w, "old.txt");
   const report = await upload(w, "report.txt", { description: "Q3 numbers" });
-  const first = await w.wake();
+  silent(w.model);
+  const first = await w.wake(); // `--timeline` only, as the router runs it
   assert.equal(first.code, 0, first.stderr);
-  assert.equal(w.model.hits("chat"), 0); // a fresh agent never replays a backlog
-  assert.equal(await claimOf(w, "assets", report.content.uuid), undefined);
+  assert.equal(w.model.hits("chat"), 1); // the newest file, never the backlog
+  assert.match(lastUserTurns(w.model)[0], /bob posted a file to this timeline: .*report\.txt/);
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /old\.txt/);
+  assert.equal((await claimOf(w, "assets", report.content.uuid))?.phase, "done");
   assert.equal(await mark(w, "assets"), report.content.uuid);
 
   const own = await upload(w, "mine.txt", { who: w.agent });
@@ -189,9 +192,9 @@ Deno.test("assets — a first wake only sets the baseline, own asset skipped, pe
   silent(w.model);
   const second = await w.wake();
   assert.equal(second.code, 0, second.stderr);
-  assert.equal(w.model.hits("chat"), 1); // one turn: the peer's file only
-  assert.match(lastUserTurns(w.model)[0], /bob posted a file to this timeline: .*later\.txt/);
-  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /old\.txt|report\.txt/);
+  assert.equal(w.model.hits("chat"), 2); // one turn: the peer's file only
+  assert.match(lastUserTurns(w.model)[1], /bob posted a file to this timeline: .*later\.txt/);
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /old\.txt/);
   assert.equal(await claimOf(w, "assets", own.content.uuid), undefined); // never claimed
   assert.equal((await claimOf(w, "assets", later.content.uuid))?.phase, "done");
   assert.equal(await mark(w, "assets"), later.content.uuid);
@@ -200,30 +203,42 @@ Deno.test("assets — a first wake only sets the baseline, own asset skipped, pe
   const mine2 = await upload(w, "mine2.txt", { who: w.agent });
   const third = await w.wake();
   assert.equal(third.code, 0, third.stderr);
-  assert.equal(w.model.hits("chat"), 1);
+  assert.equal(w.model.hits("chat"), 2);
   assert.equal(await mark(w, "assets"), mine2.content.uuid);
 });
 
-Deno.test("a first webhook-event wake without a trigger only baselines; the next event once", async () => {
+Deno.test("assets — a first wake whose newest file is the agent's own acts on nothing, marks it", async () => {
+  await using w = await world();
+  await upload(w, "peer-backlog.txt");
+  const own = await upload(w, "generated.txt", { who: w.agent });
+  const first = await w.wake();
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(w.model.hits(), 0); // self-filtered, and the backlog is not replayed
+  assert.equal(await claimOf(w, "assets", own.content.uuid), undefined);
+  assert.equal(await mark(w, "assets"), own.content.uuid);
+});
+
+Deno.test("a first webhook-event wake without a trigger acts on the newest delivery only; the next once", async () => {
   await using w = await world();
   await deliver(w, '{"n":"older-payload"}');
   const newest = await deliver(w, '{"n":"newest-payload"}', await endpointUrl(w));
+  silent(w.model);
   const first = await w.wake();
   assert.equal(first.code, 0, first.stderr);
-  assert.equal(w.model.hits("chat"), 0); // historical deliveries are never replayed
+  assert.equal(w.model.hits("chat"), 1);
+  assert.match(lastUserTurns(w.model)[0], /An inbound webhook was delivered .*newest-payload/s);
+  // Historical deliveries are never replayed.
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /older-payload/);
   assert.equal(await mark(w, "webhook_events"), newest.content.uuid);
   const next = await deliver(w, '{"n":"third"}', await endpointUrl(w));
   silent(w.model);
   assert.equal((await w.wake()).code, 0);
-  assert.equal(w.model.hits("chat"), 1);
-  assert.match(lastUserTurns(w.model)[0], /An inbound webhook was delivered .*third/s);
-  assert.doesNotMatch(
-    JSON.stringify(w.model.requests.map((r) => r.body)),
-    /older-payload|newest-payload/,
-  );
+  assert.equal(w.model.hits("chat"), 2);
+  assert.match(lastUserTurns(w.model)[1], /An inbound webhook was delivered .*third/s);
+  assert.doesNotMatch(JSON.stringify(w.model.requests.map((r) => r.body)), /older-payload/);
   assert.equal(await mark(w, "webhook_events"), next.content.uuid);
   assert.equal((await w.wake()).code, 0);
-  assert.equal(w.model.hits("chat"), 1);
+  assert.equal(w.model.hits("chat"), 2);
 });
 
 Deno.test("a first webhook-event wake with --event acts on exactly that delivery and newer", async () => {
@@ -272,9 +287,8 @@ Deno.test("signed probes in a message, asset, event and task are acked model-fre
   const a = await upload(w, "probe.txt", { description: await signProbe(secret, "n-asset") });
   const e = await deliver(w, JSON.stringify({ probe: await signProbe(secret, "n-event") }));
   const t = await activatedTask(w, await signProbe(secret, "n-task"));
-  // The NOC's probe arrives as the router's trigger (a first asset or event wake without one
-  // only sets the baseline).
-  const result = await w.wake(["--asset", a.content.uuid, "--event", e.content.uuid], env);
+  // `--timeline` only, as the router runs it: a first asset or event wake acts on the newest.
+  const result = await w.wake([], env);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(w.model.hits(), 0);
   assert.deepEqual(

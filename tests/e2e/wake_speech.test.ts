@@ -48,7 +48,9 @@ for (const [breakage, breakIt] of BREAKAGES) {
     assert.equal(refused.code, 1, refused.stderr);
     assert.equal(refused.record.outcome, "failed");
     assert.deepEqual(refused.record.attempts.map((a) => a.code), [1, 1, 1]);
-    const lines = refused.stderr.split("\n").filter((line) => line.startsWith("harness wake: "));
+    const lines = refused.stderr.split("\n").filter((line) =>
+      line.startsWith("ERROR harness wake: ")
+    );
     assert.equal(lines.length, 3, refused.stderr); // one per attempt
     assert.match(lines[0], /The messages tool is not active \(/);
     assert.ok(lines[0].includes(file), lines[0]);

@@ -27,6 +27,7 @@ const OWNED = [
   `claims/tasks/${TL}/${ITEM}.claim`,
   `breaker/${TL}.wakes`,
   `breaker/${TL}.tripped`,
+  `breaker/${TL}.last`,
   `billing/${TL}.blocked`,
   `working_state/${TL}.json`,
   `working_state/${TL}.json.4213-0a0b0c0d.tmp`,
@@ -50,6 +51,7 @@ const KEPT = [
   `seen/tasks/${TL2}.txt`,
   `claims/messages/${TL2}/${ITEM}.claim`,
   `breaker/${TL2}.wakes`,
+  `breaker/${TL2}.last`,
   `billing/${TL2}.blocked`,
   `working_state/${TL2}.json`,
   `working_state/${TL}.txt`,
@@ -81,7 +83,7 @@ Deno.test("purge removes exactly the timeline's artifacts and returns them", () 
       .concat([`claims/messages/${TL}`, `claims/tasks/${TL}`])
       .map((rel) => join(home, rel));
     assert.deepEqual([...removed].sort(), expectedPaths.sort());
-    assert.equal(removed.length, 15, "13 files and 2 claims directories");
+    assert.equal(removed.length, 16, "14 files and 2 claims directories");
     const left = await tree(home);
     // Folders emptied by the purge stay (they belong to the layout, not the timeline).
     assert.deepEqual(left, [...KEPT, "claims/tasks/", "marks/webhook_events/"].sort());
@@ -110,7 +112,7 @@ Deno.test("one undeletable path is reported and the rest are still removed", () 
       if (path === stuck) throw new Deno.errors.PermissionDenied("Permission denied (os error 13)");
       await Deno.remove(path, { recursive: true });
     });
-    assert.equal(removed.length, 14);
+    assert.equal(removed.length, 15);
     assert.ok(!removed.includes(stuck));
     assert.deepEqual(journal.lines, [
       `WARNING cleanup: could not remove ${stuck}: Permission denied (os error 13)`,

@@ -48,7 +48,7 @@ Deno.test("a real wake whose stderr is no terminal (a pipe, as journald's stream
   // A whole token is wrapped, never part of one: a search across the head's reset still finds it.
   assert.match(result.stderr, /wake failed.*timeline=8c0d0f5e/);
   // The one stderr line for the router's detail stays plain: it is no verdict head.
-  assert.match(result.stderr, /^harness wake: HARNESS_HOME is required/m);
+  assert.match(result.stderr, /^ERROR harness wake: HARNESS_HOME is required/m);
 });
 
 Deno.test("NO_COLOR, or FORCE_COLOR=0, takes a piped wake back to plain bytes", async () => {

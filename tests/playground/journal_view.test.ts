@@ -31,6 +31,7 @@ Deno.test("journal view: a wake's lines sum to its outcome, tokens, cost and uns
   const lines = [
     "INFO llm provider=openai model=m duration=0.1s tokens_in=100 tokens_out=7 cached_tokens=40 cost=0.002",
     "INFO llm provider=openai model=m duration=0.1s tokens_in=120 tokens_out=3 cached_tokens=100",
+    "INFO llm provider=anthropic model=c duration=0.1s tokens_in=50 tokens_out=2 cached_tokens=10 cache_write_tokens=30",
     "INFO media provider=openai kind=image.generate model=i duration=1.00s cost=0.04",
     'INFO unspoken timeline=t kind=narration chars=12 text="Done, x=1 ok"',
     "INFO wake end timeline=t outcome=ok turns=1 steps=2/24 posted=1 duration=0.46s",
@@ -41,15 +42,16 @@ Deno.test("journal view: a wake's lines sum to its outcome, tokens, cost and uns
     outcome: "ok",
     steps: "2/24",
     posted: 1,
-    tokensIn: 220,
-    tokensOut: 10,
-    cachedTokens: 140,
+    tokensIn: 270,
+    tokensOut: 12,
+    cachedTokens: 150,
+    cacheWriteTokens: 30,
     cost: 0.042,
-    llmCalls: 2,
+    llmCalls: 3,
     unspoken: ["Done, x=1 ok"],
     error: null,
   });
-  assert.equal(lines[5].level, "");
+  assert.equal(lines[6].level, "");
   const failed = summariseJournal([
     readJournalLine('ERROR wake failed timeline=t error="Boom: no"'),
   ]);

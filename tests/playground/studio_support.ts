@@ -19,7 +19,7 @@ export interface WakeSummary {
 /** The parts of `/api/state` these tests read. */
 export interface State {
   humans: { handle: string }[];
-  prices: { file: string; models: string[]; problem: string | null };
+  prices: { file: string; priced: boolean; problem: string | null };
   timelines: { uuid: string; items: { author: string | null; body?: string }[] }[];
   wakes: WakeSummary[];
 }
@@ -32,6 +32,8 @@ export async function studioClient(playground: PlaygroundProcess) {
   const timeline = (await state()).timelines[0].uuid;
   return {
     timeline,
+    /** This run's page token. */
+    token,
     state,
     /** GET `path` (without the leading `/`): status and JSON. */
     async get<T = Record<string, unknown>>(path: string): Promise<{ status: number; body: T }> {

@@ -127,6 +127,26 @@ Deno.test({
         });
         assert.equal(reply.status, 403, path);
         await reply.body?.cancel();
+        // Nor may another site send one with the token, or a body a form could send.
+        const token = studio.token;
+        const foreign = await fetch(`${playground.url}${path}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            origin: "http://evil.example",
+            "playground-token": token,
+          },
+          body: "{}",
+        });
+        assert.equal(foreign.status, 403, path);
+        assert.match((await foreign.json()).error, /own page only/, path);
+        const simple = await fetch(`${playground.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "text/plain", "playground-token": token },
+          body: "{}",
+        });
+        assert.equal(simple.status, 415, path);
+        await simple.body?.cancel();
       }
       assert.equal(await playground.stop(), 0, playground.stderr());
     } finally {

@@ -1,6 +1,7 @@
 /**
  * What the wake list is sent (lib/playground/wake_summary.ts): a cost is the provider's when the
- * journal states one, else priced from prices.json with the `records stats` formula, else free on
+ * journal states one, else priced from prices.json or the built-in list prices with the
+ * `records stats` formula (cache writes at their own rate), else free on
  * the sandbox's model, else unknown — never a made-up zero; and the outcome a panel shows.
  */
 import assert from "node:assert/strict";
@@ -61,6 +62,42 @@ Deno.test("cost: the provider's figure wins, then prices.json, then the free san
     usd: 0,
     source: "no model call",
   });
+});
+
+Deno.test("cost: cache writes at their own rate; a Claude model unnamed by prices.json at its built-in price", () => {
+  const claude =
+    "INFO llm provider=anthropic model=claude-sonnet-4-5 tokens_in=10000 tokens_out=1000 " +
+    "cached_tokens=4000 cache_write_tokens=2000";
+  const file = resolvePrices({
+    "claude-sonnet-4-5": { input: 1, cached: 0.1, cache_write: 2, output: 10 },
+  });
+  // (4000 × 1 + 4000 × 0.1 + 2000 × 2 + 1000 × 10) / 1e6
+  assert.deepEqual(
+    costOf(wake([claude, END]), { prices: file, model: "claude-sonnet-4-5", sandboxModel: false }),
+    {
+      usd: 0.0184,
+      source: "prices.json",
+    },
+  );
+  // Built in: 3 input, 0.3 cached, 3.75 write, 15 output → (12000 + 1200 + 7500 + 15000) / 1e6
+  const builtIn = resolvePrices({});
+  assert.deepEqual(
+    costOf(wake([claude, END]), {
+      prices: builtIn,
+      model: "claude-sonnet-4-5",
+      sandboxModel: false,
+    }),
+    {
+      usd: 0.0357,
+      source: "built-in prices",
+    },
+  );
+  const summary = summariseWake(wake([claude, END]), 1, {
+    prices: builtIn,
+    model: "claude-sonnet-4-5",
+    sandboxModel: false,
+  });
+  assert.equal(summary.cacheWriteTokens, 2000);
 });
 
 Deno.test("summary: outcome, counts and no cost while running or when the router did not run it", () => {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { buildProvider, ProviderConfigError } from "../../lib/providers/factory.ts";
 import { OpenAIProvider } from "../../lib/providers/openai.ts";
 import { OpenRouterProvider } from "../../lib/providers/openrouter.ts";
+import { AnthropicProvider } from "../../lib/providers/anthropic.ts";
 
 const base = { model: "m/x", apiKey: "k" };
 
@@ -34,11 +35,22 @@ Deno.test("every supported cell builds the right adapter", () => {
     }) instanceof
       OpenRouterProvider,
   );
+  for (const sdk of [undefined, "anthropic"]) {
+    const claude = buildProvider({ ...base, provider: "anthropic", sdk });
+    assert.ok(claude instanceof AnthropicProvider);
+    assert.equal(claude.cacheMode, "explicit");
+  }
 });
 
 Deno.test("matrix errors name the variable to fix", () => {
   const cases: [Parameters<typeof buildProvider>[0], RegExp][] = [
-    [{ ...base, provider: "anthropic" }, /Unknown AI_PROVIDER 'anthropic'/],
+    [{ ...base, provider: "mistral" }, /Unknown AI_PROVIDER 'mistral'/],
+    [{ ...base, provider: "anthropic", sdk: "openai" }, /set AI_SDK=anthropic/],
+    [{ ...base, sdk: "anthropic" }, /requires AI_PROVIDER=anthropic \(got 'openai'\)/],
+    [
+      { ...base, provider: "anthropic", surface: "chat" },
+      /Unknown AI_SDK_SURFACE 'chat' for AI_SDK='anthropic'; expected one of \(messages\)/,
+    ],
     [
       { ...base, provider: "openai", sdk: "xai-sdk" },
       /AI_SDK=xai-sdk reaches xAI's native endpoint, so it requires AI_PROVIDER=xai \(got 'openai'\)/,
@@ -78,7 +90,7 @@ Deno.test("no provider module imports an SDK at load time (type-only imports are
     if (!entry.name.endsWith(".ts")) continue;
     const source = await Deno.readTextFile(new URL(entry.name, dir));
     const eager = source.match(
-      /^import\s+(?!type\b)[^;]*from\s+"(openai|@openrouter\/sdk)[^"]*";/m,
+      /^import\s+(?!type\b)[^;]*from\s+"(openai|@openrouter\/sdk|@anthropic-ai\/sdk)[^"]*";/m,
     );
     assert.equal(eager, null, `${entry.name} imports an SDK eagerly: ${eager?.[0]}`);
   }

@@ -2,13 +2,14 @@
  * Explicit prompt-cache breakpoint on the chat wire (docs/models.md#prompt-caching): the real
  * openai SDK against the wire mock, fed the view `briefView` builds, shows exactly one
  * `cache_control` part, on the last frozen turn — the charter on a first wake — never on the
- * volatile brief or the new turn.
+ * volatile brief or the new turn. And `prompt_cache_key` on OpenAI's Responses surface.
  */
 import assert from "node:assert/strict";
 import { Message } from "../../lib/core/types/message.ts";
 import { OpenAIProvider } from "../../lib/providers/openai.ts";
 import { briefView } from "../../lib/wake/engaged/brief.ts";
-import { chatCompletion, ModelMock } from "../support/model_mock.ts";
+import { chatCompletion, ModelMock, responsesReply } from "../support/model_mock.ts";
+import { promptCacheKey } from "../../lib/providers/cache_key.ts";
 
 function provider(mock: ModelMock, cacheMode?: "automatic" | "explicit" | "none") {
   return new OpenAIProvider({
@@ -90,4 +91,41 @@ Deno.test("automatic (the default): no cache_control is ever sent", async () => 
   await p.chat(briefView("CHARTER", "VOLATILE", p.cacheMode)(live));
   assert.deepEqual(cacheParts(mock.lastBody("chat")), []);
   assert.ok(!JSON.stringify(mock.lastBody("chat")).includes("cache_control"));
+});
+
+Deno.test("prompt_cache_key rides the OpenAI Responses surface only; model_params wins", async () => {
+  await using mock = await ModelMock.start();
+  mock.always("responses", { json: responsesReply({ text: "ok" }) });
+  mock.always("chat", { json: chatCompletion({ content: "ok" }) });
+  const key = promptCacheKey(
+    "0197a6b2-aaaa-7e4f-8a9b-0c1d2e3f4a5b",
+    "0197a6b2-bbbb-7e4f-8a9b-0c1d2e3f4a5b",
+  );
+  const make = (extra: Record<string, unknown>) =>
+    new OpenAIProvider({
+      model: "gpt-test",
+      apiKey: "sk-test",
+      baseURL: mock.baseURL,
+      promptCacheKey: key,
+      ...extra,
+    });
+  await make({}).chat([Message.user("hi")]);
+  assert.equal(mock.lastBody("responses").prompt_cache_key, key);
+  await make({ params: { prompt_cache_key: "mine" } }).chat([Message.user("hi")]);
+  assert.equal(mock.lastBody("responses").prompt_cache_key, "mine");
+  await make({ surface: "chat" }).chat([Message.user("hi")]);
+  assert.equal(mock.lastBody("chat").prompt_cache_key, undefined);
+  await make({ providerLabel: "xai" }).chat([Message.user("hi")]);
+  assert.equal(mock.lastBody("responses").prompt_cache_key, undefined);
+});
+
+Deno.test("promptCacheKey: stable per agent and timeline, distinct otherwise, names neither", () => {
+  const agent = "0197A6B2-AAAA-7E4F-8A9B-0C1D2E3F4A5B";
+  const timeline = "0197a6b2-bbbb-7e4f-8a9b-0c1d2e3f4a5b";
+  const key = promptCacheKey(agent, timeline);
+  assert.match(key, /^bc-[0-9a-f]{32}$/);
+  assert.equal(promptCacheKey(agent.toLowerCase(), timeline), key);
+  assert.notEqual(promptCacheKey(agent, agent), key);
+  assert.notEqual(promptCacheKey(timeline, agent), key);
+  assert.ok(!key.includes(agent.toLowerCase().slice(0, 8)));
 });

@@ -33,13 +33,13 @@ Deno.test("CLI: --wake-command with --no-coalesce and --no-own-posts runs the tw
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let first = "";
   while (!first.includes("\n")) first += (await reader.read()).value ?? "";
-  const { base_url: base } = JSON.parse(first);
+  const { base_url: base, admin_token: adminToken } = JSON.parse(first);
   const post = (path: string, body: unknown, token?: string) =>
     fetch(`${base}${path}`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : { "sandbox-admin-token": adminToken }),
       },
       body: JSON.stringify(body),
     }).then((r) => r.json());

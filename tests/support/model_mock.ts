@@ -2,7 +2,8 @@
  * A wire-level model server for tests: real SDKs talk HTTP to it, nothing is mocked in-process.
  *
  * It speaks OpenAI Chat Completions (`POST …/chat/completions`), OpenAI Responses
- * (`POST …/responses`), models retrieve (`GET …/models/<id>`) and OpenRouter's endpoints
+ * (`POST …/responses`), Anthropic Messages (`POST …/v1/messages`; the anthropic SDK's baseURL is
+ * `origin`, without `/v1`), models retrieve (`GET …/models/<id>`) and OpenRouter's endpoints
  * listing (`GET …/models/<author>/<slug>/endpoints`); OpenRouter's chat is the same
  * `…/chat/completions` route. Every request is recorded (method, path, headers, parsed body).
  *
@@ -20,7 +21,7 @@
  * (a body streamed as the client reads it), with optional `status` (200), `headers`, and `delayMs`
  * (sleeps before answering; cut short by `close()`). A function reply receives the recorded
  * request and returns one of those. An unscripted request gets a 599 JSON error naming the
- * route, so a missing script fails loudly. Routes: `chat`, `responses`, `model`, `endpoints`,
+ * route, so a missing script fails loudly. Routes: `chat`, `responses`, `messages`, `model`, `endpoints`,
  * the media routes `images` (`…/images/generations`), `image_edits` (`…/images/edits`) and
  * `transcriptions` (`…/audio/transcriptions`, multipart bodies are also recorded as `form`),
  * the containers API `containers` (create), `container_files` (list), `container_file_content`
@@ -33,6 +34,7 @@
 export type Route =
   | "chat"
   | "responses"
+  | "messages"
   | "model"
   | "endpoints"
   | "images"
@@ -78,6 +80,7 @@ export type MockScript =
 function routeOf(method: string, path: string): Route {
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
+  if (method === "POST" && path.endsWith("/v1/messages")) return "messages";
   if (method === "POST" && path.endsWith("/images/generations")) return "images";
   if (method === "POST" && path.endsWith("/images/edits")) return "image_edits";
   if (method === "POST" && path.endsWith("/audio/transcriptions")) return "transcriptions";
@@ -432,6 +435,81 @@ export function responsesReply(options: {
     };
   }
   return body;
+}
+
+/** One content block of an Anthropic Messages fixture reply. */
+export type AnthropicFixtureBlock =
+  | { readonly text: string; readonly citations?: readonly { url: string; title?: string }[] }
+  | { readonly toolUse: FixtureCall }
+  | { readonly raw: Record<string, unknown> };
+
+/** Usage numbers of an Anthropic fixture reply, as on the wire. */
+export interface AnthropicFixtureUsage {
+  readonly input?: number;
+  readonly output?: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+}
+
+/**
+ * An Anthropic Messages reply: `content` blocks (text with `web_search_result_location`
+ * citations, `tool_use` with object input, or any raw block), the stop reason (`end_turn` by
+ * default, `tool_use` when a tool is used), `stop_details` and usage.
+ */
+export function anthropicMessage(options: {
+  content?: readonly AnthropicFixtureBlock[];
+  stopReason?: string;
+  stopDetails?: Record<string, unknown> | null;
+  usage?: AnthropicFixtureUsage;
+} = {}): Record<string, unknown> {
+  const content = (options.content ?? [{ text: "ok" }]).map((block) => {
+    if ("raw" in block) return block.raw;
+    if ("toolUse" in block) {
+      const call = block.toolUse;
+      return {
+        type: "tool_use",
+        id: call.id,
+        name: call.name,
+        input: typeof call.arguments === "string" ? JSON.parse(call.arguments) : call.arguments,
+      };
+    }
+    return {
+      type: "text",
+      text: block.text,
+      citations: block.citations
+        ? block.citations.map((c) => ({
+          type: "web_search_result_location",
+          url: c.url,
+          title: c.title ?? null,
+          cited_text: "…",
+          encrypted_index: "x",
+        }))
+        : null,
+    };
+  });
+  const usesTool = content.some((block) => block.type === "tool_use");
+  const u = options.usage ?? {};
+  return {
+    id: "msg_mock",
+    type: "message",
+    role: "assistant",
+    model: "mock-model",
+    content,
+    stop_reason: options.stopReason ?? (usesTool ? "tool_use" : "end_turn"),
+    stop_sequence: null,
+    stop_details: options.stopDetails ?? null,
+    usage: {
+      input_tokens: u.input ?? 0,
+      output_tokens: u.output ?? 0,
+      cache_creation_input_tokens: u.cacheWrite ?? 0,
+      cache_read_input_tokens: u.cacheRead ?? 0,
+    },
+  };
+}
+
+/** An Anthropic error body: `{type: "error", error: {type, message}}`. */
+export function anthropicError(type: string, message: string): Record<string, unknown> {
+  return { type: "error", error: { type, message } };
 }
 
 /** A containers-API file listing (one page). */

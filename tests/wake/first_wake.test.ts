@@ -61,15 +61,28 @@ Deno.test("the split stretches over unsettled claims and stranded items lead", (
   assert.deepEqual(strandedUuids(recent, ["a", "z"]), ["z"]);
 });
 
-Deno.test("a first asset/event wake without a trigger only sets the baseline, or the trigger and newer", () => {
+Deno.test("a first asset/event wake without a trigger acts on the newest item only, never the backlog", () => {
   const recent = [m("c"), m("b"), m("a")];
-  assert.deepEqual(uuids(planFirstItemWake({ recent, stranded: [], unsettled: none }).act), []);
-  // What a dead wake of this agent left unsettled is finished: stranded items, and the window
-  // from the oldest unsettled claim in it up to the newest.
+  assert.deepEqual(uuids(planFirstItemWake({ recent, stranded: [], unsettled: none }).act), ["c"]);
+  // The agent's own newest item is still the one planned: triage settles it without a turn
+  // (the self-filter), and the older peer items stay unreplayed.
+  const ownNewest = [m("c", SELF), m("b"), m("a")];
+  assert.deepEqual(
+    uuids(planFirstItemWake({ recent: ownNewest, stranded: [], unsettled: none }).act),
+    ["c"],
+  );
+  assert.deepEqual(planFirstItemWake({ recent: [], stranded: [], unsettled: none }).act, []);
+  assert.equal(planFirstItemWake({ recent, stranded: [], unsettled: none }).fetchTrigger, false);
+});
+
+Deno.test("a first asset/event wake also finishes what a dead wake left unsettled", () => {
+  const recent = [m("c"), m("b"), m("a")];
+  // Stranded items lead; the newest is acted on as well.
   assert.deepEqual(
     uuids(planFirstItemWake({ recent, stranded: [m("z")], unsettled: new Set(["z"]) }).act),
-    ["z"],
+    ["z", "c"],
   );
+  // The window from the oldest unsettled claim in it up to the newest.
   assert.deepEqual(
     uuids(planFirstItemWake({ recent, stranded: [], unsettled: new Set(["b"]) }).act),
     ["b", "c"],
@@ -79,14 +92,30 @@ Deno.test("a first asset/event wake without a trigger only sets the baseline, or
     ["c"],
   );
   assert.deepEqual(
+    uuids(planFirstItemWake({ recent: [], stranded: [m("z")], unsettled: new Set(["z"]) }).act),
+    ["z"],
+  );
+});
+
+Deno.test("a first asset/event wake with a trigger acts on it and everything newer", () => {
+  const recent = [m("c"), m("b"), m("a")];
+  assert.deepEqual(
     uuids(planFirstItemWake({ recent, stranded: [], trigger: "b", unsettled: none }).act),
     ["b", "c"],
   );
+  assert.deepEqual(
+    uuids(planFirstItemWake({ recent, stranded: [], trigger: "c", unsettled: none }).act),
+    ["c"],
+  );
+  assert.deepEqual(
+    uuids(planFirstItemWake({ recent, stranded: [], trigger: "b", unsettled: new Set(["a"]) }).act),
+    ["a", "b", "c"],
+  );
   const outside = planFirstItemWake({ recent, stranded: [], trigger: "x", unsettled: none });
   assert.equal(outside.fetchTrigger, true);
+  assert.deepEqual(outside.act, []);
   assert.deepEqual(uuids(withFetchedTrigger(recent, [], m("x"))), ["x", "a", "b", "c"]);
   assert.deepEqual(uuids(withFetchedTrigger(recent, [], undefined)), ["a", "b", "c"]);
-  assert.deepEqual(planFirstItemWake({ recent: [], stranded: [], unsettled: none }).act, []);
 });
 
 Deno.test("the mark stops before the first pending entry", () => {

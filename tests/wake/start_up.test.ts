@@ -42,6 +42,9 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/providers/factory.ts",
       "lib/providers/openai.ts",
       "lib/providers/openrouter.ts",
+      "lib/providers/anthropic.ts",
+      "lib/providers/anthropic_wire.ts",
+      "lib/providers/anthropic_reply.ts",
       // The host rules' parser and matcher: loaded only when host_rules.json exists.
       "lib/config/host_rules.ts",
       "lib/net/host_rules.ts",
@@ -77,6 +80,18 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
   ) {
     assert.ok(!graph.has(module), `${module} is on the idle wake's start-up graph`);
   }
+});
+
+Deno.test("no model SDK is on any start-up graph, idle or engaged: each loads on its first call", async () => {
+  const sdk = (graph: Set<string>) =>
+    [...graph].filter((m) => /^npm:\/?(openai|@openrouter\/sdk|@anthropic-ai\/sdk)\b/.test(m));
+  const engaged = await staticGraph("lib/wake/engaged/mod.ts");
+  // The scan must see the adapters, or the absence of their SDKs proves nothing.
+  for (const adapter of ["openai", "openrouter", "anthropic"]) {
+    assert.ok(engaged.has(`lib/providers/${adapter}.ts`), `the scan must see ${adapter}.ts`);
+  }
+  assert.deepEqual(sdk(engaged), []);
+  assert.deepEqual(sdk(await staticGraph("lib/wake/wake.ts")), []);
 });
 
 Deno.test("an engaged turn's graph holds the shell tool only when it is opted in", async () => {

@@ -1,7 +1,7 @@
 /**
  * One item's disposition before any turn, for every kind: self → probe → recovery → billing wall
- * → budget → claim, on a real claim store in a temporary HARNESS_HOME and a gate that records
- * posts.
+ * → breaker → budget → claim, on a real claim store and breaker files in a temporary
+ * HARNESS_HOME and a gate that records posts.
  */
 import assert from "node:assert/strict";
 import { BUDGET_NONE, type BudgetConfig, resolveBudget } from "../../lib/config/spending.ts";
@@ -9,6 +9,7 @@ import { chargeDay, utcDay } from "../../lib/home/budget.ts";
 import { ClaimStore } from "../../lib/home/claims.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import type { PostRequest } from "../../lib/gate/post_request.ts";
+import { BreakerGate } from "../../lib/wake/breaker_gate.ts";
 import { signProbe } from "../../lib/wake/probe.ts";
 import type { Recovery } from "../../lib/wake/recovery.ts";
 import { triage, type TriageRules } from "../../lib/wake/triage.ts";
@@ -19,13 +20,25 @@ const SELF = "01900000-0000-7000-8000-0000000000aa";
 const PEER = "01900000-0000-7000-8000-0000000000bb";
 const SECRET = "probe-secret";
 
-/** A wake just real enough for triage: claims, identity, the probe secret and a gate. */
-async function fakeWake(budget: BudgetConfig = BUDGET_NONE) {
-  const home = await Deno.makeTempDir({ prefix: "triage-" });
+/**
+ * A wake just real enough for triage: claims, identity, the probe secret, the breaker's knobs, a
+ * budget and a gate; `home` is a fresh temporary HARNESS_HOME unless an earlier wake's is passed.
+ */
+async function fakeWake(
+  options: { home?: string; breakerMax?: number; budget?: BudgetConfig } = {},
+) {
+  const home = options.home ?? await Deno.makeTempDir({ prefix: "triage-" });
+  const budget = options.budget ?? BUDGET_NONE;
+  const breakerMax = options.breakerMax ?? 10;
   const posted: PostRequest[] = [];
   const journal = new MemoryJournal();
   const wake = {
-    env: { nocProbeSecret: SECRET },
+    env: {
+      nocProbeSecret: SECRET,
+      wakeBreakerMax: breakerMax,
+      wakeBreakerWindowSeconds: 3600,
+      wakeBreakerCooldownSeconds: 3600,
+    },
     settings: { home, timeline: TL },
     context: {
       self: { uuid: SELF, handle: "agent" },
@@ -44,8 +57,9 @@ async function fakeWake(budget: BudgetConfig = BUDGET_NONE) {
     budgetWall: false,
     spent: { usd: 0, tokens: 0 },
     escalation: { on: [] },
+    breaker: new BreakerGate(),
   } as unknown as Wake;
-  return { home, wake, posted };
+  return { home, wake, posted, journal };
 }
 
 function rules(
@@ -155,7 +169,7 @@ Deno.test("triage: a claim another live wake holds is pending; a committed one i
 });
 
 Deno.test("triage: over a daily budget limit the item stays pending and unclaimed", async () => {
-  const { home, wake } = await fakeWake(resolveBudget({ tokens_per_day: 100 }));
+  const { home, wake } = await fakeWake({ budget: resolveBudget({ tokens_per_day: 100 }) });
   try {
     const r = rules("messages", true);
     // Under the limit: admitted (a lease is taken) and claimed.
@@ -174,6 +188,72 @@ Deno.test("triage: over a daily budget limit the item stays pending and unclaime
     });
     assert.equal(wake.budgetWall, true);
     assert.equal(await wake.claims.owner("messages", TL, "m2"), undefined);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+/** The breaker's window file for the test timeline: one line per counted wake. */
+async function counted(home: string): Promise<number> {
+  try {
+    const text = await Deno.readTextFile(`${home}/breaker/${TL}.wakes`);
+    return text.split("\n").filter((line) => line.trim()).length;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return 0;
+    throw error;
+  }
+}
+
+Deno.test("triage: a wake counts once, at its first item with no human's word", async () => {
+  const { home, wake } = await fakeWake({ breakerMax: 1 });
+  try {
+    const r = rules("messages", true);
+    // The agent's own message and a human's never count.
+    assert.equal((await triage(wake, r, { uuid: "own", author: SELF, carrier: "x" })).rule, "self");
+    const human = { uuid: "h1", author: PEER, carrier: "x", human: true };
+    assert.equal((await triage(wake, r, human)).disposition, "ours");
+    assert.equal(await counted(home), 0);
+    // An AI's message counts the wake, once however many follow.
+    for (const uuid of ["a1", "a2", "a3"]) {
+      assert.deepEqual(await triage(wake, r, { uuid, author: PEER, carrier: "x" }), {
+        disposition: "ours",
+        rule: "claim",
+      });
+    }
+    assert.equal(await counted(home), 1);
+    assert.equal(wake.breaker.declined, 0);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("triage: a tripped breaker holds back only items with no human's word, unclaimed", async () => {
+  const first = await fakeWake({ breakerMax: 1 });
+  const { home } = first;
+  try {
+    const r = rules("assets", true);
+    assert.equal((await triage(first.wake, r, { uuid: "a1", carrier: "" })).disposition, "ours");
+    // The next wake with an AI's item exceeds the cap of 1: TRIPPED, and the item is held back.
+    const { wake, journal } = await fakeWake({ home, breakerMax: 1 });
+    assert.deepEqual(await triage(wake, r, { uuid: "a2", carrier: "" }), {
+      disposition: "pending",
+      rule: "breaker",
+    });
+    assert.equal(await wake.claims.owner("assets", TL, "a2"), undefined); // free for later
+    assert.equal(wake.breaker.declined, 1);
+    assert.match(journal.lines.join("\n"), /WARNING Wake breaker TRIPPED for timeline /);
+    // A human's item in the same wake is engaged; so is a re-drive of a dead wake's work.
+    const human = { uuid: "h1", carrier: "", human: true };
+    assert.deepEqual(await triage(wake, r, human), { disposition: "ours", rule: "claim" });
+    const redrive = rules("assets", true, { a0: "redrive" });
+    assert.deepEqual(await triage(wake, redrive, { uuid: "a0", carrier: "" }), {
+      disposition: "ours",
+      rule: "claim",
+    });
+    // Another AI item in the same wake reuses the verdict: no second stamp.
+    assert.equal((await triage(wake, r, { uuid: "a3", carrier: "" })).rule, "breaker");
+    assert.equal(wake.breaker.declined, 2);
+    assert.equal(await counted(home), 2);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -29,10 +29,16 @@ export interface ModelChoice {
 export const DEMO_MODEL = "sandbox-demo";
 
 /**
- * The sandbox's deterministic model at `modelUrl`, unless the environment carries a real
- * `AI_API_KEY`: then its AI_* variables pass through unchanged (and AI_MODEL is required).
+ * The sandbox's deterministic model at `modelUrl` — or, with `AI_PROVIDER=anthropic`, the same
+ * model on the Messages wire at `anthropicUrl`, through the anthropic SDK — unless the
+ * environment carries a real `AI_API_KEY`: then its AI_* variables pass through unchanged (and
+ * AI_MODEL is required).
  */
-export function chooseModel(parent: Record<string, string>, modelUrl: string): ModelChoice {
+export function chooseModel(
+  parent: Record<string, string>,
+  modelUrl: string,
+  anthropicUrl?: string,
+): ModelChoice {
   if (parent.AI_API_KEY?.trim()) {
     const model = parent.AI_MODEL?.trim();
     if (!model) {
@@ -45,6 +51,19 @@ export function chooseModel(parent: Record<string, string>, modelUrl: string): M
     const env = Object.fromEntries(Object.entries(parent).filter(([k]) => k.startsWith("AI_")));
     const where = parent.AI_BASE_URL?.trim() || `the ${parent.AI_PROVIDER?.trim() || "openai"} API`;
     return { label: `${model} at ${where} (your AI_* settings)`, vendor: true, env };
+  }
+  if (anthropicUrl && parent.AI_PROVIDER?.trim().toLowerCase() === "anthropic") {
+    return {
+      label: `${DEMO_MODEL} at ${anthropicUrl} (the sandbox's deterministic model, Messages wire)`,
+      vendor: false,
+      env: {
+        AI_PROVIDER: "anthropic",
+        AI_SDK: "anthropic",
+        AI_BASE_URL: anthropicUrl,
+        AI_MODEL: DEMO_MODEL,
+        AI_API_KEY: "sandbox-demo-key",
+      },
+    };
   }
   return {
     label: `${DEMO_MODEL} at ${modelUrl} (the sandbox's deterministic model)`,

@@ -34,8 +34,13 @@ export interface Usage {
   readonly tokensOut?: number;
   /** Input plus output tokens, as the provider counted them. */
   readonly tokensTotal?: number;
-  /** Input tokens served from the provider's prompt cache. */
+  /** Input tokens served from the provider's prompt cache (a cache read). */
   readonly cachedTokens?: number;
+  /**
+   * Input tokens written to the provider's prompt cache by this call (Anthropic's
+   * `cache_creation_input_tokens`); absent where the vendor does not say.
+   */
+  readonly cacheWriteTokens?: number;
   /** USD, when the provider states it. */
   readonly cost?: number;
   /** The upstream that served the call (OpenRouter routing), when stated. */

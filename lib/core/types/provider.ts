@@ -27,7 +27,7 @@ export interface Provider {
   supportsVision?(): boolean | undefined | Promise<boolean | undefined>;
   /** Server-side built-ins this provider runs itself (e.g. `web_search`); never called as functions. */
   readonly builtins?: readonly string[];
-  /** Label of the endpoint vendor for log lines (`openai`, `xai`, `openrouter`). */
+  /** Label of the endpoint vendor for log lines (`openai`, `xai`, `openrouter`, `anthropic`). */
   readonly provider?: string;
   /** Label of the model for log lines. */
   readonly model?: string;

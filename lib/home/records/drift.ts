@@ -15,9 +15,15 @@ export type DriftBy = "day" | "week";
 /** USD per 1M tokens for one model (`prices.json`, docs/configuration.md#pricesjson). */
 export interface DriftPrice {
   readonly input: number;
+  /** Cached input tokens (cache reads). */
   readonly cached: number;
+  /** Input tokens written to the prompt cache (Anthropic's cache writes); default `input`. */
+  readonly cacheWrite?: number;
   readonly output: number;
 }
+
+/** What prices the turns: a model id's price, or undefined. */
+export type DriftPrices = Pick<ReadonlyMap<string, DriftPrice>, "get">;
 
 /** One bucket's numbers (and, with `period: "total"`, the whole window's). */
 export interface DriftBucket {
@@ -37,6 +43,8 @@ export interface DriftBucket {
   readonly tokens_in: number;
   readonly tokens_out: number;
   readonly cached_tokens: number;
+  /** Input tokens written to the prompt cache (records that carry `cache_write_tokens`). */
+  readonly cache_write_tokens: number;
   /** The provider's cost where reported, else priced from the table; null when neither. */
   readonly cost_usd: number | null;
   /** Turns whose cost came from the price table. */
@@ -61,7 +69,8 @@ export interface DriftQuery {
   readonly since: Date;
   readonly by: DriftBy;
   readonly timeline?: string;
-  readonly prices?: ReadonlyMap<string, DriftPrice>;
+  /** Model id → its price (`prices.json` over the built-in table); unpriced when absent. */
+  readonly prices?: DriftPrices;
 }
 
 /** The fields the drift numbers read from one record. */
@@ -74,6 +83,7 @@ interface Row {
   readonly tokensIn: number;
   readonly tokensOut: number;
   readonly cached: number;
+  readonly cacheWrite: number;
   readonly cost: number | null;
   readonly model: string;
 }
@@ -104,6 +114,7 @@ class Sums {
   tokensIn = 0;
   tokensOut = 0;
   cached = 0;
+  cacheWrite = 0;
   refused = 0;
   escalated = 0;
   cost = 0;
@@ -113,7 +124,7 @@ class Sums {
   readonly wakes = new Set<string>();
   #latencies = new Float64Array(64);
 
-  add(row: Row, prices: ReadonlyMap<string, DriftPrice>): void {
+  add(row: Row, prices: DriftPrices): void {
     if (this.turns === this.#latencies.length) {
       const grown = new Float64Array(this.turns * 2);
       grown.set(this.#latencies);
@@ -123,6 +134,7 @@ class Sums {
     this.tokensIn += row.tokensIn;
     this.tokensOut += row.tokensOut;
     this.cached += row.cached;
+    this.cacheWrite += row.cacheWrite;
     if (row.refused) this.refused++;
     if (row.escalated) this.escalated++;
     this.wakes.add(row.wake);
@@ -136,9 +148,10 @@ class Sums {
       this.unpriced++;
       return;
     }
-    const fresh = Math.max(0, row.tokensIn - row.cached);
-    this.cost += (fresh * price.input + row.cached * price.cached + row.tokensOut * price.output) /
-      1e6;
+    // Cache reads and writes are parts of tokens_in, each at its own price.
+    const fresh = Math.max(0, row.tokensIn - row.cached - row.cacheWrite);
+    this.cost += (fresh * price.input + row.cached * price.cached +
+      row.cacheWrite * (price.cacheWrite ?? price.input) + row.tokensOut * price.output) / 1e6;
     this.priced++;
   }
 
@@ -155,6 +168,7 @@ class Sums {
       tokens_in: this.tokensIn,
       tokens_out: this.tokensOut,
       cached_tokens: this.cached,
+      cache_write_tokens: this.cacheWrite,
       // Rounded to a nano-dollar so float noise never reaches a report.
       cost_usd: this.costed + this.priced === 0 ? null : Math.round(this.cost * 1e9) / 1e9,
       priced_turns: this.priced,
@@ -169,11 +183,11 @@ class Tally {
   readonly total = new Sums();
   unreadable = 0;
   readonly #by: DriftBy;
-  readonly #prices: ReadonlyMap<string, DriftPrice>;
+  readonly #prices: DriftPrices;
   /** Day → its period's sums, so a week's Monday is worked out once per day, not per record. */
   readonly #ofDay = new Map<string, Sums>();
 
-  constructor(by: DriftBy, prices: ReadonlyMap<string, DriftPrice>) {
+  constructor(by: DriftBy, prices: DriftPrices) {
     this.#by = by;
     this.#prices = prices;
   }
@@ -249,7 +263,13 @@ function flatObjectAt(line: string, start: number): unknown {
 
 const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const CLOSE_BRACE = 0x7d, QUOTE = 0x22, COLON = 0x3a, COMMA = 0x2c;
-const USAGE_FIELDS = ["tokens_in", "tokens_out", "cached_tokens", "cost_usd"] as const;
+const USAGE_FIELDS = [
+  "tokens_in",
+  "tokens_out",
+  "cached_tokens",
+  "cache_write_tokens",
+  "cost_usd",
+] as const;
 const LATENCY_FIELDS = ["total"] as const;
 
 /**
@@ -432,6 +452,7 @@ function rowOf(line: string): Row | undefined {
     tokensIn,
     tokensOut,
     cached,
+    cacheWrite: num(usage.cache_write_tokens) ?? 0,
     cost: num(usage.cost_usd) ?? null,
     model: typeof r.model === "string" ? r.model : "",
   };

@@ -82,6 +82,11 @@ export const UsageSchema = z.strictObject({
   tokens_out: Count,
   /** Input tokens served from the provider's prompt cache (a subset of `tokens_in`). */
   cached_tokens: Count,
+  /**
+   * Input tokens written to the provider's prompt cache (a subset of `tokens_in`); present only
+   * where the provider reports writes (Anthropic), so older records still verify.
+   */
+  cache_write_tokens: Count.optional(),
   /** USD; null when no call reported a cost. */
   cost_usd: z.number().nonnegative().nullable(),
 });

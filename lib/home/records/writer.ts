@@ -75,6 +75,8 @@ export interface UsageInput {
   readonly tokensIn: number;
   readonly tokensOut: number;
   readonly cachedTokens: number;
+  /** Written to the prompt cache; left out of the record when no call reported it. */
+  readonly cacheWriteTokens?: number;
   readonly cost?: number;
 }
 
@@ -286,6 +288,10 @@ function draftOf(
       tokens_in: usage.tokensIn,
       tokens_out: usage.tokensOut,
       cached_tokens: usage.cachedTokens,
+      // Only where a provider reports cache writes, so other providers' records keep their shape.
+      ...(usage.cacheWriteTokens === undefined
+        ? {}
+        : { cache_write_tokens: usage.cacheWriteTokens }),
       cost_usd: usage.cost ?? null,
     },
     context: input.context && {

@@ -2,12 +2,21 @@
  * `lib/sandbox/model/`: the sandbox's deterministic OpenAI-compatible demo model.
  *
  * The sandbox's deterministic demo model: an OpenAI-compatible endpoint (Chat Completions,
- * Responses, models retrieve) served at `<base_url>/_sandbox/model/v1`. It answers the newest
- * peer message by calling the `messages` tool once, then settles on narration.
+ * Responses, models retrieve) served at `<base_url>/_sandbox/model/v1`, and the same model on
+ * Anthropic's Messages wire at `<base_url>/_sandbox/model/anthropic` (with a prompt cache that
+ * counts reads and writes). It answers the newest peer message by calling the `messages` tool
+ * once, then settles on narration.
  *
  * @module
  */
-export { MODEL_PATH, modelRoutes } from "./routes.ts";
+export { ANTHROPIC_MODEL_PATH, MODEL_PATH, modelRoutes } from "./routes.ts";
+export {
+  CACHE_TTL_MS,
+  type CacheUse,
+  DemoPromptCache,
+  type RenderedPrefixes,
+  renderPrefixes,
+} from "./anthropic_cache.ts";
 export {
   decide,
   DEMO_CONTEXT_WINDOW,

@@ -19,6 +19,14 @@ import { DemoContainers } from "./code_wire.ts";
 import { DemoPromptCache } from "./prompt_cache.ts";
 import { responsesConversation, responsesPrompt, responsesReply } from "./responses_wire.ts";
 import {
+  anthropicConversation,
+  anthropicErrorResponse,
+  anthropicReply,
+  AnthropicRequestError,
+  readAnthropicRequest,
+} from "./anthropic_wire.ts";
+import { DemoPromptCache as AnthropicPromptCache } from "./anthropic_cache.ts";
+import {
   DEMO_CREATED,
   errorResponse,
   jsonResponse,
@@ -33,12 +41,20 @@ export const MODEL_PATH = "/_sandbox/model/v1";
 /** The model's request bodies are whole conversations and media: its own, larger ceiling. */
 const LARGE = { body: MODEL_BODY_BYTES } as const;
 
+/**
+ * Where the Anthropic Messages surface lives, relative to the sandbox's base URL: the
+ * `AI_BASE_URL` of `AI_PROVIDER=anthropic` (the SDK appends `/v1/messages`).
+ */
+export const ANTHROPIC_MODEL_PATH = "/_sandbox/model/anthropic";
+
 /** Registers the demo model's routes. */
 export function modelRoutes(table: RouteTable): void {
   // The code sandbox's containers live as long as this sandbox (lib/sandbox/model/code_wire.ts).
   const containers = new DemoContainers();
-  // The emulated prompt cache lives as long as this sandbox too (./prompt_cache.ts).
+  // The emulated prompt caches live as long as this sandbox too: OpenAI's automatic prefix cache
+  // (./prompt_cache.ts) and Anthropic's breakpoint cache (./anthropic_cache.ts).
   const cache = new DemoPromptCache();
+  const promptCache = new AnthropicPromptCache();
   table.public("POST", `${MODEL_PATH}/chat/completions`, (ctx) =>
     answer(async () => {
       const body = await readRequest(ctx.req);
@@ -61,6 +77,30 @@ export function modelRoutes(table: RouteTable): void {
       const cached = cache.serve(responsesPrompt(body));
       return jsonResponse(200, responsesReply(body, conversation, decision, container, cached));
     }), LARGE);
+
+  table.public("POST", `${ANTHROPIC_MODEL_PATH}/v1/messages`, (ctx) =>
+    answerAnthropic(async () => {
+      const body = await readAnthropicRequest(ctx.req);
+      const conversation = anthropicConversation(body);
+      const decision = decide(conversation);
+      return jsonResponse(200, anthropicReply(body, conversation, decision, promptCache.use(body)));
+    }), LARGE);
+
+  // Any id is served, with the window and image input the Messages models API states.
+  table.public(
+    "GET",
+    `${ANTHROPIC_MODEL_PATH}/v1/models/:id`,
+    (ctx) =>
+      jsonResponse(200, {
+        type: "model",
+        id: ctx.params.id,
+        display_name: "Sandbox demo model",
+        created_at: new Date(DEMO_CREATED * 1000).toISOString(),
+        max_input_tokens: DEMO_CONTEXT_WINDOW,
+        max_tokens: 8192,
+        capabilities: { image_input: { supported: true } },
+      }),
+  );
 
   // The media routes (lib/sandbox/model/media_wire.ts): OpenAI's and xAI's share these paths.
   table.public(
@@ -146,6 +186,16 @@ function modelCard(id: string): Record<string, unknown> {
     owned_by: "basecradle-sandbox",
     context_window: DEMO_CONTEXT_WINDOW,
   };
+}
+
+/** Refusals on the Messages wire leave in Anthropic's error shape. */
+async function answerAnthropic(handle: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handle();
+  } catch (error) {
+    if (error instanceof AnthropicRequestError) return anthropicErrorResponse(error);
+    throw error;
+  }
 }
 
 /** Refusals leave in OpenAI's error shape, which the SDK maps to its error classes. */

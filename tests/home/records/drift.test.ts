@@ -126,6 +126,7 @@ Deno.test("drift by day: each day's four numbers, tokens, cost and wakes, comput
         tokens_in: 4000,
         tokens_out: 200,
         cached_tokens: 1000,
+        cache_write_tokens: 0,
         cost_usd: 0.0322, // 0.01 + 0.02 + (2000·1 + 100·2)/1e6 from the table
         priced_turns: 1,
         unpriced_turns: 1,
@@ -141,6 +142,7 @@ Deno.test("drift by day: each day's four numbers, tokens, cost and wakes, comput
         tokens_in: 1000,
         tokens_out: 20,
         cached_tokens: 500,
+        cache_write_tokens: 0,
         cost_usd: 0.004,
         priced_turns: 0,
         unpriced_turns: 0,
@@ -157,6 +159,7 @@ Deno.test("drift by day: each day's four numbers, tokens, cost and wakes, comput
       tokens_in: 5000,
       tokens_out: 220,
       cached_tokens: 1500,
+      cache_write_tokens: 0,
       cost_usd: 0.0362,
       priced_turns: 1,
       unpriced_turns: 1,
@@ -235,5 +238,45 @@ Deno.test("drift reads a line the same whether it is spelled canonically or not"
     assert.match((await chainLines(home, TL2))[0], /"usage":\{ "/);
     const respelled = await driftRecords(home, { since: SINCE, by: "day", prices: PRICES });
     assert.deepEqual(respelled, canonical);
+  });
+});
+
+Deno.test("drift prices a Claude turn's cache writes and reads at their own rates, from the built-in table", async () => {
+  await withHome(async (home) => {
+    await appendTurnRecord(
+      home,
+      turnInput(1, {
+        timeline: TL,
+        wakeId: "W",
+        model: "claude-sonnet-4-5-20250929",
+        latencyMs: { total: 10 },
+        // 10,000 in: 6,000 read from the cache, 3,000 written to it, 1,000 fresh.
+        usage: {
+          calls: 2,
+          tokensIn: 10_000,
+          tokensOut: 500,
+          cachedTokens: 6_000,
+          cacheWriteTokens: 3_000,
+        },
+        content: "full",
+        gateVerdicts: [],
+      }),
+      { now: () => new Date("2026-12-01T12:00:00Z") },
+    );
+    const { builtInPriceTable } = await import("../../../lib/config/prices.ts");
+    const report = await driftRecords(home, {
+      since: SINCE,
+      by: "day",
+      prices: builtInPriceTable(),
+    });
+    assert.equal(report.total.cache_write_tokens, 3_000);
+    assert.equal(report.total.priced_turns, 1);
+    // Sonnet 4.5 at $3 in / $15 out per 1M: fresh 1,000 × 3 + reads 6,000 × 0.3
+    // + writes 3,000 × 3.75 + out 500 × 15, over 1e6.
+    assert.equal(report.total.cost_usd, (3_000 + 1_800 + 11_250 + 7_500) / 1e6);
+    // Without the table the turn is unpriced, and the record still reads (an older one has no
+    // cache_write_tokens at all: see the history above).
+    const bare = await driftRecords(home, { since: SINCE, by: "day" });
+    assert.equal(bare.total.unpriced_turns, 1);
   });
 });

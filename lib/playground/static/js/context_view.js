@@ -46,6 +46,10 @@ function renderRequest(request, i, count) {
     : `The provider served ${num(cached)} tokens (${
       pct(cached, request.totalTokens)
     }) from its prompt cache: the parts marked cached.`;
+  const written = request.firstCall?.cache_write_tokens;
+  const writeLine = written
+    ? ` It wrote ${num(written)} tokens to the cache for later requests.`
+    : "";
   return h(
     "section",
     { className: "request", "aria-label": `Request of turn ${i + 1}` },
@@ -55,7 +59,7 @@ function renderRequest(request, i, count) {
       { className: "request-summary" },
       `The turn's first request: ${num(request.totalTokens)} tokens (${counted}) in ${
         num(request.totalChars)
-      } characters, to ${request.model}. ${cacheLine}`,
+      } characters, to ${request.model}. ${cacheLine}${writeLine}`,
     ),
     stack(request),
     partList(request),

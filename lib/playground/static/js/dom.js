@@ -105,6 +105,7 @@ export function costText(cost) {
   const why = {
     provider: "reported by the provider",
     "prices.json": "priced from prices.json",
+    "built-in prices": "priced from the built-in list prices",
     sandbox: "the sandbox model is free",
     "no model call": "no model call",
   }[cost.source];

@@ -111,7 +111,9 @@ function renderWake(wake) {
       { className: "tokens" },
       `in ${num(wake.tokensIn)} · out ${num(wake.tokensOut)} · cached ${num(wake.cachedTokens)} (${
         pct(wake.cachedTokens, wake.tokensIn)
-      }) · ${plural(wake.llmCalls, "model call")}`,
+      })${wake.cacheWriteTokens ? ` · cache writes ${num(wake.cacheWriteTokens)}` : ""} · ${
+        plural(wake.llmCalls, "model call")
+      }`,
     ),
     h("dt", {}, "Cost"),
     h("dd", { className: "cost" }, running || wake.skipped ? "–" : costText(wake.cost)),
