@@ -14,7 +14,7 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import type { Gate } from "../gate/mod.ts";
-import { GateRefusal } from "../gate/mod.ts";
+import { GateRefusal, GuardrailsError } from "../gate/mod.ts";
 import * as z from "../base/zod.ts";
 import { PayloadTooLargeError } from "../platform/mod.ts";
 import {
@@ -91,7 +91,7 @@ export async function handlePage(req: Request, ctx: PageContext): Promise<Respon
       return json({ error: `The outbound gate refused the post (check: ${error.check}).` }, 422);
     }
     if (error instanceof DraftError) return json({ error: error.message }, 409);
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof GuardrailsError) {
       return json({ error: `The agent's configuration does not load: ${error.message}` }, 409);
     }
     return json({ error: errorMessage(error) }, 502);

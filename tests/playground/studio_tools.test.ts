@@ -76,7 +76,7 @@ Deno.test({
       await Deno.mkdir(config, { recursive: true });
       await Deno.writeTextFile(`${config}/prices.json`, '{"sandbox-demo": {"input": -1}}');
       const asked = await studio.ask("@vega the lighthouse keeper is called Morwenna");
-      assert.match(asked.prices.problem ?? "", /prices\.json key 'sandbox-demo' is wrong/);
+      assert.match(asked.prices.problem ?? "", /prices\.json key 'sandbox-demo\.input' is wrong/);
       await Deno.remove(`${config}/prices.json`);
       const found = await studio.get<{ present: boolean; recalled: string; lines: string[] }>(
         `api/memory?timeline=${timeline}&q=${encodeURIComponent("who keeps the lighthouse?")}`,
@@ -111,7 +111,7 @@ Deno.test({
       // A live configuration that does not load: the tools cannot be built, and the page says why.
       await Deno.writeTextFile(`${config}/guardrails.json`, '{"max_length": "long"}');
       const broken = await studio.get<{ error: string }>(`api/tools?timeline=${timeline}`);
-      assert.equal(broken.status, 409);
+      assert.equal(broken.status, 409, broken.body.error);
       assert.match(
         broken.body.error,
         /^The agent's configuration does not load: .*guardrails\.json/,
