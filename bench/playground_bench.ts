@@ -19,9 +19,9 @@
  *    own `POST /api/post`, then waiting (on `/api/state`) until its wake and the follow-up
  *    delivery of the agent's reply have settled, one after another; each is posted once the clock
  *    is past the last wake's start second, since the router twin coalesces an event into a wake
- *    started in the same second, as the fleet router does. The agent's breaker window file is removed before each post: the breaker's 10 wakes
- *    per minute would otherwise decline most of them, and a declined wake is not the wake a
- *    session is about. At 0, 50, 100 and `--wakes` wakes: `/api/state` size and latency
+ *    started in the same second, as the fleet router does. The agent's breaker window file is
+ *    removed before each post, so that no window left by earlier wakes can decline one: a
+ *    declined wake is not the wake a session is about. At 0, 50, 100 and `--wakes` wakes: `/api/state` size and latency
  *    (p50/p95 of 20 requests). At the end, in Chromium: navigation to the last wake's panel
  *    rendered, a `requestAnimationFrame` round trip, expanding one panel's journal by keyboard,
  *    opening the newest answered wake's context view by keyboard (fetched, rendered, next frame),
