@@ -3,8 +3,8 @@
  *
  * Text imports are resolved at build time, so the bundle and the compiled binary carry them: no
  * build chain, no framework, nothing read from disk at run time. The script is a set of ES
- * modules under `/js/`, one concern each (docs/playground.md#the-page); the browser loads them
- * from `/js/main.js`.
+ * modules, the `*.js` files here, one concern each (docs/playground.md#the-page), served under
+ * `/js/`; the browser loads them from `/js/main.js`.
  *
  * @module
  */
@@ -13,19 +13,19 @@ import css from "./app.css" with { type: "text" };
 import viewsCss from "./views.css" with { type: "text" };
 import studioCss from "./studio.css" with { type: "text" };
 import favicon from "./favicon.svg" with { type: "text" };
-import main from "./js/main.js" with { type: "text" };
-import api from "./js/api.js" with { type: "text" };
-import charts from "./js/charts.js" with { type: "text" };
-import contextView from "./js/context_view.js" with { type: "text" };
-import dom from "./js/dom.js" with { type: "text" };
-import drafts from "./js/drafts.js" with { type: "text" };
-import memory from "./js/memory.js" with { type: "text" };
-import recordView from "./js/record_view.js" with { type: "text" };
-import store from "./js/store.js" with { type: "text" };
-import tabs from "./js/tabs.js" with { type: "text" };
-import timeline from "./js/timeline.js" with { type: "text" };
-import tools from "./js/tools.js" with { type: "text" };
-import wakes from "./js/wakes.js" with { type: "text" };
+import main from "./main.js" with { type: "text" };
+import api from "./api.js" with { type: "text" };
+import charts from "./charts.js" with { type: "text" };
+import contextView from "./context_view.js" with { type: "text" };
+import dom from "./dom.js" with { type: "text" };
+import drafts from "./drafts.js" with { type: "text" };
+import memory from "./memory.js" with { type: "text" };
+import recordView from "./record_view.js" with { type: "text" };
+import store from "./store.js" with { type: "text" };
+import tabs from "./tabs.js" with { type: "text" };
+import timeline from "./timeline.js" with { type: "text" };
+import tools from "./tools.js" with { type: "text" };
+import wakes from "./wakes.js" with { type: "text" };
 
 /** One embedded file: its body and content type. */
 export interface StaticFile {
