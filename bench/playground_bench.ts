@@ -15,7 +15,8 @@
  * 2. Idle CPU: utime+stime of the playground process (and any children) from /proc over
  *    `--idle` seconds with nothing happening, as % of one core, beside an idle
  *    `deno eval "setInterval(() => {}, 1000)"` sampled over the same seconds. Target ≤ 2%.
- * 3. A session of `--wakes` questions: one message mentioning the agent posted through the page's
+ * 3. A session of `--wakes` questions (the playground started with `--no-rate-caps`, since one a
+ *    second is past the fleet router's caps): one message mentioning the agent posted through the page's
  *    own `POST /api/post`, then waiting (on `/api/state`) until its wake and the follow-up
  *    delivery of the agent's reply have settled, one after another; each is posted once the clock
  *    is past the last wake's start second, since the router twin coalesces an event into a wake
@@ -79,7 +80,8 @@ interface Running {
 async function startPlayground(data: string): Promise<Running> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-P=harness", "--quiet", `${ROOT}main.ts`, "playground", "--port", "0"]
-      .concat(["--data", data]),
+      // One question a second is past the fleet router's rate caps, which would refuse most.
+      .concat(["--data", data, "--no-rate-caps"]),
     cwd: ROOT,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",

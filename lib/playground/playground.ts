@@ -28,6 +28,8 @@ export interface PlaygroundOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Wake start and exit lines. */
   readonly log: (line: string) => void;
+  /** Lift the router twin's rate caps (a long scripted session); the fleet's apply otherwise. */
+  readonly noRateCaps?: boolean;
 }
 
 /** A running playground. */
@@ -82,6 +84,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       model,
       parentEnv: options.env,
       earlier: earlier.wakes,
+      noRateCaps: options.noRateCaps,
       onChange: (wake) => hub.changed({ wake }),
       onSettled: (wake) => {
         // Kept for a restart on the same --data; a failed write costs only that.

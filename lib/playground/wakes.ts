@@ -101,6 +101,8 @@ export interface WakeRunnerOptions {
   readonly onSettled?: (wake: WakeView) => void;
   /** Wakes of earlier runs (the wake log), shown before this run's. */
   readonly earlier?: readonly WakeView[];
+  /** Lift the router's rate caps (docs/sandbox.md#the-router-twin); they apply by default. */
+  readonly noRateCaps?: boolean;
   /** One line per wake start and exit (no trailing newline). */
   readonly log: (line: string) => void;
 }
@@ -124,7 +126,10 @@ export class WakeRunner {
       launcher: (launch) => this.#launch(launch),
       log: options.log,
       logPrefix: "playground",
-      rules: { wakeLockDir: join(options.dataDir, "wake-locks") },
+      rules: {
+        wakeLockDir: join(options.dataDir, "wake-locks"),
+        ...(options.noRateCaps ? { rateCaps: null } : {}),
+      },
       observer: {
         queued: (delivery, agent) => this.#queued(delivery, agent),
         settled: (record) => this.#settled(record),
