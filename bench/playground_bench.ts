@@ -15,14 +15,15 @@
  * 2. Idle CPU: utime+stime of the playground process (and any children) from /proc over
  *    `--idle` seconds with nothing happening, as % of one core, beside an idle
  *    `deno eval "setInterval(() => {}, 1000)"` sampled over the same seconds. Target ≤ 2%.
- * 3. A session of `--wakes` questions (the playground started with `--no-rate-caps`, since one a
- *    second is past the fleet router's caps): one message mentioning the agent posted through the page's
- *    own `POST /api/post`, then waiting (on `/api/state`) until its wake and the follow-up
- *    delivery of the agent's reply have settled, one after another; each is posted once the clock
- *    is past the last wake's start second, since the router twin coalesces an event into a wake
- *    started in the same second, as the fleet router does. The agent's breaker window file is
- *    removed before each post, so that no window left by earlier wakes can decline one: a
- *    declined wake is not the wake a session is about. At 0, 50, 100 and `--wakes` wakes: `/api/state` size and latency
+ * 3. A session of `--wakes` questions (the playground started with `--no-rate-caps`, since one
+ *    a second is past the fleet router's caps): one message mentioning the agent posted through
+ *    the page's own `POST /api/post`, then waiting (on `/api/state`) until its wake and the
+ *    follow-up delivery of the agent's reply have settled, one after another; each is posted
+ *    once the clock is past the last wake's start second, since the router twin coalesces an
+ *    event into a wake started in the same second, as the fleet router does. The agent's
+ *    breaker window file is removed before each post, so that no window left by earlier wakes
+ *    can decline one: a declined wake is not the wake a session is about. At 0, 50, 100 and
+ *    `--wakes` wakes: `/api/state` size and latency
  *    (p50/p95 of 20 requests). At the end, in Chromium: navigation to the last wake's panel
  *    rendered, a `requestAnimationFrame` round trip, expanding one panel's journal by keyboard,
  *    opening the newest answered wake's context view by keyboard (fetched, rendered, next frame),
