@@ -11,7 +11,7 @@
  * the long message (a real tool returning its whole body), `messages` create of a short reply,
  * a closing narration. After each wake the transcript file
  * (`$HARNESS_HOME/sessions/timeline%3A<uuid>.json`) is read: its growth in bytes, split by step —
- * a step is one assistant turn with the tool results and the step note that go with it; the wake's
+ * a step is one assistant turn with the tool results and the step counter that go with it; the wake's
  * user turn counts in its first step, so the steps sum to the file's growth. A step's bytes are
  * measured exactly: the file is `json.dumps(records, indent=2, ensure_ascii=True)` (checked
  * byte for byte), and a step costs `size(records up to its end) − size(records before it)`.
@@ -28,6 +28,7 @@ import { parseArgs } from "node:util";
 import { dumpsIndented } from "../lib/pycompat/json.ts";
 import { chatCompletion } from "../tests/support/model_mock.ts";
 import { say, session, sessionPath, world } from "../tests/e2e/wake_support.ts";
+import { asUser } from "../tests/support/cleared.ts";
 
 /** Bytes a step may add to the transcript file. */
 export const STEP_CAP_BYTES = 6 * 1024;
@@ -68,7 +69,10 @@ export async function measureGrowth(
   await using w = await world();
   const { timeline: library } = await w.peer.client.timelines.create({ name: "library" });
   await w.peer.client.timelines.addParticipant(library.uuid, w.agent.uuid);
-  const long = await w.peer.client.messages.create(library.uuid, { body: bodyOf(unit, chars) });
+  const long = await w.peer.client.messages.create(
+    library.uuid,
+    asUser("message", { body: bodyOf(unit, chars) }),
+  );
   const env = { HARNESS_WAKE_BREAKER_MAX: "1000" };
   const fileBytes: number[] = [];
   const wakeGrowth: number[] = [];
@@ -135,7 +139,7 @@ export async function measureGrowth(
   return { chars, toolChars, fileBytes, wakeGrowth, steps, modelSteps: w.model.hits("chat") };
 }
 
-/** Index just past the assistant turn at `k` and its tool results (a step note opens the next). */
+/** Index just past the assistant turn at `k` and its tool results (a step counter opens the next). */
 function afterResults(all: Record<string, unknown>[], k: number): number {
   let end = k + 1;
   while (end < all.length && all[end].role === "tool") end++;

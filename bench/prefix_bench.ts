@@ -3,10 +3,14 @@
  * conversation on, at least 85% of the characters of each wake's first model request are a
  * byte-identical prefix of the previous wake's first request).
  *
- *   deno run -A bench/prefix_bench.ts [--wakes 20] [--notes] [--json] [--provider anthropic]
+ *   deno run -A bench/prefix_bench.ts [--wakes 20] [--notes] [--knowledge] [--json]
+ *                                     [--provider anthropic]
  *
  * With `--provider anthropic` it measures the Anthropic Messages request instead, cut at its two
  * cache breakpoints (bench/prefix_anthropic.ts).
+ *
+ * With `--knowledge` the config home holds a knowledge pack (three files, about 3 KB) that is
+ * rendered after the charter in every request (docs/context.md#the-knowledge-pack).
  *
  * With `--notes` the model also keeps working-state notes, so every wake's request carries a
  * different notes block in its volatile tail (docs/context.md#the-working-state-block).
@@ -59,6 +63,8 @@ export interface Row {
   parts: [key: string, size: number][];
   /** Whether the request carried a working-state block. */
   workingState: boolean;
+  /** Whether the request carried a knowledge pack. */
+  knowledge: boolean;
   /** The recalled-memory block of the request (automatic memory bound), or "". */
   recalled: string;
 }
@@ -118,13 +124,41 @@ export interface MeasureOptions {
   readonly notes?: boolean;
   /** Added to every wake's environment (e.g. an automatic memory provider). */
   readonly env?: Readonly<Record<string, string>>;
+  /** The config home holds {@link KNOWLEDGE_FILES} in `knowledge/`. */
+  readonly knowledge?: boolean;
 }
+
+/** The knowledge pack `--knowledge` lays down: a few KB of plain reference text. */
+export const KNOWLEDGE_FILES: Readonly<Record<string, string>> = {
+  "faq.md": "# FAQ\n\n" +
+    Array.from(
+      { length: 20 },
+      (_, i) => `Q${i + 1}: What about topic ${i + 1}?\nA: See section ${i + 1}.`,
+    )
+      .join("\n\n"),
+  "policies.md": "# Policies\n\n" +
+    Array.from(
+      { length: 20 },
+      (_, i) => `- Policy ${i + 1}: requests of kind ${i + 1} go to desk ${i % 4}.`,
+    )
+      .join("\n"),
+  "glossary.md": "# Glossary\n\n" +
+    Array.from({ length: 30 }, (_, i) => `Term ${i + 1}: the ${i + 1}th thing this team names.`)
+      .join("\n"),
+};
 
 /** Runs an `n`-wake conversation and measures each wake's first request against the last. */
 export async function measure(n: number, options: MeasureOptions = {}): Promise<Row[]> {
   await using w = await world();
   await using tap = modelTap(w);
   const env = { AI_BASE_URL: tap.baseURL, HARNESS_WAKE_BREAKER_MAX: "1000", ...options.env };
+  if (options.knowledge) {
+    const dir = `${w.env.BASECRADLE_CONFIG_HOME}/knowledge`;
+    await Deno.mkdir(dir, { recursive: true });
+    for (const [name, text] of Object.entries(KNOWLEDGE_FILES)) {
+      await Deno.writeTextFile(`${dir}/${name}`, text);
+    }
+  }
   const firsts: string[] = [];
   for (let i = 1; i <= n; i++) {
     await say(w, `Message ${i}: how is item #${i} going? Please reply briefly.`);
@@ -177,6 +211,7 @@ export async function measure(n: number, options: MeasureOptions = {}): Promise<
         codePoints(JSON.stringify(value)),
       ]),
       workingState: text.includes("<working-state>"),
+      knowledge: text.includes("Knowledge pack:"),
       recalled: recalledBlock(text),
     };
   });
@@ -207,6 +242,7 @@ if (import.meta.main) {
       wakes: { type: "string", default: "20" },
       json: { type: "boolean", default: false },
       notes: { type: "boolean", default: false },
+      knowledge: { type: "boolean", default: false },
       // Automatic memory: each wake observes the exchange and recalls into the volatile note.
       memory: { type: "boolean", default: false },
       // `openai` (the chat wire, default) or `anthropic` (the Messages wire and its breakpoints).
@@ -225,6 +261,7 @@ if (import.meta.main) {
   }
   const rows = await measure(Number(values.wakes), {
     notes: values.notes,
+    knowledge: values.knowledge,
     env: values.memory ? { HARNESS_MEMORY_PROVIDER: "recall" } : {},
   });
   const judged = rows.filter((r) => r.wake >= FROM);

@@ -1,6 +1,4 @@
 /**
- * `lib/`: the library entry point (lib/mod.ts).
- *
  * BaseCradle Harness for Deno — the library API.
  *
  * A `Harness` wires a model provider, a charter and tools together; `send` runs one turn

@@ -1,7 +1,4 @@
 /**
- * `lib/base/`: small building blocks (paths, hashing, zod, uuids, atomic writes, lazy loading) that
- * import nothing else in lib/.
- *
  * Atomic file replacement (how a transcript is saved, docs/home-layout.md#transcripts; invariant 3
  * of docs/invariants.md leans on it): a crash at any instant leaves either the previous file
  * intact or the new one complete, never a torn mix — a torn transcript would be unparseable and

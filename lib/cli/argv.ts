@@ -1,7 +1,4 @@
 /**
- * `lib/cli/`: the harness command line: the argument parser, the command registry and one module
- * per subcommand.
- *
  * A strict command-line parser for the subcommands' flags: long options only (plus `-h`), each a
  * string, a comma-separated list or a boolean. It exists instead of `node:util`'s `parseArgs` because loading that module
  * boots Deno's Node compatibility layer, which a short-lived `harness wake` would pay for on every

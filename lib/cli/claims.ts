@@ -7,7 +7,7 @@
 import { userInfo } from "node:os";
 import { errorMessage } from "../base/error_text.ts";
 import { dirname, join } from "../base/paths.ts";
-import { claimsText } from "../config/claims.ts";
+import { capabilityManifestText } from "../install/capability_manifest.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 
@@ -43,8 +43,8 @@ export function scriptPath(name: string): string {
   }
 }
 
-/** The manifest text for `configHome` (or the resolved one) and `subject`. */
-export async function manifestText(
+/** The capability manifest text for `configHome` (or the resolved one) and `subject`. */
+export async function agentManifestText(
   configHome?: string,
   subject?: string,
 ): Promise<string> {
@@ -52,7 +52,11 @@ export async function manifestText(
     { configHome: env("BASECRADLE_CONFIG_HOME"), home: env("HOME") },
     configHome,
   );
-  return await claimsText({ configHome: root, subject: agentSlug(subject), script: scriptPath });
+  return await capabilityManifestText({
+    configHome: root,
+    subject: agentSlug(subject),
+    script: scriptPath,
+  });
 }
 
 /** `harness claims`: the claims emitter a fleet's collector runs with no arguments. */
@@ -72,7 +76,7 @@ error (any argument).
   async run() {
     let text: string;
     try {
-      text = await manifestText();
+      text = await agentManifestText();
     } catch (error) {
       processIo.stderr(
         `${commandLabel("claims")}: cannot state this agent's claims: ${errorMessage(error)}\n`,

@@ -32,8 +32,8 @@ export async function runDemo(
   options: { readonly draw?: boolean } = {},
 ): Promise<number> {
   const { Sandbox } = await import("../sandbox/mod.ts");
-  const { DRAW_REQUEST, seedWorld, timelineLines } = await import("./demo/world.ts");
-  const wakeProcess = await import("./demo/wake_process.ts");
+  const { DRAW_REQUEST, seedWorld, timelineLines } = await import("../demo/world.ts");
+  const wakeProcess = await import("../demo/wake_process.ts");
   const parentEnv = Deno.env.toObject();
   const dataDir = await Deno.makeTempDir({ prefix: "harness-demo-" });
   const interrupted = () => {
@@ -73,7 +73,7 @@ export async function runDemo(
         const provider = env.AI_PROVIDER || "openai";
         const stem = DRAWING_STEM[provider];
         if (!stem) throw new Error(`--draw needs AI_PROVIDER openai or xai, not '${provider}'.`);
-        const { install } = await import("../config/installer.ts");
+        const { install } = await import("../install/installer.ts");
         await install({ configHome: env.BASECRADLE_CONFIG_HOME, provider, optIn: [stem] });
         out(`Config     harness install --opt-in ${stem}  (vega may draw)`);
       }

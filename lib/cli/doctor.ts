@@ -8,18 +8,9 @@
  * doctor never hangs on an unreachable endpoint. It writes nothing.
  */
 import { type Command, integerFlag, type Io, processIo } from "./command.ts";
-import {
-  checkConfigHome,
-  checkEnvironment,
-  checkHome,
-  checkMcpFolder,
-  checkMcpServer,
-  checkModel,
-  checkPermissions,
-  checkPlatform,
-  configHomeOf,
-  type EnvMap,
-} from "./doctor_checks.ts";
+import { checkConfigHome, checkEnvironment, configHomeOf, type EnvMap } from "./doctor_env.ts";
+import { checkModel, checkPlatform } from "./doctor_reach.ts";
+import { checkHome, checkMcpFolder, checkMcpServer, checkPermissions } from "./doctor_box.ts";
 import { bounded, type CheckResult, doctorReport, doctorTable, fail, ok } from "./doctor_report.ts";
 import { checkWakeLoad, withAgentEnvOf } from "./doctor_config.ts";
 import { type McpConfigRead, readMcpConfigs } from "../mcp/mod.ts";

@@ -10,7 +10,7 @@ import { withAgentEnv } from "../config/agent_env.ts";
 import type { HarnessEnv } from "../config/env.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
-import type { EnvMap } from "./doctor_checks.ts";
+import type { EnvMap } from "./doctor_env.ts";
 import { type CheckResult, fail, ok } from "./doctor_report.ts";
 
 /**

@@ -10,9 +10,9 @@ import { CONFIG_HOME_FLAG, OPT_IN_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { PROVIDERS } from "../providers/axes.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
-import { install } from "../config/installer.ts";
+import { install } from "../install/installer.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { checkStems, splitStems, UnknownStemError } from "../config/resolve.ts";
+import { checkStems, splitStems, UnknownStemError } from "../config/stems.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
 import { installWakeBin } from "./wake_bin.ts";
 

@@ -12,7 +12,7 @@ import { billingBlocked, billingOnset } from "../journal/catalogue_wake.ts";
 import { JournalUnavailable, readBack, sendToJournal } from "../journal/journald.ts";
 import { type EnvGetter, processEnv } from "../journal/render.ts";
 import { MemoryJournal } from "../journal/stream_journal.ts";
-import { LOG_GRAMMAR_COLUMNS, LOG_GRAMMAR_IDENTIFIER } from "../config/claims.ts";
+import { LOG_GRAMMAR_COLUMNS, LOG_GRAMMAR_IDENTIFIER } from "../install/capability_manifest.ts";
 import { agentSlug } from "./claims.ts";
 import { type Command, type Io, processIo } from "./command.ts";
 

@@ -27,6 +27,13 @@ import {
 import { resolveConfigHome } from "../config/prompts.ts";
 import { builtInPriceTable, loadPrices } from "../config/prices.ts";
 import { isTerminal } from "../journal/output.ts";
+import {
+  ALERT_OPTIONS,
+  alertThresholds,
+  DEFAULT_ALERT_SPAN,
+  reportAlert,
+  type Threshold,
+} from "./records_alert.ts";
 
 /** The subcommands, likeliest first (a typo is answered with the nearest). */
 const ACTIONS = ["verify", "stats", "show"] as const;
@@ -47,6 +54,7 @@ const options = {
   until: { type: "string" },
   last: { type: "string" },
   result: { type: "string", values: RESULTS },
+  ...ALERT_OPTIONS,
 } as const;
 
 /** What {@link runRecords} is given. */
@@ -68,6 +76,8 @@ export interface RecordsRun {
   readonly terminal?: boolean;
   /** `show`: which turns (`since`, `until`, `result`, `last`; `timeline` above wins). */
   readonly selection?: TurnSelection;
+  /** `stats --alert`: the thresholds, and the span `since` came from (for the report). */
+  readonly alert?: { readonly thresholds: readonly Threshold[]; readonly span: string };
 }
 
 /** Runs a records action and resolves to the exit code. */
@@ -87,6 +97,14 @@ export async function runRecords(run: RecordsRun): Promise<number> {
     if (run.action === "show") {
       const selection = { ...run.selection, timeline: run.timeline };
       return await showRecords(home, selection, run.json === true, io);
+    }
+    if (run.alert && run.since) {
+      const report = await driftRecords(home, {
+        since: run.since,
+        by: "day",
+        timeline: run.timeline,
+      });
+      return reportAlert(report, run.alert.thresholds, run.alert.span, run.json === true, io);
     }
     return run.since ? await drift(home, run, run.since, io) : await stats(home, run, io);
   } catch (error) {
@@ -244,6 +262,9 @@ export const recordsCommand: Command<typeof options> = {
        harness records stats [--timeline UUID] [--json]
        harness records stats --since SPAN [--by day|week] [--chart SERIES] [--timeline UUID]
                              [--json]
+       harness records stats --alert [--since SPAN] [--timeline UUID] [--json]
+                             [--max-guardrail-failure-rate R] [--max-escalation-rate R]
+                             [--max-p95-latency-ms MS] [--min-cache-hit-rate R]
        harness records show [--timeline UUID] [--since WHEN] [--until WHEN] [--last N]
                             [--result spoke|silent|escalated|failed] [--json]
 
@@ -263,6 +284,10 @@ Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl 
            guardrail-failure rate (turns with a gate refusal / turns), escalation rate,
            p95 latency, cache-hit rate — with tokens, cost and wakes, and the total.
            prices.json in the config home prices turns whose provider reported no cost.
+           With --alert: the window's (default --since 1d) four drift numbers against the
+           thresholds given (rates from 0 to 1): one ok/ALERT line each on stdout, and
+           "ALERT <number> <value> is over|under --<flag> <threshold>" on stderr for each
+           crossed one. Exit 0 none crossed, 1 at least one, 3 no turns in the window.
   show     one entry per turn, oldest first: time, timeline, result, model, tokens
            in/out/cached, cost, what the agent read (first 200 characters; whole in --json)
            and each post's uuid and text. Records kept in hashes mode show "(hashes only)".
@@ -279,10 +304,16 @@ Options:
   --by day|week    bucket by UTC day (default) or by ISO week (Monday to Sunday)
   --chart SERIES   below the table, a bar chart of cost, tokens, p95 or cache per period;
                    drawn only when stdout is a terminal
+  --alert          stats: judge the window against the thresholds below (for a timer)
+  --max-guardrail-failure-rate R   alert when turns with a gate refusal / turns > R
+  --max-escalation-rate R          alert when escalated turns / turns > R
+  --max-p95-latency-ms MS          alert when the p95 total turn latency > MS
+  --min-cache-hit-rate R           alert when cached / input tokens < R
   -h, --help       show this help
 
 Environment: HARNESS_HOME (required); BASECRADLE_CONFIG_HOME or HOME (for prices.json).
-Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
+Exit codes: 0 ok; 1 a bad record, a crossed --alert threshold or an error (named on stderr);
+2 a usage error; 3 stats --alert found no turns in the window.
 `,
   options,
   allowPositionals: true,
@@ -299,10 +330,12 @@ Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
       );
     }
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
+    const thresholds = alertThresholds(values);
+    if (thresholds && action !== "stats") throw new UsageError("--alert is an option of stats");
     if (action === "show") return show(values);
     const only = (["until", "last", "result"] as const).filter((k) => values[k] !== undefined);
     if (only.length > 0) throw new UsageError(`--${only[0]} is an option of show`);
-    const span = values.since?.trim();
+    const span = values.since?.trim() ?? (thresholds ? DEFAULT_ALERT_SPAN : undefined);
     const since = span === undefined ? undefined : parseSince(span, new Date());
     if (span !== undefined && since === undefined) {
       throw new UsageError(`--since '${span}' is not a span: use <n>h, <n>d or <n>w (e.g. 7d)`);
@@ -331,6 +364,7 @@ Exit codes: 0 ok; 1 a bad record or an error (named on stderr); 2 a usage error.
       chart: chart as ChartSeries | undefined,
       configHome: since === undefined ? undefined : configHomeOrNone(),
       terminal: chart !== undefined && isTerminal("stdout"),
+      alert: thresholds && span !== undefined ? { thresholds, span } : undefined,
     });
   },
 };

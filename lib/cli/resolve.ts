@@ -15,8 +15,9 @@ import {
 } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
 import { type Command, commandLabel, processIo, UsageError } from "./command.ts";
-import { pythonJsonFile } from "../config/manifest.ts";
-import { resolveTools, splitStems, type ToolResolution } from "../config/resolve.ts";
+import { pythonJsonFile } from "../config/bookkeeping.ts";
+import { splitStems } from "../config/stems.ts";
+import { resolveTools, type ToolResolution } from "../config/tool_resolution.ts";
 import { loadMemoryProvider } from "../memory/loader.ts";
 import { validateModelAxes } from "../providers/axes.ts";
 import { VERSION } from "../base/version.ts";

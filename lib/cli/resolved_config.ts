@@ -26,6 +26,7 @@ import { loadMcp, type McpLoad } from "../mcp/mod.ts";
 import { SECRET_VARIABLES } from "../config/env.ts";
 import { daySpend, utcDay } from "../home/budget.ts";
 import { VERSION } from "../base/version.ts";
+import { type KnowledgePack, loadKnowledgePack } from "../config/knowledge.ts";
 
 /** How {@link runResolvedConfig} runs. */
 export interface ResolvedConfigOptions {
@@ -72,6 +73,7 @@ export async function runResolvedConfig(options: ResolvedConfigOptions = {}): Pr
         mcp,
       });
       document.budget = await budgetReport(runtime);
+      document.knowledge = knowledgeReport(await loadKnowledgePack(runtime.configHome));
       text = `${dumpsIndented(sortKeysDeep(document))}\n`;
     } finally {
       await mcp?.close();
@@ -145,7 +147,7 @@ export const resolvedConfigCommand: Command<{ readonly "config-home": typeof CON
 
 Print, as JSON (sorted keys, indent 2), what this agent will actually run: provider, SDK,
 model, profile, memory backend, the active tool set and built-ins, what was skipped and why
-not, model_params.json, and the live permission sandbox. Computed by the same resolution a
+not, model_params.json, the knowledge pack (files and sha256) and the live permission sandbox. Computed by the same resolution a
 wake uses; builds no model client, needs no API key, calls no platform, writes nothing.
 Also: harness wake --resolved-config.
 
@@ -165,6 +167,18 @@ Exit codes: 0 printed; 1 a configuration error (one line on stderr, nothing on s
     return runResolvedConfig({ env: { ...Deno.env.toObject(), BASECRADLE_CONFIG_HOME: flag } });
   },
 };
+
+/**
+ * The additive `knowledge` key (docs/configuration.md#knowledge): the pack's files in the order
+ * they are rendered, their bytes, and the `knowledge_sha256` every turn record will carry.
+ */
+function knowledgeReport(pack: KnowledgePack): Record<string, unknown> {
+  return {
+    files: pack.files.map((file) => ({ name: file.name, bytes: file.bytes })),
+    bytes: pack.files.reduce((sum, file) => sum + file.bytes, 0),
+    sha256: pack.sha256,
+  };
+}
 
 /**
  * The additive `budget` key (docs/configuration.md#budgetjson): the limits as written (null:

@@ -7,11 +7,11 @@
  */
 import { CONFIG_HOME_FLAG, PROVIDER_FLAG } from "./flag_values.ts";
 import { errorMessage } from "../base/error_text.ts";
-import { pythonJsonFile } from "../config/manifest.ts";
+import { pythonJsonFile } from "../config/bookkeeping.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import { type Finding, reportDocument, reportSummary, verify } from "../config/verify.ts";
+import { type Finding, proveConfigHome, reportDocument, reportSummary } from "../install/proof.ts";
 import { checkWakeConfig } from "../runtime/wake_config.ts";
-import { manifestText } from "./claims.ts";
+import { agentManifestText } from "./claims.ts";
 import { type Command, commandLabel, processIo } from "./command.ts";
 
 const options = {
@@ -63,20 +63,20 @@ stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not
     const label = commandLabel("verify");
     try {
       if (values["emit-claims"]) {
-        processIo.stdout(`${await manifestText(values["config-home"], values.subject)}\n`);
+        processIo.stdout(`${await agentManifestText(values["config-home"], values.subject)}\n`);
         return 0;
       }
       const configHome = resolveConfigHome(
         { configHome: env("BASECRADLE_CONFIG_HOME"), home: env("HOME") },
         values["config-home"],
       );
-      const report = await verify({
+      const report = await proveConfigHome({
         configHome,
         provider: values.provider,
         expectVersion: values["expect-version"],
         record: !values["no-evidence"],
         env,
-        findings: await wakeLoadFindings(configHome, values.provider),
+        ...await wakeLoadFindings(configHome, values.provider),
       });
       for (const line of report.warnings) processIo.stderr(`WARNING ${line}\n`);
       if (values.json) processIo.stdout(pythonJsonFile(reportDocument(report)));
@@ -91,23 +91,29 @@ stderr. Exit codes: 0 no findings; 1 at least one finding (or the home could not
 };
 
 /**
- * The wake's own configuration load as verify findings: none when a wake would load the config
- * home, else one `wake-would-refuse` finding carrying the wake's sentence. `--provider` stands in
- * for `AI_PROVIDER` here too, so the load judges the provider the rest of the report does.
+ * The wake's own configuration load as verify findings: none (and the knowledge pack's sha256)
+ * when a wake would load the config home, else one `wake-would-refuse` finding carrying the
+ * wake's sentence. `--provider` stands in for `AI_PROVIDER` here too, so the load judges the
+ * provider the rest of the report does.
  */
-async function wakeLoadFindings(configHome: string, provider?: string): Promise<Finding[]> {
+async function wakeLoadFindings(
+  configHome: string,
+  provider?: string,
+): Promise<{ findings: Finding[]; knowledgeSha256?: string }> {
   const vars: Record<string, string | undefined> = Deno.env.toObject();
   if (provider?.trim()) vars.AI_PROVIDER = provider.trim();
   const verdict = await checkWakeConfig({ vars, configHome });
-  if (verdict.ok) return [];
+  if (verdict.ok) return { findings: [], knowledgeSha256: verdict.knowledge.sha256 };
   const subject = verdict.subject.startsWith(`${configHome}/`)
     ? verdict.subject.slice(configHome.length + 1)
     : verdict.subject;
-  return [{
-    check: "wake-would-refuse",
-    subject,
-    detail: verdict.sentence,
-    remedy: "fix what the sentence names; `harness resolved-config` prints the same refusal, " +
-      "and the next wake loads once it is fixed",
-  }];
+  return {
+    findings: [{
+      check: "wake-would-refuse",
+      subject,
+      detail: verdict.sentence,
+      remedy: "fix what the sentence names; `harness resolved-config` prints the same refusal, " +
+        "and the next wake loads once it is fixed",
+    }],
+  };
 }

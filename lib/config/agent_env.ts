@@ -1,7 +1,4 @@
 /**
- * `lib/config/`: reading and validating configuration: the environment, the config home, plugin
- * files, the install reconcile.
- *
  * The config home's `agent.env`, read as the router's wake runner reads it
  * (docs/operating.md#the-agentenv-file), through the one parser of the format
  * (`lib/config/env_file.ts`): the file's variables, and an environment filled in from them.

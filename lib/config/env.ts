@@ -5,9 +5,7 @@
  * accepts nonsense, this runtime refuses to load with a sentence naming the variable, the value
  * (never a secret's) and what it accepts. Pure: it reads only the mapping it is given.
  */
-import { DEFAULT_MAX_STEPS } from "../core/types/step_note.ts";
-import { didYouMean } from "../base/suggest.ts";
-import { isUuid } from "../base/uuid.ts";
+import { DEFAULT_MAX_STEPS } from "../core/types/step_counter.ts";
 import * as z from "../base/zod.ts";
 import {
   type LogFormat,
@@ -16,10 +14,27 @@ import {
   parseLogFormat,
   parseLogLevel,
 } from "../journal/level.ts";
-import { type ProviderName, validateModelAxes } from "../providers/axes.ts";
-import { optionsFromEnv, type PlatformClientOptions } from "../platform/config.ts";
+import type { ProviderName } from "../providers/axes.ts";
+import type { PlatformClientOptions } from "../platform/config.ts";
+import { acrossChecked, checkAcross } from "./env_across.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
-import { describeRange, ENV_RANGES, inRange, type NumberRange } from "./ranges.ts";
+import {
+  DELIVERY_ID,
+  FALSY,
+  field,
+  flag,
+  httpUrl,
+  lenientProfile,
+  lenientSeconds,
+  number,
+  type ProfileName,
+  ranged,
+  Refusal,
+  shown,
+  text,
+  uuid,
+  verbatim,
+} from "./env_fields.ts";
 import { SECRET_VARIABLES } from "../journal/secret_variables.ts";
 
 /**
@@ -35,8 +50,7 @@ export type EnvSource =
   | Readonly<Record<string, string | undefined>>
   | ((name: string) => string | undefined);
 
-/** The policy profiles (`HARNESS_PROFILE`). */
-export type ProfileName = "locked" | "unlocked";
+export type { ProfileName };
 
 /** Variables whose values are credentials: never echoed in an error, a log line or a report. */
 export { SECRET_VARIABLES };
@@ -207,124 +221,6 @@ export interface HarnessEnv {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Field parsers. Each takes the raw value and either returns the typed value or throws a
-// Refusal carrying the full sentence; `field` turns that into a zod issue.
-
-class Refusal {
-  constructor(readonly message: string) {}
-}
-
-const FALSY = new Set(["0", "false", "no", "off"]);
-const INT = /^[+-]?\d+$/;
-const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-
-/** A value quoted for an error: control characters escaped, long values cut. */
-function shown(raw: string): string {
-  const escaped = JSON.stringify(raw).slice(1, -1).replaceAll("'", "\\'");
-  return `'${escaped.length > 80 ? `${escaped.slice(0, 79)}…` : escaped}'`;
-}
-
-function field<T>(read: (raw: string | undefined) => T) {
-  return z.string().optional().transform((raw, ctx): T => {
-    try {
-      return read(raw);
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      ctx.addIssue({ code: "custom", message: error.message });
-      return z.NEVER;
-    }
-  });
-}
-
-/** Trimmed text; unset or blank ⇒ undefined (env files often carry `NAME=` lines). */
-const text = () => field((raw) => raw?.trim() || undefined);
-
-/** An endpoint override: trimmed, blank ⇒ undefined, else it must be an http(s) URL. */
-const httpUrl = (name: string, example: string) =>
-  field((raw) => {
-    const value = raw?.trim();
-    if (!value) return undefined;
-    let protocol = "";
-    try {
-      protocol = new URL(value).protocol;
-    } catch { /* refused below */ }
-    if (protocol !== "http:" && protocol !== "https:") {
-      throw new Refusal(`${name} must be an http(s) URL such as ${example}, got ${shown(raw!)}.`);
-    }
-    return value;
-  });
-
-/** A credential taken verbatim (spaces may be part of it); only empty means unset. */
-const verbatim = () => field((raw) => (raw === undefined || raw === "" ? undefined : raw));
-
-/** The truthiness rule (docs/environment.md): only the falsy set turns a flag off; empty is not falsy. */
-const flag = (fallback: boolean) =>
-  field((raw) => raw === undefined ? fallback : !FALSY.has(raw.trim().toLowerCase()));
-
-/** A numeric variable: its range (ranges.ts), and what a special value means, if one does. */
-type RangedName = keyof typeof ENV_RANGES;
-
-/**
- * `name`'s value read as a number inside its range, else the refusal naming the range (after
- * `lead`, the other spellings the variable takes).
- */
-function number(name: RangedName, raw: string, note?: string, lead = ""): number {
-  const range: NumberRange = ENV_RANGES[name];
-  const value = raw.trim();
-  const parsed = (range.integer ? INT : FLOAT).test(value) ? Number(value) : Number.NaN;
-  if (!inRange(parsed, range)) {
-    throw new Refusal(`${name} must be ${lead}${describeRange(range, note)}, got ${shown(raw)}.`);
-  }
-  return parsed;
-}
-
-/** A number in its range; blank ⇒ `fallback`. */
-const ranged = <F extends number | undefined>(name: RangedName, fallback: F, note?: string) =>
-  field((raw): number | F =>
-    raw === undefined || raw.trim() === "" ? fallback : number(name, raw, note)
-  );
-
-const uuid = (name: string) =>
-  field((raw) => {
-    const value = raw?.trim();
-    if (!value) return undefined;
-    if (!isUuid(value)) throw new Refusal(`${name} must be a UUID, got ${shown(raw ?? "")}.`);
-    return value;
-  });
-
-/** The raw variables the cross checks read. */
-interface RawAxesAndPlatform {
-  readonly AI_PROVIDER?: string;
-  readonly AI_SDK?: string;
-  readonly AI_SDK_SURFACE?: string;
-  readonly BASECRADLE_BASE_URL?: string;
-  readonly BASECRADLE_TOKEN?: string;
-  readonly BASECRADLE_EMAIL?: string;
-  readonly BASECRADLE_PASSWORD?: string;
-  readonly BASECRADLE_SESSION_NAME?: string;
-}
-
-/** The matrix check is the providers factory's own, so config and build can never disagree. */
-function modelAxes(v: RawAxesAndPlatform) {
-  return validateModelAxes({ provider: v.AI_PROVIDER, sdk: v.AI_SDK, surface: v.AI_SDK_SURFACE });
-}
-
-/** The BASECRADLE_* credentials and base URL, read by the platform client's own reader. */
-function platformOptions(v: RawAxesAndPlatform) {
-  return optionsFromEnv((name) => v[name as keyof RawAxesAndPlatform]);
-}
-
-/**
- * The cross-variable results, worked out once per parse: the refinement checks them (so every
- * problem is listed at once) and the transform, which runs only when all passed, reuses them.
- */
-const crossChecked = new WeakMap<
-  object,
-  { axes: ReturnType<typeof modelAxes>; platform: ReturnType<typeof platformOptions> }
->();
-
-// ---------------------------------------------------------------------------------------------
 // The schema: one entry per variable, keyed by its real name.
 
 const Schema = z.object({
@@ -464,47 +360,20 @@ const Schema = z.object({
   LNAME: text(),
   USERNAME: text(),
 }).superRefine((v, ctx) => {
-  // Cross-variable checks run even when a single field was refused (`when`), so one error lists
-  // everything to fix. They read only raw text fields, which cannot themselves be refused.
-  let axes: ReturnType<typeof modelAxes> | undefined;
-  let platform: ReturnType<typeof platformOptions> | undefined;
-  for (const check of [() => (axes = modelAxes(v)), () => (platform = platformOptions(v))]) {
-    try {
-      check();
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message });
-    }
-  }
-  if (axes && platform) crossChecked.set(v, { axes, platform });
+  // Run even when a single field was refused (`when`), so one error lists everything to fix.
+  for (const message of checkAcross(v)) ctx.addIssue({ code: "custom", message });
 }, { when: () => true }).transform((v): HarnessEnv => {
   const warnings: string[] = [];
 
-  const profileRaw = (v.HARNESS_PROFILE ?? "").trim().toLowerCase();
-  const profile: ProfileName = profileRaw === "unlocked" ? "unlocked" : "locked";
-  if (profileRaw !== "" && profileRaw !== "locked" && profileRaw !== "unlocked") {
-    warnings.push(
-      `HARNESS_PROFILE=${shown(v.HARNESS_PROFILE ?? "")} is neither 'locked' nor 'unlocked'; ` +
-        `running locked (fail-closed).${didYouMean(profileRaw, ["unlocked", "locked"])}`,
-    );
-  }
+  const profile = lenientProfile(v.HARNESS_PROFILE, warnings);
+  const mcpTimeoutSeconds = lenientSeconds(
+    "HARNESS_MCP_TIMEOUT",
+    v.HARNESS_MCP_TIMEOUT,
+    ENV_DEFAULTS.mcpTimeoutSeconds,
+    warnings,
+  );
 
-  // Lenient on purpose (as the Python harness is): a bad MCP timeout must not take the wake down, only fall back.
-  const mcpRaw = (v.HARNESS_MCP_TIMEOUT ?? "").trim();
-  let mcpTimeoutSeconds: number = ENV_DEFAULTS.mcpTimeoutSeconds;
-  if (mcpRaw !== "") {
-    const parsed = FLOAT.test(mcpRaw) ? Number(mcpRaw) : Number.NaN;
-    if (inRange(parsed, ENV_RANGES.HARNESS_MCP_TIMEOUT)) mcpTimeoutSeconds = parsed;
-    else {
-      warnings.push(
-        `HARNESS_MCP_TIMEOUT=${shown(mcpRaw)} is not ` +
-          `${describeRange(ENV_RANGES.HARNESS_MCP_TIMEOUT)}; using ` +
-          `${ENV_DEFAULTS.mcpTimeoutSeconds}.`,
-      );
-    }
-  }
-
-  const { axes, platform } = crossChecked.get(v) ??
-    { axes: modelAxes(v), platform: platformOptions(v) };
+  const { axes, platform } = acrossChecked(v);
   return {
     aiProvider: axes.provider,
     aiSdk: axes.sdk,

@@ -7,9 +7,9 @@
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import { readDirNames, readText } from "../base/read_files.ts";
-import { type Manifest, readManifest } from "./manifest.ts";
+import { type Manifest, readManifest } from "./bookkeeping.ts";
 import { isPluginFileName } from "./overlay.ts";
-import type { Overlay } from "./resolve.ts";
+import type { Overlay } from "./tool_resolution.ts";
 
 /** The overlay of `configHome`, or `null` when tools were never installed there. */
 export async function readOverlay(

@@ -21,7 +21,7 @@
 import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import * as z from "../base/zod.ts";
-import { type Catalogue, RUNTIME_CATALOGUE } from "./catalogue.ts";
+import { RUNTIME_VOCABULARY, type ToolVocabulary } from "./tool_vocabulary.ts";
 
 /** The one plugin-file format this runtime reads. */
 export const PLUGIN_FORMAT = 1;
@@ -81,7 +81,7 @@ export interface Requires {
 
 /** One plugin of a file, with the stem and file it came from. */
 export interface Plugin {
-  /** A function tool of this runtime, by its catalogue name. */
+  /** A function tool of this runtime, by its vocabulary name. */
   readonly tool?: string;
   /** A server-side built-in, by wire name. */
   readonly builtin?: string;
@@ -130,7 +130,7 @@ export function stemOf(file: string): string {
 export function parsePluginFile(
   file: string,
   text: string,
-  catalogue: Catalogue = RUNTIME_CATALOGUE,
+  vocabulary: ToolVocabulary = RUNTIME_VOCABULARY,
 ): ParsedPluginFile {
   let raw: unknown;
   try {
@@ -150,19 +150,19 @@ export function parsePluginFile(
   const optIn = parsed.data.opt_in ?? false;
   const plugins: Plugin[] = [];
   for (const [index, entry] of parsed.data.plugins.entries()) {
-    if (entry.tool !== undefined && !(entry.tool in catalogue.tools)) {
+    if (entry.tool !== undefined && !(entry.tool in vocabulary.tools)) {
       return {
         ok: false,
         error: `plugins.${index}.tool: unknown tool '${entry.tool}'; this runtime's tools are: ${
-          Object.keys(catalogue.tools).sort().join(", ")
+          Object.keys(vocabulary.tools).sort().join(", ")
         }`,
       };
     }
-    if (entry.builtin !== undefined && !(entry.builtin in catalogue.builtins)) {
+    if (entry.builtin !== undefined && !(entry.builtin in vocabulary.builtins)) {
       return {
         ok: false,
         error: `plugins.${index}.builtin: unknown built-in '${entry.builtin}'; known: ${
-          Object.keys(catalogue.builtins).sort().join(", ")
+          Object.keys(vocabulary.builtins).sort().join(", ")
         }`,
       };
     }

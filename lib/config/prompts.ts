@@ -10,7 +10,7 @@ import { join } from "../base/paths.ts";
 import { readBytes } from "../base/read_files.ts";
 import { DEFAULT_INITIALIZE, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
 import { ConfigError } from "./errors.ts";
-import { type Manifest, readManifest } from "./manifest.ts";
+import { type Manifest, readManifest } from "./bookkeeping.ts";
 
 /** The config home's path relative to `$HOME` when nothing else names it. */
 export const DEFAULT_CONFIG_HOME = ".config/basecradle";

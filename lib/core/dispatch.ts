@@ -1,7 +1,4 @@
 /**
- * `lib/core/`: the agent core: the engine's tool loop, dispatch, the registry, policy, retries and
- * the Harness facade.
- *
  * Runs one tool call and turns every failure into text the model can read
  * (docs/tools.md#conventions-shared-by-every-tool): bad input from the model must become a tool
  * error, never a crashed turn (docs/invariants.md#8-fail-loud-lose-nothing).

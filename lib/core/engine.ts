@@ -1,5 +1,5 @@
 /**
- * The think→act loop. Per step: a step note, one model call (transient faults retried), the
+ * The think→act loop. Per step: a step counter, one model call (transient faults retried), the
  * reply appended and **persisted before any tool runs**
  * (docs/invariants.md#3-written-before-dispatched), each tool call run in order, images injected,
  * hooks consulted. The loop holds no policy: it runs whatever the registry holds, and the
@@ -26,134 +26,33 @@ import { type ImageContent, Message } from "./types/message.ts";
 import type { Provider } from "./types/provider.ts";
 import type { ToolRegistry } from "./registry.ts";
 import { loggedChat, realSleep, type Sleep } from "./retry.ts";
-import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepNote } from "./types/step_note.ts";
+import { DEFAULT_MAX_STEPS, RESERVE_NUDGE, stepCounter } from "./types/step_counter.ts";
 import type { StepContext, TurnHook } from "./turn_hook.ts";
-import type { ToolOutcome, ToolSpec } from "./types/tool.ts";
+import type { ToolSpec } from "./types/tool.ts";
+import {
+  DEFAULT_RESPONSE_RETRIES,
+  EngineError,
+  type EngineOptions,
+  type EngineResult,
+  type RunOptions,
+  type ToolCallRecord,
+  type UnspokenKind,
+  type UsageTotals,
+} from "./engine_contract.ts";
 
 export { nudgeOnce } from "./turn_hook.ts";
 export type { StepContext, TurnHook } from "./turn_hook.ts";
 
-/** Extra attempts for a transient provider fault when none is configured. */
-export const DEFAULT_RESPONSE_RETRIES = 2;
-
-/**
- * The turn could not produce its final text: the step budget was spent and the reserve summary
- * call failed or wrote nothing. The wake substitutes its canned note; nothing is posted.
- */
-export class EngineError extends Error {
-  /** The class name, kept through minification. */
-  override name = "EngineError";
-}
-
-/** How the turn's final (unspoken) text came about. */
-export type UnspokenKind = "narration" | "reserve";
-
-/** One tool call the turn made. */
-export interface ToolCallRecord {
-  /** The tool name the model called. */
-  readonly name: string;
-  /** The provider-supplied call id. */
-  readonly callId: string;
-  /**
-   * Whether the call produced a result (`ok`) or an error text (`error`): the turn record's
-   * field (docs/records.md), unchanged by the finer journal outcome. A declined call (`invalid`,
-   * `refused`, `blocked`) answered the model, so it is `ok` here.
-   */
-  readonly outcome: "ok" | "error";
-  /** How the call ended, as its `tool` journal line says (`ok`, `error`, `invalid`, …). */
-  readonly journalOutcome: ToolOutcome;
-  /** The call's `action` argument, for tools that take one (`messages` → `create`). */
-  readonly action?: string;
-  /** The error, when the outcome is `error`. */
-  readonly error?: string;
-}
-
-/** Provider-reported usage summed over the turn's model calls (the reserve call included). */
-export interface UsageTotals {
-  /** Model calls that succeeded. */
-  calls: number;
-  /** Input tokens, summed over calls that reported them. */
-  tokensIn: number;
-  /** Output tokens, likewise. */
-  tokensOut: number;
-  /** Total tokens, likewise. */
-  tokensTotal: number;
-  /** Cached input tokens, likewise. */
-  cachedTokens: number;
-  /** Input tokens written to the prompt cache; undefined until a call reports the field. */
-  cacheWriteTokens?: number;
-  /** USD; `undefined` when no call reported a cost. */
-  cost?: number;
-}
-
-/** What one run produced. */
-export interface EngineResult {
-  /** The turn's final text (narration or reserve report); `""` when the model wrote none. */
-  readonly text: string;
-  /** `narration` for a turn the model ended itself, `reserve` for the step-cap report. */
-  readonly kind: UnspokenKind;
-  /** The final assistant turn, as appended to the transcript. */
-  readonly reply: Message;
-  /** Model steps used (the reserve call is the harness's, not a step). */
-  readonly steps: number;
-  /** The budget the run had. */
-  readonly maxSteps: number;
-  /** Every tool call the run made, in order. */
-  readonly toolCalls: readonly ToolCallRecord[];
-  /** Usage summed over the run's model calls. */
-  readonly usage: UsageTotals;
-}
-
-/** What an engine is built with; everything has a default. */
-export interface EngineOptions {
-  /** Where lines go; defaults to silent. */
-  readonly journal?: Journal;
-  /** Per-turn step budget; a positive integer. */
-  readonly maxSteps?: number;
-  /** Extra attempts for the transient faults; total attempts = this + 1. */
-  readonly responseRetries?: number;
-  /** The clock for step notes and durations. */
-  readonly now?: () => Date;
-  /** The retry backoff's sleep. */
-  readonly sleep?: Sleep;
-  /** Overrides `provider.supportsVision()`; only a definite `false` withholds images. */
-  readonly vision?: boolean;
-  /** Server-side built-in names besides `provider.builtins`. */
-  readonly builtins?: Iterable<string>;
-  /** Hooks consulted on every run of this engine, before any per-run hooks. */
-  readonly hooks?: readonly TurnHook[];
-  /**
-   * How a request's inline images are prepared (docs/context.md#images-in-a-request); `null`
-   * sends them untouched. Defaults to {@link DEFAULT_IMAGE_PREP}.
-   */
-  readonly imagePrep?: ImagePrepPolicy | null;
-}
-
-/** What one run is given besides the transcript. */
-export interface RunOptions {
-  /**
-   * Saves the live transcript. Awaited after each reply **before** its tools run (a failure
-   * there fails the turn and nothing is dispatched), then best-effort after each later append.
-   */
-  readonly persist?: () => Promise<void> | void;
-  /**
-   * What the provider is sent, built from the live transcript: the host prepends the charter
-   * or splices the brief here, so neither is ever persisted
-   * (docs/invariants.md#6-stable-first-volatile-last). Defaults to the transcript itself.
-   */
-  readonly view?: (
-    messages: readonly Message[],
-  ) => readonly Message[] | Promise<readonly Message[]>;
-  /** Hooks for this run only (e.g. this turn's nudge), consulted after the engine's own. */
-  readonly hooks?: readonly TurnHook[];
-  /** Passed to every tool; aborted when the host tears the turn down. */
-  readonly signal?: AbortSignal;
-  /**
-   * Asked before each step: a line to add to that step's note (the handoff reminder,
-   * docs/context.md#handoff-the-summarize-tool), or `undefined` for none.
-   */
-  readonly stepReminder?: () => string | undefined | Promise<string | undefined>;
-}
+export {
+  DEFAULT_RESPONSE_RETRIES,
+  EngineError,
+  type EngineOptions,
+  type EngineResult,
+  type RunOptions,
+  type ToolCallRecord,
+  type UnspokenKind,
+  type UsageTotals,
+} from "./engine_contract.ts";
 
 /** Runs turns for one provider against one registry. */
 export class Engine {
@@ -268,7 +167,7 @@ class Run {
         this.#stepsUsed = step;
         this.engine.steps++;
         const reminder = await this.options.stepReminder?.();
-        const note = stepNote(step, max, started);
+        const note = stepCounter(step, max, started);
         this.messages.push(Message.system(reminder ? `${note}\n\n${reminder}` : note));
         const reply = await this.#chat(specs.length ? specs : undefined);
         this.messages.push(reply);
@@ -368,8 +267,7 @@ class Run {
       this.#calls.push({
         name: run.name,
         callId: run.callId,
-        outcome: run.outcome === "error" ? "error" : "ok",
-        journalOutcome: run.outcome,
+        outcome: run.outcome,
         ...(typeof action === "string" ? { action } : {}),
         ...(run.error === undefined ? {} : { error: run.error }),
       });

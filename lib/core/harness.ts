@@ -22,7 +22,7 @@ import type { Provider } from "./types/provider.ts";
 import { ToolRegistry } from "./registry.ts";
 import type { Sleep } from "./retry.ts";
 import { InMemorySessionStore, type SessionStore } from "./transcript/session_store.ts";
-import { isStepNote } from "./types/step_note.ts";
+import { isStepCounter } from "./types/step_counter.ts";
 import type { Tool } from "./types/tool.ts";
 import type { ImagePrepPolicy } from "./types/image_policy.ts";
 
@@ -58,7 +58,7 @@ export interface HarnessOptions {
   readonly hooks?: readonly TurnHook[];
   /** Overrides the provider's vision answer. */
   readonly vision?: boolean;
-  /** Clock for step notes and durations (tests). */
+  /** Clock for step counters and durations (tests). */
   readonly now?: () => Date;
   /** Sleep for the retry backoff (tests). */
   readonly sleep?: Sleep;
@@ -220,9 +220,9 @@ export function withCharter(
   return [Message.system(charter), ...rest];
 }
 
-/** A leading system turn that is neither a step note nor a compaction summary. */
+/** A leading system turn that is neither a step counter nor a compaction summary. */
 function isCharterTurn(message: Message): boolean {
-  return message.role === "system" && !isStepNote(message) && !isSummary(message);
+  return message.role === "system" && !isStepCounter(message) && !isSummary(message);
 }
 
 /** The transcript's record of a turn that failed: `[turn failed: <Type> — <message>]`. */

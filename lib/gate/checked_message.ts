@@ -5,6 +5,7 @@
  * which runs the checks itself. The gate's delivery takes nothing else, so "post without
  * checking" is not a thing the code can express.
  */
+import { ClearedText } from "../platform/mod.ts";
 import { GateRefusal } from "./refusal.ts";
 import type { Check, Verdict } from "./verdict.ts";
 
@@ -28,6 +29,8 @@ export class CheckedMessage {
   readonly body: string;
   /** The verdicts that let it through: non-empty, all passed. */
   readonly verdicts: readonly Verdict[];
+  /** The same body, sealed for the platform client's message create. */
+  readonly cleared: ClearedText<"message">;
   // An ES private field makes the class nominal: a look-alike object literal does not type-check.
   readonly #sealed = true;
 
@@ -39,6 +42,7 @@ export class CheckedMessage {
     this.timeline = draft.timeline;
     this.body = draft.body;
     this.verdicts = Object.freeze([...verdicts]);
+    this.cleared = ClearedText.seal("message", { body: draft.body }, verdicts);
     Object.freeze(this);
   }
 

@@ -101,11 +101,24 @@ export function pipeline(
   guardrails: Guardrails,
   secrets: Iterable<string | null | undefined> = [],
 ): Check[] {
-  return [
-    notEmpty,
-    knownSecrets(secrets),
-    ...(guardrails.secretGuard ? [secretGuard] : []),
-    maxLength(guardrails.maxLength),
-    forbiddenPatterns(guardrails.forbiddenPatterns),
-  ];
+  return surfaceChecks(guardrails, secrets).message;
+}
+
+/**
+ * The checks of every surface `guardrails` configure (docs/security.md#what-each-surface-screens):
+ * a message gets the whole pipeline; every other text field (a file, a filename, a description,
+ * task instructions, a direct message) gets the agent's own secrets, the credential shapes and the
+ * operator's patterns, but no length or emptiness rule, which are about chat messages.
+ */
+export function surfaceChecks(
+  guardrails: Guardrails,
+  secrets: Iterable<string | null | undefined> = [],
+): { readonly message: Check[]; readonly text: Check[] } {
+  const own = knownSecrets(secrets);
+  const shapes = guardrails.secretGuard ? [secretGuard] : [];
+  const patterns = forbiddenPatterns(guardrails.forbiddenPatterns);
+  return {
+    message: [notEmpty, own, ...shapes, maxLength(guardrails.maxLength), patterns],
+    text: [own, ...shapes, patterns],
+  };
 }

@@ -16,5 +16,5 @@ export function deliver(
   if (!CheckedMessage.is(message)) {
     return Promise.reject(new TypeError("deliver() takes only a screened CheckedMessage"));
   }
-  return client.messages.create(message.timeline, { body: message.body }, { idempotencyKey });
+  return client.messages.create(message.timeline, message.cleared, { idempotencyKey });
 }

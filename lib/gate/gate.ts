@@ -11,11 +11,12 @@
 import { codePointLength } from "../base/code_points.ts";
 import { posted } from "../journal/catalogue.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
-import type { Message, PlatformClient } from "../platform/mod.ts";
-import type { OutboundGate, PostRequest } from "./post_request.ts";
+import type { ClearedText, Message, PlatformClient } from "../platform/mod.ts";
+import type { ClearRequest, ClearSurface, OutboundGate, PostRequest } from "./post_request.ts";
 import type { PostKind } from "../journal/catalogue_wake.ts";
 import { CheckedMessage } from "./checked_message.ts";
-import { pipeline } from "./checks.ts";
+import { surfaceChecks } from "./checks.ts";
+import { clearText, type SurfaceChecks } from "./clear.ts";
 import { deliver } from "./deliver.ts";
 import { DEFAULT_GUARDRAILS, type Guardrails } from "./guardrails.ts";
 import { GateRefusal } from "./refusal.ts";
@@ -40,6 +41,8 @@ export interface GateOptions {
 export class Gate implements OutboundGate {
   /** The checks every post passes, in order. */
   readonly checks: readonly Check[];
+  /** The checks of every surface (a message's are {@link checks}). */
+  readonly surfaces: SurfaceChecks;
   readonly #client: PlatformClient;
   readonly #journal: Journal;
 
@@ -47,9 +50,27 @@ export class Gate implements OutboundGate {
   constructor(options: GateOptions) {
     this.#client = options.client;
     this.#journal = options.journal ?? silentJournal;
-    this.checks = Object.freeze(
-      pipeline(options.guardrails ?? DEFAULT_GUARDRAILS, options.secrets ?? []),
-    );
+    const surfaces = surfaceChecks(options.guardrails ?? DEFAULT_GUARDRAILS, options.secrets ?? []);
+    this.surfaces = Object.freeze({
+      message: Object.freeze(surfaces.message),
+      text: Object.freeze(surfaces.text),
+    });
+    this.checks = this.surfaces.message;
+  }
+
+  /**
+   * Screens an asset's, task's, webhook endpoint's or direct message's text and seals it; a
+   * refusal logs `post blocked` with the surface as its kind, and is thrown.
+   */
+  clear<S extends ClearSurface>(request: ClearRequest<S>): Promise<ClearedText<S>> {
+    try {
+      return Promise.resolve(clearText(request.surface, request.fields, this.surfaces));
+    } catch (error) {
+      if (error instanceof GateRefusal) {
+        this.#blocked(request.timeline ?? "-", request.surface, error);
+      }
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -78,11 +99,11 @@ export class Gate implements OutboundGate {
     return message;
   }
 
-  #blocked(timeline: string, kind: PostKind, refusal: GateRefusal): void {
+  #blocked(timeline: string, kind: PostKind | ClearSurface, refusal: GateRefusal): void {
     this.#journal.event("WARNING", "post blocked", {
       timeline,
       kind,
-      check: refusal.failed.map((v) => v.check).join(","),
+      check: [...new Set(refusal.failed.map((v) => v.check))].join(","),
     }, { color: "yellow" });
   }
 }

@@ -1,7 +1,4 @@
 /**
- * `lib/gate/`: the outbound gate, the only way a message reaches the platform, and the post-request
- * types it owns.
- *
  * The outbound gate: the only way a message reaches the platform. `Gate` screens every post
  * with deterministic checks (non-empty, the agent's own secrets in any spelling, credential
  * shapes, length, operator-forbidden patterns) and posts only a sealed `CheckedMessage`;
@@ -10,6 +7,8 @@
  */
 export { Gate, type GateOptions } from "./gate.ts";
 export { CheckedMessage, type Draft } from "./checked_message.ts";
+export { clearText, fieldSubject, type SurfaceChecks } from "./clear.ts";
+export type { ClearRequest, ClearSurface } from "./post_request.ts";
 export { GateRefusal, redactSpans } from "./refusal.ts";
 export type { Check, Verdict } from "./verdict.ts";
 export {
@@ -19,6 +18,7 @@ export {
   notEmpty,
   pipeline,
   secretGuard,
+  surfaceChecks,
 } from "./checks.ts";
 export { type CredentialFinding, findCredentials, findCredentialShape } from "./secret_shapes.ts";
 export {

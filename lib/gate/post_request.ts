@@ -4,7 +4,12 @@
  * gate never imports a tool.
  */
 import type { PostKind } from "../journal/catalogue_wake.ts";
-import type { Message as PlatformMessage } from "../platform/mod.ts";
+import type {
+  ClearedText,
+  Message as PlatformMessage,
+  SurfaceFields,
+  TextSurface,
+} from "../platform/mod.ts";
 
 /** One message the agent (or the wake on its behalf) wants to post. */
 export interface PostRequest {
@@ -18,6 +23,19 @@ export interface PostRequest {
   readonly idempotencyKey?: string;
 }
 
+/** Agent text for a surface other than a timeline message, to be screened before it is sent. */
+export interface ClearRequest<S extends ClearSurface = ClearSurface> {
+  /** Where it goes: an asset, a task, a webhook endpoint, a direct message. */
+  readonly surface: S;
+  /** The fields exactly as they will be sent. */
+  readonly fields: SurfaceFields[S];
+  /** The timeline it is made on, for the `post blocked` line (none for a direct message). */
+  readonly timeline?: string;
+}
+
+/** The surfaces {@link OutboundGate.clear} screens (a message goes through `post`). */
+export type ClearSurface = Exclude<TextSurface, "message">;
+
 /**
  * The only way a message reaches the platform. Implementations run deterministic checks first
  * and refuse with `GateRefusal` (naming the failed check) before anything is sent.
@@ -25,4 +43,10 @@ export interface PostRequest {
 export interface OutboundGate {
   /** Checks and posts; resolves to the created (or, on a replayed key, the original) record. */
   post(request: PostRequest): Promise<PlatformMessage>;
+  /**
+   * Screens agent text for another surface with the same checks and returns it sealed, the only
+   * value the platform's create call (or the push transport) accepts; refuses with
+   * `GateRefusal`, naming the field and the check, before anything is sent.
+   */
+  clear<S extends ClearSurface>(request: ClearRequest<S>): Promise<ClearedText<S>>;
 }

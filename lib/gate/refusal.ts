@@ -41,19 +41,38 @@ export class GateRefusal extends Error {
    * holds) swaps this in, so the secret does not stay on disk and replay to the model.
    */
   readonly redacted: string | undefined;
+  /**
+   * For a create of several fields (an asset's filename, description and content): each refused
+   * field's text with its secrets redacted, by field name, for the caller to swap into the
+   * arguments it keeps. Empty when nothing was located.
+   */
+  readonly redactedFields: Readonly<Record<string, string>>;
 
-  /** `failed` must hold at least one failing verdict; `body` is the text they judged. */
-  constructor(failed: readonly Verdict[], body?: string) {
+  /**
+   * `failed` must hold at least one failing verdict; `body` is the text they judged. `subject`
+   * names what was refused for the model ("the task's instructions"; default: the message).
+   */
+  constructor(
+    failed: readonly Verdict[],
+    body?: string,
+    subject?: string,
+    redactedFields: Readonly<Record<string, string>> = {},
+  ) {
     if (failed.length === 0) throw new TypeError("GateRefusal needs a failing verdict");
     const reasons = failed.map((v) => `${v.check} — ${v.reason ?? "failed"}`).join("; ");
-    const names = failed.map((v) => v.check).join(", ");
+    const names = [...new Set(failed.map((v) => v.check))].join(", ");
+    const plural = names.includes(",") ? "s" : "";
     super(
-      `the outbound gate blocked it (failed check${failed.length > 1 ? "s" : ""}: ${names}). ` +
-        `${reasons}. Nothing was posted; correct the message and try again.`,
+      subject === undefined
+        ? `the outbound gate blocked it (failed check${plural}: ${names}). ` +
+          `${reasons}. Nothing was posted; correct the message and try again.`
+        : `the outbound gate blocked ${subject} (failed check${plural}: ${names}). ` +
+          `${reasons}. Nothing was sent; correct it and try again.`,
     );
     this.check = failed[0].check;
     this.failed = failed;
     const spans = failed.flatMap((v) => v.spans ?? []);
     this.redacted = body === undefined || spans.length === 0 ? undefined : redactSpans(body, spans);
+    this.redactedFields = Object.freeze({ ...redactedFields });
   }
 }

@@ -1,7 +1,4 @@
 /**
- * `lib/home/`: everything a wake keeps under HARNESS_HOME besides transcripts and memory: marks,
- * seen-sets, claims, breaker, billing, artifacts, cleanup.
- *
  * Per-timeline state under `HARNESS_HOME` (docs/home-layout.md): marks, the task seen-set,
  * two-phase item claims, the wake breaker, the billing marker, the cleanup that removes a
  * deleted timeline's share of all of it, and the sweep of temp files a killed writer stranded. File names and bytes match the Python reference, so a box

@@ -1,6 +1,4 @@
 /**
- * `lib/journal/`: the journal: the log grammar, its line catalogue and the secret scrubber.
- *
  * The journal: the log grammar every module writes through. `Journal` is the contract;
  * `StreamJournal` (stderr) and `MemoryJournal` implement it; `render.ts` holds the grammar as
  * pure functions; `scrub.ts` the secret scrubber; `catalogue.ts` one helper per documented line.

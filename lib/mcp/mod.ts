@@ -1,6 +1,4 @@
 /**
- * `lib/mcp/`: the MCP client: server configs, pinning, connections and the proxied tools.
- *
  * The MCP client (docs/mcp.md): drop a server config into `<config-home>/mcp/` and its tools
  * join the agent's tool set as `<server>__<tool>`. Two entry points:
  *

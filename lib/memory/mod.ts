@@ -1,7 +1,4 @@
 /**
- * `lib/memory/`: memory: the provider seam, the SQLite store shared with the Python harness, and
- * the memory tool.
- *
  * Memory: the pluggable {@link MemoryProvider} seam, the default SQLite store and the `memory`
  * tool. `loadMemoryProvider(Deno.env.get("HARNESS_MEMORY_PROVIDER"), { home })` binds the
  * backend; the hook helpers call a provider so that its failures never break a turn.

@@ -4,10 +4,10 @@
  * porter-stemmed full-text index, nudged by recency (docs/memory.md#automatic-recall-the-recall-provider).
  */
 import { errorMessage } from "../base/error_text.ts";
-import { dirname, join } from "../base/paths.ts";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { join } from "../base/paths.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { openRecallFile, type RecallStatements } from "./recall_connection.ts";
 import { cosine } from "./recall_vector.ts";
-import { ensureRecallSchema } from "./recall_schema.ts";
 import {
   chunkText,
   indexText,
@@ -110,29 +110,6 @@ export function recallPath(options: RecallStoreOptions): string {
   return join(user, ".basecradle_harness", RECALL_FILENAME);
 }
 
-/** Prepared statements, made once per connection. */
-interface Statements {
-  readonly nameId: StatementSync;
-  readonly addName: StatementSync;
-  readonly addExchange: StatementSync;
-  readonly addChunk: StatementSync;
-  readonly addIndex: StatementSync;
-  readonly search: StatementSync;
-  readonly chunk: StatementSync;
-  readonly meta: StatementSync;
-  readonly setMeta: StatementSync;
-  readonly clearTerms: StatementSync;
-  readonly addTerm: StatementSync;
-  readonly stems: StatementSync;
-  readonly termDocs: StatementSync;
-  readonly prefixDocs: StatementSync;
-  readonly chunkTerms: StatementSync;
-  readonly countTerm: StatementSync;
-  readonly setVector: StatementSync;
-  readonly vectors: StatementSync;
-  readonly vector: StatementSync;
-}
-
 /** A stored vector row. */
 interface VectorRow {
   readonly chunk: number | bigint;
@@ -153,7 +130,7 @@ export class RecallStore {
   readonly #options: RecallStoreOptions;
   #path: string | undefined;
   #db: DatabaseSync | null = null;
-  #statements: Statements | null = null;
+  #statements: RecallStatements | null = null;
 
   /** A store at `options.path` or under `options.home`. */
   constructor(options: RecallStoreOptions = {}) {
@@ -412,94 +389,19 @@ export class RecallStore {
     return s.addName.run(name).lastInsertRowid;
   }
 
-  #open(): { db: DatabaseSync; statements: Statements } {
+  #open(): { db: DatabaseSync; statements: RecallStatements } {
     if (this.#db && this.#statements) return { db: this.#db, statements: this.#statements };
-    const path = this.path;
-    Deno.mkdirSync(dirname(path), { recursive: true });
-    const db = new DatabaseSync(path, {
-      timeout: this.#options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    });
-    try {
-      try {
-        db.exec("PRAGMA journal_mode = WAL");
-      } catch {
-        // Another process holds the file in rollback mode: slower, not wrong.
-      }
-      // WAL with synchronous=NORMAL never corrupts the file; a power cut may lose the last
-      // exchanges, and an exchange costs no fsync of its own.
-      db.exec("PRAGMA synchronous = NORMAL");
-      ensureRecallSchema(db);
-      // Scratch objects, per connection: the tokenizer the index uses, run over a query's terms
-      // or a chunk's text, and its tokens read back in order or as distinct terms.
-      db.exec(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_query USING fts5(body, " +
-          "tokenize='porter unicode61 remove_diacritics 2');" +
-          "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_query_terms USING " +
-          "fts5vocab(temp, recall_query, 'instance');" +
-          "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_query_rows USING " +
-          "fts5vocab(temp, recall_query, 'row');",
-      );
-      this.#statements = prepare(db);
-    } catch (error) {
-      db.close();
-      throw new Error(`Could not open automatic memory at ${path}: ${errorMessage(error)}`, {
-        cause: error,
-      });
-    }
+    const { db, statements } = openRecallFile(
+      this.path,
+      this.#options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    );
     this.#db = db;
-    return { db, statements: this.#statements };
+    this.#statements = statements;
+    return { db, statements };
   }
 }
 
 /** What two chunks share when they say the same words: letters only, lower-cased. */
 function sameWordsKey(text: string): string {
   return indexText(text).toLowerCase().replace(/[^\p{L}]+/gu, " ").trim();
-}
-
-function prepare(db: DatabaseSync): Statements {
-  return {
-    nameId: db.prepare("SELECT id FROM recall_names WHERE name = ?"),
-    addName: db.prepare("INSERT INTO recall_names (name) VALUES (?)"),
-    addExchange: db.prepare(
-      "INSERT INTO recall_exchanges (agent, timeline, at, origin) VALUES (?, ?, ?, ?)",
-    ),
-    addChunk: db.prepare("INSERT INTO recall_chunks (exchange, text) VALUES (?, ?)"),
-    addIndex: db.prepare("INSERT INTO recall_fts (rowid, body) VALUES (?, ?)"),
-    // bm25() is negative, better matches more negative: ascending order is best first.
-    search: db.prepare(
-      "SELECT rowid AS id, bm25(recall_fts) AS score FROM recall_fts WHERE recall_fts MATCH ? " +
-        "ORDER BY score LIMIT ?",
-    ),
-    chunk: db.prepare(
-      `SELECT c.text AS text, e.at AS at, a.name AS agent, t.name AS timeline
-       FROM recall_chunks c JOIN recall_exchanges e ON e.id = c.exchange
-       JOIN recall_names a ON a.id = e.agent LEFT JOIN recall_names t ON t.id = e.timeline
-       WHERE c.id = ?`,
-    ),
-    meta: db.prepare("SELECT value FROM recall_meta WHERE key = ?"),
-    setMeta: db.prepare(
-      "INSERT INTO recall_meta (key, value) VALUES (?, ?) " +
-        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-    ),
-    clearTerms: db.prepare("DELETE FROM temp.recall_query"),
-    addTerm: db.prepare("INSERT INTO temp.recall_query (rowid, body) VALUES (?, ?)"),
-    stems: db.prepare("SELECT term, offset FROM temp.recall_query_terms ORDER BY offset"),
-    termDocs: db.prepare("SELECT docs FROM recall_terms WHERE term = ?"),
-    prefixDocs: db.prepare(
-      "SELECT sum(docs) AS docs FROM recall_terms WHERE term >= ? AND term < ?",
-    ),
-    chunkTerms: db.prepare("SELECT term FROM temp.recall_query_rows"),
-    setVector: db.prepare(
-      "INSERT INTO recall_vectors (chunk, model, vector) VALUES (?, ?, ?) " +
-        "ON CONFLICT(chunk) DO UPDATE SET model = excluded.model, vector = excluded.vector",
-    ),
-    vectors: db.prepare(
-      "SELECT chunk, vector FROM recall_vectors WHERE model = ? ORDER BY chunk DESC LIMIT ?",
-    ),
-    vector: db.prepare("SELECT chunk, vector FROM recall_vectors WHERE chunk = ? AND model = ?"),
-    countTerm: db.prepare(
-      "INSERT INTO recall_terms (term, docs) VALUES (?, 1) " +
-        "ON CONFLICT(term) DO UPDATE SET docs = docs + 1",
-    ),
-  };
 }

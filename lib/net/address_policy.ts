@@ -6,7 +6,7 @@
  * compatible, NAT64, 6to4) is unwrapped and judged as the IPv4 it carries, because the kernel
  * or a translator will deliver the packet there.
  */
-import { formatIPv4, type IpAddress, ipFromBytes, parseIp } from "../base/ip.ts";
+import { formatIPv4, type IpAddress, ipFromBytes, parseIp } from "./ip.ts";
 import { CLOUD_RESOLVERS, METADATA_V4, METADATA_V6 } from "./metadata_addresses.ts";
 
 /**

@@ -11,7 +11,7 @@ import type { FenceRoute } from "./host_fence.ts";
 import { decodeContent } from "./http1.ts";
 import { pinnedTransport, type Transport } from "./pinned_transport.ts";
 import { refuseUrl } from "./refusal.ts";
-import { denoResolver, type Resolver } from "./resolve.ts";
+import { denoResolver, type Resolver } from "./dns.ts";
 import { checkTarget, FetchRefusal } from "./target.ts";
 
 /** The address fence's seams; production uses every default. */

@@ -12,7 +12,7 @@
  * `domainToASCII` would give the same answer but boots Deno's Node layer on every wake.
  */
 import { type Fence, type FenceFetch, type FenceRoute, HostNotAllowedError } from "./host_fence.ts";
-import { parseIp, parseIPv6 } from "../base/ip.ts";
+import { parseIp, parseIPv6 } from "./ip.ts";
 
 /** Which of the harness's own request paths made a request (the journal's `via=`). */
 export type HostRoute = FenceRoute;

@@ -1,6 +1,4 @@
 /**
- * `lib/net/`: the one outbound HTTP path: schemes, host rules, the address fence and its pinned transport, capped reads.
- *
  * Every HTTP request the harness makes of its own goes through this folder
  * (docs/security.md#one-fetch-path; tests/architecture/fetch_only_test.ts fails on a module
  * elsewhere in lib/ that calls `fetch` or opens a socket). A path whose destination the

@@ -5,9 +5,9 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import { type AddressPolicy, dialAddress } from "./address_policy.ts";
-import { type IpAddress, parseIp } from "../base/ip.ts";
+import { type IpAddress, parseIp } from "./ip.ts";
 import { METADATA_HOST_NAMES } from "./metadata_addresses.ts";
-import { ResolveError, type Resolver } from "./resolve.ts";
+import { ResolveError, type Resolver } from "./dns.ts";
 
 /** A fetch the fence refused, or one that could not complete; the message says why. */
 export class FetchRefusal extends Error {

@@ -5,21 +5,10 @@ import { PlatformError } from "./errors.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
 import { type Asset, AssetSchema } from "./schemas.ts";
+import { clearedFields, type ClearedText } from "./cleared.ts";
 
 const Envelope = z.object({ asset: AssetSchema });
 const BLOB_ENDPOINT = "GET {file.url}";
-
-/** What `assets.create` uploads. */
-export interface AssetInput {
-  /** The file's bytes. */
-  readonly file: Uint8Array | Blob;
-  /** The filename the platform records (and derives the content type from). */
-  readonly filename: string;
-  /** The part's content type; the platform identifies the real one itself. */
-  readonly contentType?: string;
-  /** Optional description; the part is omitted when not given. */
-  readonly description?: string;
-}
 
 /** Filters for listing assets. */
 export interface AssetListOptions extends ListOptions {
@@ -57,12 +46,20 @@ export class AssetsApi {
     this.#t = transport;
   }
 
-  /** Uploads a file as `asset[file]` (+ `asset[description]`). Keyed replays return the original. */
-  async create(timeline: string, input: AssetInput, options: CreateOptions = {}): Promise<Asset> {
+  /**
+   * Uploads a file the outbound gate cleared as `asset[file]` (+ `asset[description]`). Keyed
+   * replays return the original.
+   */
+  async create(
+    timeline: string,
+    asset: ClearedText<"asset">,
+    options: CreateOptions = {},
+  ): Promise<Asset> {
+    const input = clearedFields(asset, "asset");
     const form = new FormData();
-    const blob = input.file instanceof Blob
-      ? input.file
-      : new Blob([input.file.slice()], { type: input.contentType ?? "application/octet-stream" });
+    const blob = new Blob([input.file.slice()], {
+      type: input.contentType ?? "application/octet-stream",
+    });
     form.append("asset[file]", blob, input.filename);
     if (input.description !== undefined) form.append("asset[description]", input.description);
     const body = await this.#t.json({

@@ -3,6 +3,7 @@ import * as z from "../base/zod.ts";
 import { type CallOptions, type CreateOptions, type Transport } from "./http.ts";
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
+import { clearedFields, type ClearedText } from "./cleared.ts";
 import { type Message, MessageSchema } from "./schemas.ts";
 
 const Envelope = z.object({ message: MessageSchema });
@@ -32,12 +33,16 @@ export class MessagesApi {
     this.#t = transport;
   }
 
-  /** Posts a message. With `idempotencyKey`, a replay returns the original message. */
+  /**
+   * Posts a message the outbound gate cleared (docs/security.md#the-outbound-gate). With
+   * `idempotencyKey`, a replay returns the original message.
+   */
   async create(
     timeline: string,
-    input: { readonly body: string },
+    message: ClearedText<"message">,
     options: CreateOptions = {},
   ): Promise<Message> {
+    const input = clearedFields(message, "message");
     const body = await this.#t.json({
       method: "POST",
       path: "/timelines/{uuid}/messages",

@@ -1,7 +1,4 @@
 /**
- * `lib/platform/`: the BaseCradle REST client: typed calls, checked responses, typed errors,
- * pagination, idempotency keys.
- *
  * The BaseCradle platform client: typed calls for every REST endpoint, zod-checked responses,
  * problem+json errors as classes, lazy cursor pagination and deterministic Idempotency-Keys.
  * Knows nothing about agents.
@@ -107,10 +104,17 @@ export type { PasswordApi, PasswordChange } from "./password.ts";
 export type { UsersApi } from "./users.ts";
 export type { TimelineInput, TimelinesApi } from "./timelines.ts";
 export type { MessageListOptions, MessagesApi } from "./messages.ts";
-export type { AssetInput, AssetListOptions, AssetsApi, DownloadedBlob } from "./assets.ts";
+export type { AssetListOptions, AssetsApi, DownloadedBlob } from "./assets.ts";
 export { DOWNLOAD_MAX_BYTES } from "./assets.ts";
 export { BlobTooLargeError } from "./capped_body.ts";
-export type { TaskInput, TaskListOptions, TasksApi } from "./tasks.ts";
+export type { TaskListOptions, TasksApi } from "./tasks.ts";
+export {
+  clearedFields,
+  ClearedText,
+  type SealVerdict,
+  type SurfaceFields,
+  type TextSurface,
+} from "./cleared.ts";
 export type { WebhookEndpointListOptions, WebhookEndpointsApi } from "./webhook_endpoints.ts";
 export type {
   IngestOptions,

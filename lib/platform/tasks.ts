@@ -4,19 +4,9 @@ import { type CallOptions, type CreateOptions, type Transport } from "./http.ts"
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
 import { type Task, TaskSchema } from "./schemas.ts";
+import { clearedFields, type ClearedText } from "./cleared.ts";
 
 const Envelope = z.object({ task: TaskSchema });
-
-/** What `tasks.create` needs. */
-export interface TaskInput {
-  /** What to do when the task comes due. */
-  readonly instructions: string;
-  /**
-   * When it comes due. A Date is sent as UTC ISO-8601; a string is sent as is (a string
-   * without an offset is read by the platform in the account's time zone).
-   */
-  readonly activateAt: Date | string;
-}
 
 /** Filters for listing tasks. */
 export interface TaskListOptions extends ListOptions {
@@ -45,8 +35,16 @@ export class TasksApi {
     this.#t = transport;
   }
 
-  /** Schedules a task. With `idempotencyKey`, a replay returns the original task. */
-  async create(timeline: string, input: TaskInput, options: CreateOptions = {}): Promise<Task> {
+  /**
+   * Schedules a task whose instructions the outbound gate cleared. With `idempotencyKey`, a
+   * replay returns the original task.
+   */
+  async create(
+    timeline: string,
+    task: ClearedText<"task">,
+    options: CreateOptions = {},
+  ): Promise<Task> {
+    const input = clearedFields(task, "task");
     const activateAt = input.activateAt instanceof Date
       ? input.activateAt.toISOString()
       : input.activateAt;

@@ -4,6 +4,7 @@ import { type CallOptions, type CreateOptions, type Transport } from "./http.ts"
 import { contentUuid, fetchPage, type ListSpec, paginate } from "./lists.ts";
 import type { ListOptions, Page, Paginator } from "./pagination.ts";
 import { type WebhookEndpoint, WebhookEndpointSchema } from "./schemas.ts";
+import { clearedFields, type ClearedText } from "./cleared.ts";
 
 const Envelope = z.object({ webhook_endpoint: WebhookEndpointSchema });
 
@@ -32,12 +33,16 @@ export class WebhookEndpointsApi {
     this.#t = transport;
   }
 
-  /** Creates an endpoint. With `idempotencyKey`, a replay returns the original endpoint. */
+  /**
+   * Creates an endpoint whose description the outbound gate cleared. With `idempotencyKey`, a
+   * replay returns the original endpoint.
+   */
   async create(
     timeline: string,
-    input: { readonly description: string },
+    endpoint: ClearedText<"webhook_endpoint">,
     options: CreateOptions = {},
   ): Promise<WebhookEndpoint> {
+    const input = clearedFields(endpoint, "webhook_endpoint");
     const body = await this.#t.json({
       method: "POST",
       path: "/timelines/{uuid}/webhook_endpoints",

@@ -1,7 +1,4 @@
 /**
- * `lib/playground/`: the playground: the sandbox platform, router emulation running real wakes,
- * and a local web page to watch and talk to an agent.
- *
  * `harness playground` seats a human and an AI peer on the sandbox, runs `harness wake` for
  * every platform event the way a router would, and serves one page that shows the timelines,
  * each wake's journal, tool calls, tokens, cost and turn record live (docs/playground.md).

@@ -175,9 +175,12 @@ async function write(path: string, req: Request, ctx: PageContext): Promise<Resp
     }
     const description = form?.get("description");
     const as = form?.get("as");
-    const asset = await seatOf(ctx, typeof as === "string" ? as : undefined).client.assets.create(
+    const handle = typeof as === "string" ? as : undefined;
+    // The person's words pass the same gate as their posts (the seat's gate, its own token).
+    const cleared = await gateOf(ctx, handle).clear({
+      surface: "asset",
       timeline,
-      {
+      fields: {
         file: new Uint8Array(await file.arrayBuffer()),
         filename: file.name || "upload",
         contentType: file.type || undefined,
@@ -185,17 +188,20 @@ async function write(path: string, req: Request, ctx: PageContext): Promise<Resp
           ? description
           : undefined,
       },
-    );
+    });
+    const asset = await seatOf(ctx, handle).client.assets.create(timeline, cleared);
     return json({ uuid: asset.content.uuid }, 201);
   }
   if (path === "/api/tasks") {
     const input = TaskBody.safeParse(await jsonBody(req));
     if (!input.success) throw new Refusal(400, "Send {timeline, instructions, minutes}.");
     const { timeline, instructions, minutes } = input.data;
-    const task = await seatOf(ctx, input.data.as).client.tasks.create(timeline, {
-      instructions,
-      activateAt: new Date(Date.now() + minutes * 60_000),
+    const cleared = await gateOf(ctx, input.data.as).clear({
+      surface: "task",
+      timeline,
+      fields: { instructions, activateAt: new Date(Date.now() + minutes * 60_000) },
     });
+    const task = await seatOf(ctx, input.data.as).client.tasks.create(timeline, cleared);
     return json({ uuid: task.content.uuid }, 201);
   }
   const activate = path.match(/^\/api\/tasks\/([0-9a-f-]{36})\/activate$/);

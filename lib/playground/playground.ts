@@ -5,13 +5,13 @@
 import { Gate } from "../gate/mod.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { Sandbox, servedHosts } from "../sandbox/mod.ts";
-import { chooseModel } from "../cli/demo/wake_process.ts";
+import { chooseModel } from "../demo/wake_process.ts";
 import { type Snapshot, timelineViews } from "./views.ts";
 import { WakeRunner } from "./wakes.ts";
 import { Hub } from "./hub.ts";
 import { handlePage, newPageToken, type PageContext } from "./page_routes.ts";
 import { openWorld, type PlaygroundWorld } from "./world.ts";
-import type { Seat } from "../cli/demo/world.ts";
+import type { Seat } from "../demo/world.ts";
 import { Studio } from "./studio.ts";
 import { appendWakeLog, readWakeLog, wakeLogPath } from "./wake_log.ts";
 import { errorMessage } from "../base/error_text.ts";

@@ -10,7 +10,7 @@ import { lazyImport } from "../base/lazy_import.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { loadPrices } from "../config/prices.ts";
 import type { TurnRecord } from "../home/records/mod.ts";
-import { type ModelChoice, wakeEnv } from "../cli/demo/wake_process.ts";
+import { type ModelChoice, wakeEnv } from "../demo/wake_process.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import { contextView, type RequestView } from "./context_view.ts";
 import { Draft } from "./drafts.ts";

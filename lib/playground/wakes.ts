@@ -18,12 +18,7 @@ import {
   WakeRouter,
   type WakeViewer,
 } from "../sandbox/mod.ts";
-import {
-  DENO_NOTICE,
-  harnessInvocation,
-  type ModelChoice,
-  wakeEnv,
-} from "../cli/demo/wake_process.ts";
+import { DENO_NOTICE, harnessInvocation, type ModelChoice, wakeEnv } from "../demo/wake_process.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import {
   type JournalLine,

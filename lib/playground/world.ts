@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as z from "../base/zod.ts";
 import { PlatformClient } from "../platform/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
-import { type Seat, seedWorld } from "../cli/demo/world.ts";
+import { type Seat, seedWorld } from "../demo/world.ts";
 
 /** The seated humans, the agent and their shared timeline. */
 export interface PlaygroundWorld {

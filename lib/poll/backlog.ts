@@ -5,7 +5,7 @@
  */
 import { Message } from "../core/types/message.ts";
 import type { Message as PlatformMessage, PlatformClient } from "../platform/mod.ts";
-import { messageLine } from "../runtime/render.ts";
+import { messageLine } from "../runtime/item_text.ts";
 
 /** `HARNESS_CONTEXT_MESSAGES`: how many backlog messages to seed, or `"all"`. */
 export type ContextWindow = number | "all";

@@ -3,8 +3,13 @@
  * the agent's own tool posted, so `pollOnce` can say what the agent chose to post without ever
  * posting anything itself.
  */
-import type { Message as PlatformMessage } from "../platform/mod.ts";
-import type { OutboundGate, PostRequest } from "../gate/post_request.ts";
+import type { ClearedText, Message as PlatformMessage } from "../platform/mod.ts";
+import type {
+  ClearRequest,
+  ClearSurface,
+  OutboundGate,
+  PostRequest,
+} from "../gate/post_request.ts";
 
 /** An {@link OutboundGate} that records the agent's posts as they succeed. */
 export class CapturingGate implements OutboundGate {
@@ -22,6 +27,11 @@ export class CapturingGate implements OutboundGate {
     // Only the model's own speech counts as "chose to post".
     if (request.kind === "tool") this.#posted.push(message);
     return message;
+  }
+
+  /** Screens another surface's text through the wrapped gate. */
+  clear<S extends ClearSurface>(request: ClearRequest<S>): Promise<ClearedText<S>> {
+    return this.#inner.clear(request);
   }
 
   /** The posts recorded since the last take, oldest first; clears the record. */

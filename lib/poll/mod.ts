@@ -1,6 +1,4 @@
 /**
- * `lib/poll/`: poll mode: one agent watching one timeline from a long-lived process.
- *
  * Poll mode: {@link TimelineAgent} keeps one agent on one timeline from a long-lived process —
  * the laptop counterpart of the router's `harness wake` (docs/poll.md). Kept apart from
  * `lib/mod.ts` so importing the core library stays light.

@@ -22,7 +22,7 @@ import { type Message as PlatformMessage, NotFoundError } from "../platform/mod.
 import { MessagesTool } from "../tools/messages.ts";
 import type { SelfIdentity } from "../tools/shared/platform_context.ts";
 import { SimpleContext } from "../tools/shared/simple_context.ts";
-import { messageLine } from "../runtime/render.ts";
+import { messageLine } from "../runtime/item_text.ts";
 import { type Mark, markOf, readBacklog, readSince } from "./backlog.ts";
 import { CapturingGate } from "./capture_gate.ts";
 import { type FromEnvOptions, pollOptionsFromEnv } from "./from_env.ts";

@@ -1,7 +1,4 @@
 /**
- * `lib/providers/`: the model adapters over the vendor SDKs, their fault mapping and usage
- * accounting.
- *
  * The model adapters: OpenAI (and xAI, OpenRouter) over the openai SDK, OpenRouter over its
  * own SDK, Anthropic over its own SDK, the echo example, the matrix-checking factory and the
  * shared fault mapping.

@@ -1,7 +1,4 @@
 /**
- * `lib/pycompat/`: byte-compatibility with the Python harness: its JSON spelling, repr(), URL
- * quoting and float parsing.
- *
  * Python's `float(text)` for the breaker and billing files, which hold float reprs: what Python
  * accepts is read, anything else is "corrupt" (the caller skips it). JS `Number()` is not the
  * same reader — it takes `""`, `0x10` and `Infinity` but not `1_000` or `inf`.

@@ -20,7 +20,10 @@ export function replayContext(): PlatformContext {
   });
   return {
     client,
-    gate: { post: () => Promise.reject(new Error(REPLAY_OFFLINE)) },
+    gate: {
+      post: () => Promise.reject(new Error(REPLAY_OFFLINE)),
+      clear: () => Promise.reject(new Error(REPLAY_OFFLINE)),
+    },
     timeline: "",
     self: { uuid: "", handle: "" },
     journal: silentJournal,

@@ -37,7 +37,9 @@ const step = (name: string, action?: string) => action ? `${name}/${action}` : n
 
 /** The record's side. */
 export function originalSide(record: TurnRecord): Side {
-  const verdicts = (record.gate_verdicts ?? []).filter((v) => v.kind === "tool")
+  // The agent's words on every surface; the wake's own acknowledgements and reports are not.
+  const verdicts = (record.gate_verdicts ?? [])
+    .filter((v) => v.kind !== "probe-ack" && v.kind !== "failure-report")
     .map(({ verdict, checks }) => ({ verdict, checks }));
   const texts = (record.outbound ?? []).filter((post) => post.kind === "tool")
     .map((post) => post.text ?? "");

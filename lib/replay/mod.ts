@@ -1,7 +1,4 @@
 /**
- * `lib/replay/`: re-running recorded turns offline against a changed charter or model, with the
- * tools answered from the record and nothing sent, and the diff of what the agent would have said.
- *
  * `harness replay` (docs/records.md#replay) is built on {@link replayTurns}; the pieces are
  * exported for tests and for library users who replay turns their own way.
  * @module

@@ -7,13 +7,14 @@
  */
 import { canonicalHash, sha256Hex } from "../home/records/canonical.ts";
 import { parseEnv } from "../config/env.ts";
+import { type KnowledgePack, loadKnowledgePack } from "../config/knowledge.ts";
 import type { Policy } from "../core/policy.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import type { Tool } from "../core/types/tool.ts";
-import { pipeline } from "../gate/checks.ts";
+import { surfaceChecks } from "../gate/checks.ts";
+import type { SurfaceChecks } from "../gate/clear.ts";
 import { DEFAULT_GUARDRAILS } from "../gate/guardrails.ts";
-import type { Check } from "../gate/verdict.ts";
 import type { BuildProviderOptions } from "../providers/factory.ts";
 import { enforceHostRules, resolveRuntime, type Runtime } from "../runtime/resolve.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
@@ -45,13 +46,18 @@ export interface ReplaySetup {
   readonly charter: string | undefined;
   /** sha256 of the charter, as a record's `prompt_hash` (null without one). */
   readonly charterHash: string | null;
+  /** The config home's knowledge pack, rendered after the charter as a wake renders it. */
+  readonly knowledge: KnowledgePack;
   /** sha256 of the canonical tool manifest, as a record's `tool_manifest_hash`. */
   readonly manifestHash: string;
   /** The real tools, built but never run: the replay wraps their declarations. */
   readonly tools: readonly Tool[];
   readonly policy: Policy;
-  /** The outbound gate's checks: the config home's guardrails and the harness's secrets. */
-  readonly checks: readonly Check[];
+  /**
+   * The outbound gate's checks of every surface: the config home's guardrails and the harness's
+   * secrets, exactly as a wake's gate builds them.
+   */
+  readonly checks: SurfaceChecks;
   readonly maxSteps: number;
   readonly responseRetries: number;
   /** Whether the volatile brief (time, step budget) is composed. */
@@ -131,11 +137,12 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
     configHome: runtime.configHome,
     charter,
     charterHash: charter === undefined ? null : sha256Hex(charter),
+    knowledge: await loadKnowledgePack(runtime.configHome),
     // The manifest as the wake's registry offers it (sorted by name, through the policy).
     manifestHash: canonicalHash(registryOf(tools, runtime.policy).specs()),
     tools,
     policy: runtime.policy,
-    checks: pipeline(runtime.guardrails ?? DEFAULT_GUARDRAILS, [
+    checks: surfaceChecks(runtime.guardrails ?? DEFAULT_GUARDRAILS, [
       env.token,
       env.aiApiKey,
       env.password,

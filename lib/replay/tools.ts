@@ -6,6 +6,9 @@
  * - `messages` `create`: the body goes through the outbound gate's real checks (the config home's
  *   guardrails and the harness's secrets). A pass is captured as a post and answered as the tool
  *   answers a post; a refusal is answered with the gate's own refusal text. Both are verdicts.
+ * - `assets`, `tasks`, `webhook_endpoints` `create`: their text fields go through the same checks
+ *   the wake's gate runs on them (docs/security.md#what-each-surface-screens); a refusal is a
+ *   verdict and is answered with the gate's refusal text, a pass is a verdict and goes on below.
  * - another call the record holds (same tool name and the same canonical arguments, each recorded
  *   call used once, in order): the result the record captured.
  * - another create (`assets`, `tasks`, `webhook_endpoints`): captured, answered as not sent.
@@ -17,7 +20,9 @@ import { createKind } from "../core/types/create_calls.ts";
 import { Tool, type ToolContext } from "../core/types/tool.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import { CheckedMessage } from "../gate/checked_message.ts";
-import type { Check } from "../gate/verdict.ts";
+import { clearText, type SurfaceChecks } from "../gate/clear.ts";
+import type { ClearSurface } from "../gate/post_request.ts";
+import type { SurfaceFields } from "../platform/mod.ts";
 import { GateRefusal } from "../gate/refusal.ts";
 
 /** One post the replayed turn would have made (never sent). */
@@ -101,7 +106,7 @@ export interface ReplayToolOptions {
   /** The record being replayed. */
   readonly record: TurnRecord;
   /** The gate's checks (guardrails and secrets of the replay's config home). */
-  readonly checks: readonly Check[];
+  readonly checks: SurfaceChecks;
   /** Where the turn's effects are gathered. */
   readonly capture: ReplayCapture;
 }
@@ -110,7 +115,7 @@ export interface ReplayToolOptions {
 export class ReplayTurnTools {
   readonly #recorded: RecordedCalls;
   readonly #record: TurnRecord;
-  readonly #checks: readonly Check[];
+  readonly #checks: SurfaceChecks;
   /** Where the turn's effects go. */
   readonly capture: ReplayCapture;
   #posts = 0;
@@ -132,6 +137,8 @@ export class ReplayTurnTools {
     const fields = typeof args === "object" && args !== null ? args as Record<string, unknown> : {};
     const action = typeof fields.action === "string" ? fields.action : undefined;
     if (name === "messages" && action === "create") return this.#post(fields);
+    const refused = this.#screenCreate(name, action, fields);
+    if (refused !== undefined) return refused;
     const canonical = canonicalJson(args ?? {});
     const recorded = this.#recorded.take(name, canonical);
     if (recorded !== undefined) {
@@ -148,6 +155,34 @@ export class ReplayTurnTools {
     return notCaptured(name);
   }
 
+  /**
+   * An asset's, task's or webhook endpoint's create is screened as the wake's gate screens it
+   * (docs/security.md#what-each-surface-screens); a refusal is the verdict and the answer, as the
+   * live tool would give it. Passed, or not a create the gate screens: undefined.
+   */
+  #screenCreate(
+    name: string,
+    action: string | undefined,
+    fields: Record<string, unknown>,
+  ): string | undefined {
+    const request = screenedCreate(name, action, fields);
+    if (request === undefined) return undefined;
+    try {
+      clearText(request.surface, request.fields, this.#checks);
+    } catch (error) {
+      if (!(error instanceof GateRefusal)) throw error;
+      this.capture.verdicts.push({
+        kind: request.surface,
+        verdict: "refused",
+        checks: [...new Set(error.failed.map((verdict) => verdict.check))],
+      });
+      this.capture.sources.push({ name, source: "gate" });
+      return `Couldn't ${request.phrase}: ${error.message}`;
+    }
+    this.capture.verdicts.push({ kind: request.surface, verdict: "passed", checks: [] });
+    return undefined;
+  }
+
   #post(fields: Record<string, unknown>): string {
     this.capture.sources.push({ name: "messages", source: "gate" });
     const body = fields.body;
@@ -158,7 +193,7 @@ export class ReplayTurnTools {
       ? fields.timeline
       : this.#record.timeline;
     try {
-      CheckedMessage.screen({ timeline, body }, this.#checks);
+      CheckedMessage.screen({ timeline, body }, this.#checks.message);
     } catch (error) {
       if (!(error instanceof GateRefusal)) throw error;
       this.capture.verdicts.push({
@@ -176,6 +211,38 @@ export class ReplayTurnTools {
     const uuid = spoken[this.#posts++]?.uuid ?? crypto.randomUUID();
     return `Posted to timeline ${timeline}. The new message's uuid is ${uuid}.`;
   }
+}
+
+/** The text fields of a create call the gate screens, as the live tool would send them. */
+function screenedCreate(
+  name: string,
+  action: string | undefined,
+  args: Record<string, unknown>,
+): { surface: ClearSurface; fields: SurfaceFields[ClearSurface]; phrase: string } | undefined {
+  if (action !== "create") return undefined;
+  const text = (key: string) => typeof args[key] === "string" ? args[key] as string : undefined;
+  const description = text("description");
+  if (name === "assets") {
+    const filename = text("filename");
+    const content = text("content");
+    if (filename === undefined || filename.trim() === "" || content === undefined) return undefined;
+    const file = new TextEncoder().encode(content);
+    return { surface: "asset", fields: { file, filename, description }, phrase: "create the file" };
+  }
+  if (name === "tasks") {
+    const instructions = text("instructions");
+    const activateAt = text("activate_at");
+    if (!instructions?.trim() || !activateAt?.trim()) return undefined;
+    return { surface: "task", fields: { instructions, activateAt }, phrase: "create the task" };
+  }
+  if (name === "webhook_endpoints" && description?.trim()) {
+    return {
+      surface: "webhook_endpoint",
+      fields: { description },
+      phrase: "create the endpoint",
+    };
+  }
+  return undefined;
 }
 
 /** One replay stand-in: the real tool's declaration, the record's answers. */

@@ -13,7 +13,7 @@ import type { Provider } from "../core/types/provider.ts";
 import type { TurnRecord } from "../home/records/schema.ts";
 import type { Journal } from "../journal/journal.ts";
 import { scrubSecrets } from "../journal/scrub.ts";
-import { briefView, composeVolatile } from "../wake/engaged/brief.ts";
+import { briefView, composeVolatile, withKnowledge } from "../wake/engaged/brief.ts";
 import { ReplayCapture, ReplayTurnTools } from "./tools.ts";
 import type { ReplaySetup } from "./setup.ts";
 
@@ -77,7 +77,11 @@ export async function runTurn(
     : undefined;
   const messages = [Message.user(record.inbound?.text ?? "", { items: record.inbound?.items })];
   const result = await engine.run(messages, {
-    view: briefView(setup.charter, volatile, provider.cacheMode),
+    view: briefView(
+      withKnowledge(setup.charter, setup.knowledge.text),
+      volatile,
+      provider.cacheMode,
+    ),
   });
   return {
     posts: capture.posts.map((post) => post.text),

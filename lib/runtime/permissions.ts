@@ -1,7 +1,4 @@
 /**
- * `lib/runtime/`: from a resolved configuration to live parts: runtime resolution, permission
- * narrowing, the tool set, item rendering.
- *
  * Permission narrowing (docs/invariants.md#7-safe-by-default-enforced-twice, the second lock): before any plugin, memory module, MCP
  * or model code runs, the process narrows its own Deno permissions. Under the locked profile it
  * revokes `run`, so no code in this process can start a subprocess — a call throws

@@ -23,10 +23,10 @@ import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type BoundMemoryProvider, loadMemoryProvider } from "../memory/loader.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import type { HarnessEnv } from "../config/env.ts";
-import type { InstallReport } from "../config/install_report.ts";
+import type { InstallReport } from "../install/install_report.ts";
 import { type McpConfigRead, readMcpConfigs } from "../mcp/config.ts";
-import { autoReconcile } from "../config/reconcile.ts";
-import { readManifest } from "../config/manifest.ts";
+import { autoReconcile } from "../install/reconcile.ts";
+import { readManifest } from "../config/bookkeeping.ts";
 import { readOverlay } from "../config/overlay_read.ts";
 import {
   loadModelParams,
@@ -35,7 +35,7 @@ import {
   type Params,
 } from "../config/params.ts";
 import { loadPrompts, type Prompts, resolveConfigHome } from "../config/prompts.ts";
-import { resolveTools, type ToolResolution } from "../config/resolve.ts";
+import { resolveTools, type ToolResolution } from "../config/tool_resolution.ts";
 import { narrowPermissions, type PermissionOutcome } from "./permissions.ts";
 import { ConfigError } from "../config/errors.ts";
 import { errorMessage } from "../base/error_text.ts";

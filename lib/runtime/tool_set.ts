@@ -1,6 +1,6 @@
 /**
  * The wake's tool set, built from the resolution (`activeTools`, docs/tools.md#the-shipped-stems): each
- * resolved catalogue name maps to one constructor here, platform tools bound to this wake's
+ * resolved vocabulary name maps to one constructor here, platform tools bound to this wake's
  * context, then the memory provider's own tool instances. The registry re-applies the policy on
  * registration, so a tool resolution let through by mistake still cannot load (docs/security.md#the-policy).
  */
@@ -8,7 +8,7 @@ import type { LoadRefusing, Policy } from "../core/policy.ts";
 import { lazyImport } from "../base/lazy_import.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import { type Capability, type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
-import type { ActiveTool } from "../config/resolve.ts";
+import type { ActiveTool } from "../config/tool_resolution.ts";
 import type { TurnHook } from "../core/turn_hook.ts";
 import { promptsInstalled } from "../config/prompts.ts";
 import { AssetsTool } from "../tools/assets.ts";
@@ -44,11 +44,11 @@ export interface ToolBindings {
   readonly images?: ImageStash;
 }
 
-/** Builds one catalogue tool. */
+/** Builds one vocabulary tool. */
 export type ToolFactory = (bindings: ToolBindings) => Tool;
 
 /**
- * Catalogue name → constructor: every name `RUNTIME_CATALOGUE` marks implemented. Plugin
+ * ToolVocabulary name → constructor: every name `RUNTIME_VOCABULARY` marks implemented. Plugin
  * `options` are not passed on: the constructors' options are test seams and limits, and a
  * config file must not be able to reach them (a name missing here fails loud at build time).
  */
@@ -70,7 +70,7 @@ export const TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
     new SystemPromptEditTool(configHome, { installed: promptsInstalled }),
 };
 
-/** The OpenAI media tools, by catalogue name (their module loads only when one resolves). */
+/** The OpenAI media tools, by vocabulary name (their module loads only when one resolves). */
 const OPENAI_MEDIA = ["generate_image", "edit_image", "listen"] as const;
 /** The xAI media tools, likewise. */
 const XAI_MEDIA = ["grok_generate_image", "grok_edit_image", "grok_generate_video"] as const;
@@ -160,7 +160,7 @@ export interface CodeExecution {
   readonly container: () => string | undefined;
   /** The engine hook that bridges each code run, over the wake's platform context. */
   readonly hook: (bindings: ToolBindings) => TurnHook;
-  /** `code_attach`, bound to the same session. */
+  /** `code_attach`, bound to the same container. */
   readonly factories: Readonly<Record<string, ToolFactory>>;
 }
 
@@ -176,12 +176,12 @@ export async function loadCodeExecution(
     target.surface === "responses" && (target.builtins ?? []).includes("code_execution");
   if (!applies) return undefined;
   const code = await lazyImport<typeof import("../tools/code/mod.ts")>("lib/tools/code/mod.ts");
-  const session = new code.CodeSession({ apiKey: target.apiKey, baseURL: target.baseURL });
+  const container = new code.CodeContainer({ apiKey: target.apiKey, baseURL: target.baseURL });
   return {
-    container: () => session.container,
-    hook: ({ context }) => code.codeBridgeHook(session, context),
+    container: () => container.container,
+    hook: ({ context }) => code.codeBridgeHook(container, context),
     factories: {
-      code_attach: ({ context }) => new code.CodeAttachTool(session, context),
+      code_attach: ({ context }) => new code.CodeAttachTool(container, context),
     },
   };
 }
@@ -197,15 +197,15 @@ export function workingStateTools(book: NoteBook, desk?: HandoffDesk): Tool[] {
   return tools;
 }
 
-/** A catalogue tool the runtime marks implemented but this wake cannot build. */
+/** A vocabulary tool the runtime marks implemented but this wake cannot build. */
 export class ToolFactoryError extends Error {
   override name = "ToolFactoryError";
 }
 
 /**
- * The tools for `active` (in resolution order): catalogue tools built and bound, memory tools
+ * The tools for `active` (in resolution order): vocabulary tools built and bound, memory tools
  * (`tool: null`) taken from `memoryTools` by name.
- * @throws {ToolFactoryError} when a resolved catalogue name has no constructor here.
+ * @throws {ToolFactoryError} when a resolved vocabulary name has no constructor here.
  */
 export function buildTools(
   active: readonly ActiveTool[],
@@ -225,7 +225,7 @@ export function buildTools(
     if (!factory) {
       throw new ToolFactoryError(
         `Tool '${entry.tool}' resolved as implemented but this runtime has no constructor for ` +
-          "it (a packaging bug): mark it not implemented in the catalogue or add its factory.",
+          "it (a packaging bug): mark it not implemented in the vocabulary or add its factory.",
       );
     }
     const tool = factory(bindings);

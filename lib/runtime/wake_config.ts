@@ -7,7 +7,8 @@
  * agent without its `messages` tool cannot speak. `harness wake`, `harness resolved-config`,
  * `harness install`, `harness verify` and `harness doctor` all call it, so a config home that
  * stops a wake fails every one of them with the same sentence
- * (docs/configuration.md#when-a-file-is-wrong).
+ * (docs/configuration.md#when-a-file-is-wrong). The knowledge pack, which a wake reads only when
+ * a turn engages, is judged by {@link checkWakeConfig} and `resolved-config` on top.
  */
 import { oneLineError } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
@@ -15,6 +16,8 @@ import { withAgentEnv } from "../config/agent_env.ts";
 import { type HarnessEnv, parseEnv } from "../config/env.ts";
 import { ConfigError } from "../config/errors.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
+import type { KnowledgePack } from "../config/knowledge.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { resolveRuntime, type Runtime, type RuntimeOptions } from "./resolve.ts";
 
@@ -64,6 +67,8 @@ export type WakeConfigVerdict =
     /** Active function tools and built-ins, as the wake would build them. */
     readonly tools: number;
     readonly builtins: number;
+    /** The knowledge pack a turn would render (docs/context.md#the-knowledge-pack). */
+    readonly knowledge: KnowledgePack;
   }
   | {
     readonly ok: false;
@@ -106,11 +111,17 @@ export async function checkWakeConfig(check: WakeConfigCheck): Promise<WakeConfi
     const env = check.env ?? parseEnv(merged);
     const runtime = await loadWakeConfig(env, { reconcile: false, narrow: false, vars: merged });
     await closeMemoryProvider(runtime.memory.provider);
+    // A wake reads the pack only when a turn engages; a check judges it now, as that turn would.
+    const { loadKnowledgePack } = await lazyImport<typeof import("../config/knowledge.ts")>(
+      "lib/config/knowledge.ts",
+    );
+    const knowledge = await loadKnowledgePack(runtime.configHome);
     return {
       ok: true,
       configHome: runtime.configHome,
       tools: runtime.tools.tools.length,
       builtins: runtime.tools.builtins.length,
+      knowledge,
     };
   } catch (error) {
     return { ok: false, subject: subjectOf(error), sentence: oneLineError(error) };

@@ -1,7 +1,4 @@
 /**
- * `lib/sandbox/`: the sandbox platform: a local, offline BaseCradle-compatible server with router
- * emulation.
- *
  * The sandbox platform: a local, offline BaseCradle-compatible server for tests, demos and
  * newcomers. Start one with {@link Sandbox.start}; drive its admin surface at `/_sandbox`.
  *

@@ -130,6 +130,7 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
     context: PlatformContext,
     args: AssetsArgs,
     call: ToolContext | undefined,
+    raw?: unknown,
   ): Promise<string | ToolOutput> {
     const target = targetTimeline(context, args.timeline);
     switch (args.action) {
@@ -156,10 +157,16 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
           "create the file",
           () => this.#create(context, target, args, key, call),
           { context, timeline: target, what: "asset" },
+          { call, args: raw },
         );
       }
       case "post_image":
-        return await relay("post the image", () => this.#postImage(context, target, args, call));
+        return await relay(
+          "post the image",
+          () => this.#postImage(context, target, args, call),
+          undefined,
+          { call, args: raw },
+        );
       default:
         return unknownAction(args.action, ACTIONS);
     }
@@ -254,11 +261,19 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
     call: ToolContext | undefined,
   ): Promise<string> {
     const filename = args.filename ?? "";
-    const asset = await context.client.assets.create(timeline, {
-      file: new TextEncoder().encode(args.content ?? ""),
-      filename,
-      description: args.description,
-    }, { idempotencyKey, signal: call?.signal });
+    const cleared = await context.gate.clear({
+      surface: "asset",
+      timeline,
+      fields: {
+        file: new TextEncoder().encode(args.content ?? ""),
+        filename,
+        description: args.description,
+      },
+    });
+    const asset = await context.client.assets.create(timeline, cleared, {
+      idempotencyKey,
+      signal: call?.signal,
+    });
     context.recordAct("asset");
     const size = asset.content.file?.byte_size ?? 0;
     return `Uploaded ${pyRepr(filename)} (${size} bytes). ${describeAsset(asset)}`;
@@ -283,12 +298,17 @@ export class AssetsTool extends PlatformTool<AssetsArgs> {
     }
     const name = present(args.filename) ? args.filename : captureFilename(stashed.mimeType);
     // No Idempotency-Key: the bytes exist only in this wake, so no recovery may re-issue it.
-    const asset = await context.client.assets.create(timeline, {
-      file: stashed.data,
-      filename: name,
-      contentType: mediaType(stashed.mimeType) || undefined,
-      description: args.description,
-    }, { signal: call?.signal });
+    const cleared = await context.gate.clear({
+      surface: "asset",
+      timeline,
+      fields: {
+        file: stashed.data,
+        filename: name,
+        contentType: mediaType(stashed.mimeType) || undefined,
+        description: args.description,
+      },
+    });
+    const asset = await context.client.assets.create(timeline, cleared, { signal: call?.signal });
     context.recordAct("post_image");
     const size = asset.content.file?.byte_size ?? 0;
     return `Posted ${pyRepr(name)} (${size} bytes) from capture ${pyRepr(ref)}. ${

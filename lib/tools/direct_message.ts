@@ -3,8 +3,11 @@
  * (docs/tools.md#send_direct_message_to_origin-page-the-operator; opt-in plugin stem of the same name, active only
  * when `NTFY_DM_TOKEN` is set).
  *
- * It is deliberately not speech: it posts nothing to the timeline, so the outbound gate is not
- * involved and the call never counts as the turn having posted (no `recordAct`). The body is
+ * It is deliberately not speech: it posts nothing to the timeline, and the call never counts as
+ * the turn having posted (no `recordAct`). It is still the agent's words in front of a person,
+ * so the body passes the outbound gate's text checks first (`gate.clear`, surface
+ * `direct_message`: the agent's own secrets, credential shapes, the operator's patterns; a
+ * public ntfy topic is a public place): a refusal is a `blocked` call and nothing is sent. The body is
  * refused, never truncated, past ntfy's 4096-byte message limit, because a cut-off urgent message
  * could say the opposite of what was meant. The token is a secret: it is redacted from every
  * text this module produces, the model's result and the journal line alike.
@@ -13,6 +16,7 @@
  */
 import * as z from "../base/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
+import { GateRefusal } from "../gate/refusal.ts";
 import { directMessageFailed, directMessageSent } from "../journal/catalogue_engine.ts";
 import { silentJournal } from "../journal/journal.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
@@ -96,6 +100,22 @@ export class DirectMessageTool extends Tool {
         `${MAX_DIRECT_MESSAGE_BYTES}. Shorten it and send again (nothing was sent).`;
     }
     const journal = this.#context?.journal ?? silentJournal;
+    if (this.#context === undefined) {
+      call?.reportOutcome?.("refused");
+      return "Error: direct message not sent — the tool is not connected to a wake, so " +
+        "nothing could screen it.";
+    }
+    let cleared;
+    try {
+      cleared = await this.#context.gate.clear({ surface: "direct_message", fields: { body } });
+    } catch (error) {
+      if (!(error instanceof GateRefusal)) throw error;
+      if (error.redactedFields.body !== undefined && typeof args === "object" && args !== null) {
+        Reflect.set(args, "body", error.redactedFields.body);
+      }
+      call?.reportOutcome?.("blocked");
+      return `Error: direct message not sent — ${error.message}`;
+    }
     const token = this.#endpoint.token;
     if (!token) {
       const reason = "NTFY_DM_TOKEN is not set";
@@ -108,7 +128,7 @@ export class DirectMessageTool extends Tool {
 
     const sent = await sendNtfy(
       { url: this.#endpoint.url, token },
-      { title, tags: "speech_balloon", body: bytes },
+      { title, tags: "speech_balloon", body: new TextEncoder().encode(cleared.fields.body) },
       { ...this.#options, signal: call?.signal },
     );
     if (!sent.ok) {

@@ -1,7 +1,4 @@
 /**
- * `lib/tools/`: the built-in tools the model calls: platform tools, messages, web_fetch, the
- * system-prompt editor.
- *
  * The built-in tools, for a library user assembling an agent by hand. The platform tools act on
  * BaseCradle once bound to a `PlatformContext` (a wake binds them for you); `messages` speaks
  * only through the outbound gate. Kept apart from `lib/mod.ts` so importing the core library

@@ -17,7 +17,7 @@ import { sha256Hex } from "../base/sha256.ts";
 import { join } from "../base/paths.ts";
 import { atomicWrite } from "../base/atomic_write.ts";
 import { codePointLength } from "../base/code_points.ts";
-import { type JsonSchema, Tool } from "../core/types/tool.ts";
+import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { pyRepr } from "../pycompat/repr.ts";
 
 /** The only file these tools touch, relative to the config home. Deliberately not variable. */
@@ -299,9 +299,10 @@ export class SystemPromptEditTool extends Tool {
   }
 
   /** Previews unless `confirm` matches the current token; then snapshots and writes. */
-  async run(args: EditArgs = {}): Promise<string> {
+  async run(args: EditArgs = {}, call?: ToolContext): Promise<string> {
     const content = args?.content;
     if (typeof content !== "string") {
+      call?.reportOutcome?.("invalid");
       return "Error: 'system_prompt_edit' needs 'content': the full new text of your system " +
         "prompt, as a string.";
     }
@@ -309,16 +310,25 @@ export class SystemPromptEditTool extends Tool {
       ? undefined
       : String(args.confirm);
     // Installed-only, like the read: an edit to a file the next wake will not read never lands.
-    if (!await this.#file.installed()) return NOT_INSTALLED_EDIT;
+    if (!await this.#file.installed()) {
+      call?.reportOutcome?.("refused");
+      return NOT_INSTALLED_EDIT;
+    }
+    // A confirm that does not match is a refused write (the preview is the answer); no confirm
+    // at all is the first, previewing step the tool asks for.
+    const preview = (text: string) => {
+      if (confirm !== undefined) call?.reportOutcome?.("refused");
+      return this.#preview(text, content, confirm);
+    };
     try {
       // A first look without the lock: a preview writes nothing, so it needs no lock either.
       const seen = await this.#file.read();
-      if (confirm !== editToken(seen.text)) return this.#preview(seen.text, content, confirm);
+      if (confirm !== editToken(seen.text)) return preview(seen.text);
       return await this.#file.exclusive(async () => {
         // Re-read under the lock: this is the compare half of the compare-and-swap.
         const current = await this.#file.read();
         const token = editToken(current.text);
-        if (confirm !== token) return this.#preview(current.text, content, confirm);
+        if (confirm !== token) return preview(current.text);
         if (content === current.text) {
           return "No change: the new content is identical to the current system prompt. " +
             "Nothing was written and no backup was made.";

@@ -98,6 +98,7 @@ export class TasksTool extends PlatformTool<TasksArgs> {
     context: PlatformContext,
     args: TasksArgs,
     call: ToolContext | undefined,
+    raw?: unknown,
   ): Promise<string> {
     const target = targetTimeline(context, args.timeline);
     switch (args.action) {
@@ -107,16 +108,25 @@ export class TasksTool extends PlatformTool<TasksArgs> {
           return "Error: 'create' needs both 'instructions' and 'activate_at'.";
         }
         const { instructions, activate_at: when } = args;
-        return await relay("create the task", async () => {
-          const activateAt = normalizeActivateAt(when, this.#clock);
-          const task = await context.client.tasks.create(
-            target,
-            { instructions, activateAt },
-            { idempotencyKey: key, signal: call?.signal },
-          );
-          context.recordAct("task");
-          return `Scheduled a task. ${describeTask(task)}`;
-        }, { context, timeline: target, what: "task" });
+        return await relay(
+          "create the task",
+          async () => {
+            const activateAt = normalizeActivateAt(when, this.#clock);
+            const cleared = await context.gate.clear({
+              surface: "task",
+              timeline: target,
+              fields: { instructions, activateAt },
+            });
+            const task = await context.client.tasks.create(target, cleared, {
+              idempotencyKey: key,
+              signal: call?.signal,
+            });
+            context.recordAct("task");
+            return `Scheduled a task. ${describeTask(task)}`;
+          },
+          { context, timeline: target, what: "task" },
+          { call, args: raw },
+        );
       }
       case "list":
         return await relay("list the tasks", async () => {

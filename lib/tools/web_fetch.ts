@@ -21,7 +21,7 @@ import { decodeContent } from "../net/http1.ts";
 import { type HttpResponse, pinnedTransport, type Transport } from "../net/pinned_transport.ts";
 import { pyRepr } from "../pycompat/repr.ts";
 import { readCapped } from "../net/read_capped.ts";
-import { denoResolver, type Resolver } from "../net/resolve.ts";
+import { denoResolver, type Resolver } from "../net/dns.ts";
 import { checkTarget, FetchRefusal, parseTargetUrl } from "../net/target.ts";
 
 /** The largest body read, as the assets tool's inline cap: enough for an article. */

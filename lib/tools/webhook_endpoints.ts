@@ -80,6 +80,7 @@ export class WebhookEndpointsTool extends PlatformTool<EndpointArgs> {
     context: PlatformContext,
     args: EndpointArgs,
     call: ToolContext | undefined,
+    raw?: unknown,
   ): Promise<string> {
     const { client } = context;
     const target = targetTimeline(context, args.timeline);
@@ -92,16 +93,26 @@ export class WebhookEndpointsTool extends PlatformTool<EndpointArgs> {
           return "Error: 'create' needs a 'description' for the endpoint.";
         }
         const description = args.description;
-        return await relay("create the endpoint", async () => {
-          const endpoint = await client.webhookEndpoints.create(target, { description }, {
-            idempotencyKey: key,
-            signal: call?.signal,
-          });
-          return `Created webhook endpoint (uuid=${endpoint.content.uuid}). Its ingest URL — ` +
-            `the secret address an external service POSTs to — is:\n\n${endpoint.content.ingest_url}` +
-            "\n\nHand that to the sender; rotate it if it ever leaks. Signature verification is " +
-            `${signed(endpoint) ? "on" : "off"}.`;
-        }, { context, timeline: target, what: "webhook_endpoint" });
+        return await relay(
+          "create the endpoint",
+          async () => {
+            const cleared = await context.gate.clear({
+              surface: "webhook_endpoint",
+              timeline: target,
+              fields: { description },
+            });
+            const endpoint = await client.webhookEndpoints.create(target, cleared, {
+              idempotencyKey: key,
+              signal: call?.signal,
+            });
+            return `Created webhook endpoint (uuid=${endpoint.content.uuid}). Its ingest URL — ` +
+              `the secret address an external service POSTs to — is:\n\n${endpoint.content.ingest_url}` +
+              "\n\nHand that to the sender; rotate it if it ever leaks. Signature verification is " +
+              `${signed(endpoint) ? "on" : "off"}.`;
+          },
+          { context, timeline: target, what: "webhook_endpoint" },
+          { call, args: raw },
+        );
       }
       case "list":
         return await relay("list the endpoints", async () => {

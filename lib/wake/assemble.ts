@@ -1,7 +1,4 @@
 /**
- * `lib/wake/`: one wake, in order: configuration, breaker, perception, triage and claims, recovery,
- * the turns, release.
- *
  * Assembling a wake: from the command line's request and the process environment to the one
  * {@link Wake} every later step takes. The order is observable (which error wins, which request
  * is made): the environment → HARNESS_HOME, AI_MODEL and the API key → the host rules
@@ -22,6 +19,7 @@ import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
 import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
+import type { KnowledgePack } from "../config/knowledge.ts";
 import {
   enforceHostRules,
   journalUrlRefusals,
@@ -115,6 +113,7 @@ export async function assemble(
     memory: runtime.memory.provider,
     viewers,
     charter: () => composeCharter(env, runtime, loaded),
+    knowledge: () => readKnowledge(runtime.configHome),
     messages: [],
     brief: { composed: false },
     posts: 0,
@@ -263,6 +262,17 @@ async function composeCharter(
       ...(loaded.mcp?.notices ?? []),
     ]),
   });
+}
+
+/**
+ * The knowledge pack (docs/context.md#the-knowledge-pack), loaded and read by the first engaged
+ * turn only: an idle wake neither loads the module nor reads the folder.
+ */
+async function readKnowledge(configHome: string): Promise<KnowledgePack> {
+  const { loadKnowledgePack } = await lazyImport<typeof import("../config/knowledge.ts")>(
+    "lib/config/knowledge.ts",
+  );
+  return await loadKnowledgePack(configHome);
 }
 
 /** The platform reads a wake starts before its configuration has been judged. */

@@ -18,7 +18,7 @@ import type { Journal } from "../journal/journal.ts";
 import { type Asset, type AssetsApi, RefusedUrlError } from "../platform/mod.ts";
 import { viewRefusal } from "../tools/shared/asset_format.ts";
 import { downloadImage } from "../tools/shared/asset_image.ts";
-import { renderAsset, renderAssetShown } from "../runtime/render.ts";
+import { renderAsset, renderAssetShown } from "../runtime/item_text.ts";
 
 /** What the model should see for one engaged asset: the turn's text, plus any pixels. */
 export interface AssetPerception {

@@ -5,14 +5,19 @@
  */
 import type { Message } from "../core/types/message.ts";
 import type { Journal } from "../journal/journal.ts";
-import type { PlatformClient } from "../platform/mod.ts";
+import type { ClearedText, PlatformClient } from "../platform/mod.ts";
 import type {
   CreateKind,
   PlatformContext,
   SelfIdentity,
   VisibleAct,
 } from "../tools/shared/platform_context.ts";
-import type { OutboundGate, PostRequest } from "../gate/post_request.ts";
+import type {
+  ClearRequest,
+  ClearSurface,
+  OutboundGate,
+  PostRequest,
+} from "../gate/post_request.ts";
 import { type KeyedTurn, keyForCall } from "./keys.ts";
 
 /** What the context is built from. */
@@ -46,9 +51,15 @@ export class WakeContext implements PlatformContext {
   /** The gate's decisions since the current turn began (the turn record's). */
   verdicts: { kind: string; verdict: "passed" | "refused"; checks: string[] }[] = [];
 
-  /** Gate refusals of the agent's own speech (`messages` posts) since the current turn began. */
+  /**
+   * Gate refusals of any agent-authored text since the current turn began: its posts and the
+   * text of its assets, tasks, webhook endpoints and direct messages (the wake's own
+   * acknowledgements and reports are not the agent's words).
+   */
   get refusals(): number {
-    return this.verdicts.filter((v) => v.kind === "tool" && v.verdict === "refused").length;
+    return this.verdicts.filter((v) =>
+      v.verdict === "refused" && v.kind !== "probe-ack" && v.kind !== "failure-report"
+    ).length;
   }
   #turn: KeyedTurn | undefined;
   /** Keys pinned for re-issued calls: a re-issue uses the recorded call's ordinal. */
@@ -58,7 +69,10 @@ export class WakeContext implements PlatformContext {
     this.client = options.client;
     const inner = options.gate;
     // Every post the tools make goes through here, so the record sees each verdict and post.
-    this.gate = { post: (request) => this.#observedPost(inner, request) };
+    this.gate = {
+      post: (request) => this.#observedPost(inner, request),
+      clear: (request) => this.#observedClear(inner, request),
+    };
     this.timeline = options.timeline;
     this.self = options.self;
     this.journal = options.journal;
@@ -75,6 +89,31 @@ export class WakeContext implements PlatformContext {
     this.verdicts = [];
   }
 
+  async #observedClear<S extends ClearSurface>(
+    gate: OutboundGate,
+    request: ClearRequest<S>,
+  ): Promise<ClearedText<S>> {
+    try {
+      const cleared = await gate.clear(request);
+      this.verdicts.push({ kind: request.surface, verdict: "passed", checks: [] });
+      return cleared;
+    } catch (error) {
+      this.#refused(request.surface, error);
+      throw error;
+    }
+  }
+
+  /** Records a gate refusal (told apart by shape: the gate's module loads only when used). */
+  #refused(kind: string, error: unknown): void {
+    const failed = (error as { failed?: unknown }).failed;
+    if ((error as Error)?.name === "GateRefusal" && Array.isArray(failed)) {
+      const checks = [
+        ...new Set(failed.map((verdict: { check?: unknown }) => String(verdict.check))),
+      ];
+      this.verdicts.push({ kind, verdict: "refused", checks });
+    }
+  }
+
   async #observedPost(gate: OutboundGate, request: PostRequest) {
     try {
       const message = await gate.post(request);
@@ -82,12 +121,7 @@ export class WakeContext implements PlatformContext {
       this.outbound.push({ uuid: message.content.uuid, kind: request.kind, text: request.body });
       return message;
     } catch (error) {
-      // Told apart by shape: the gate's module is loaded only when a post is made.
-      const failed = (error as { failed?: unknown }).failed;
-      if ((error as Error)?.name === "GateRefusal" && Array.isArray(failed)) {
-        const checks = failed.map((verdict: { check?: unknown }) => String(verdict.check));
-        this.verdicts.push({ kind: request.kind, verdict: "refused", checks });
-      }
+      this.#refused(request.kind, error);
       throw error;
     }
   }

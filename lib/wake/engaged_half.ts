@@ -7,7 +7,7 @@
  * type-checks the loaded module against it.
  */
 import { lazyImport } from "../base/lazy_import.ts";
-import type { ActiveTool } from "../config/resolve.ts";
+import type { ActiveTool } from "../config/tool_resolution.ts";
 import type { Engine, EngineResult } from "../core/engine.ts";
 import type { Policy } from "../core/policy.ts";
 import type { Message } from "../core/types/message.ts";

@@ -9,7 +9,7 @@ import type { ClaimKind } from "../home/claims.ts";
 import { readMark, writeMark } from "../home/marks.ts";
 import { addSeen, readSeen } from "../home/seen.ts";
 import type { Asset, Task, WebhookEvent } from "../platform/mod.ts";
-import { renderAsset, renderEvent, renderTask } from "../runtime/render.ts";
+import { renderAsset, renderEvent, renderTask } from "../runtime/item_text.ts";
 import { perceiveAsset } from "./asset_view.ts";
 import type { TurnSpec } from "./engaged_half.ts";
 import { engaged } from "./engaged_half.ts";

@@ -7,7 +7,7 @@
 import { Message } from "../core/types/message.ts";
 import { readMark, writeMark } from "../home/marks.ts";
 import type { Message as PlatformMessage } from "../platform/mod.ts";
-import { messageLine, renderBatch } from "../runtime/render.ts";
+import { messageLine, renderBatch } from "../runtime/item_text.ts";
 import type { Rebuild, TurnSpec } from "./engaged_half.ts";
 import { engaged } from "./engaged_half.ts";
 import { type LedgerEntry, planFirstMessageWake, settledMark } from "./first_wake.ts";

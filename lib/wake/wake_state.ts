@@ -14,6 +14,7 @@ import type { PlatformClient } from "../platform/mod.ts";
 import type { ClaimStore } from "../home/claims.ts";
 import type { WakeContext } from "./context.ts";
 import type { HarnessEnv } from "../config/env.ts";
+import type { KnowledgePack } from "../config/knowledge.ts";
 import type { EscalationConfig } from "../config/escalation.ts";
 import type { RecordsConfig } from "../config/records.ts";
 import { type BudgetConfig, budgetLimited } from "../config/spending.ts";
@@ -75,6 +76,8 @@ export interface BriefState {
   /** Whether the volatile half was composed this wake (at most once). */
   composed: boolean;
   charter?: string;
+  /** The knowledge pack, read with the charter (docs/context.md#the-knowledge-pack). */
+  knowledge?: KnowledgePack;
   volatile?: string;
   /** The volatile half's named parts (for the `context attribution` line). */
   parts?: readonly (readonly [name: string, text: string])[];
@@ -100,6 +103,8 @@ export interface Wake {
   readonly viewers: ReadonlySet<string>;
   /** Composes the charter (stable); called at most once, only for an engaged turn. */
   readonly charter: () => Promise<string | undefined>;
+  /** Reads the config home's knowledge pack; called at most once, only for an engaged turn. */
+  readonly knowledge: () => Promise<KnowledgePack>;
   /** The live transcript of `timeline:<uuid>`, extended in place. */
   messages: Message[];
   readonly brief: BriefState;

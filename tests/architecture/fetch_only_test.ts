@@ -142,7 +142,7 @@ Deno.test("architecture: no module of lib/ reaches the network outside lib/net/"
     const [file, rule] of [
       ["lib/net/pinned_transport.ts", "socket"],
       ["lib/net/outbound.ts", "global fetch"],
-      ["lib/net/resolve.ts", "socket"],
+      ["lib/net/dns.ts", "socket"],
     ]
   ) {
     const own = findings(file, await Deno.readTextFile(`${ROOT}/${file}`));
@@ -159,7 +159,7 @@ Deno.test("architecture: every vendor SDK client in lib/ is built with the path'
     "lib/providers/anthropic.ts",
     "lib/providers/model_probe.ts",
     "lib/tools/media/openai_media.ts",
-    "lib/tools/code/session.ts",
+    "lib/tools/code/container.ts",
     "lib/memory/recall_embeddings.ts",
     "lib/mcp/client.ts",
   ];

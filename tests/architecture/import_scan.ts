@@ -6,7 +6,7 @@
  * types (`typeof import("…")`). Comments are blanked first and string, template and regex
  * literals are masked, so prose that mentions an import is not one (a template's `${…}` is
  * masked with the rest of it: no lib module imports from inside one). The checks over the
- * collected edges (the table, folder cycles, file cycles, folder purposes) are pure functions
+ * collected edges (the table, folder cycles, file cycles) are pure functions
  * over plain data, so the test can prove each of them on planted inputs.
  */
 import { REGEX_PREFIX, skipQuoted, skipRegex } from "./source_text.ts";
@@ -391,23 +391,4 @@ export function fileGraph(edges: readonly ImportEdge[]): Map<string, Set<string>
     out.get(e.file)!.add(e.target);
   }
   return out;
-}
-
-/**
- * The purpose a folder's first file states: the text of its top JSDoc up to the first blank
- * line, its ` * ` lines joined with single spaces. Undefined when the file opens with no JSDoc.
- */
-export function statedPurpose(source: string): string | undefined {
-  const m = /^\s*\/\*\*([\s\S]*?)\*\//.exec(source);
-  if (!m) return undefined;
-  const lines = m[1].split("\n").map((l) => l.replace(/^\s*\*?\s?/, "").trim());
-  while (lines.length > 0 && lines[0] === "") lines.shift();
-  const end = lines.indexOf("");
-  return (end < 0 ? lines : lines.slice(0, end)).join(" ").trim();
-}
-
-/** The file that states a folder's purpose: its mod.ts, else its alphabetically first `.ts`. */
-export function purposeFile(folder: string, files: readonly string[]): string | undefined {
-  const own = files.filter((f) => folderOf(f) === folder).sort();
-  return own.find((f) => f === `${folder}/mod.ts`) ?? own[0];
 }

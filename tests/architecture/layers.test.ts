@@ -5,8 +5,8 @@
  * re-exports, `import type`, side-effect imports, `import("…")` in code and `typeof import("…")`
  * in types) and fails on an import the table does not allow, on an entry nothing uses any more,
  * and on any cycle between folders or between files. docs/architecture.md describes the same
- * order; each folder states its purpose at the top of its first file. The scanner is proven on
- * planted sources first, so a blind scan cannot pass.
+ * order; each folder states its purpose in its README.md. The scanner is proven on planted
+ * sources first, so a blind scan cannot pass.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -21,15 +21,14 @@ import {
   type ImportEdge,
   type LayerTable,
   libFolders,
-  purposeFile,
   readLib,
   scanAll,
   scanImports,
   scanLazyLoads,
-  statedPurpose,
   unusedEntries,
   upwardEntries,
 } from "./import_scan.ts";
+import { isPurposeStatement, readmeOf, readmePurpose, topDocParagraph } from "./folder_purpose.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 
@@ -37,7 +36,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, ""
 interface Layer {
   /** The folder, `lib/…` (`lib` itself is lib/mod.ts, the library entry). */
   readonly folder: string;
-  /** What the folder is for, as the top of its first file states it. */
+  /** What the folder is for, as its README.md states it. */
   readonly purpose: string;
   /** The lib folders this one may import from, every one earlier in {@link LAYERS}. */
   readonly may: readonly string[];
@@ -55,6 +54,12 @@ const LAYERS: readonly Layer[] = [
     purpose:
       "small building blocks (paths, hashing, zod, uuids, atomic writes, lazy loading) that import nothing else in lib/",
     may: [],
+  },
+  {
+    folder: "lib/box",
+    purpose:
+      "the box the harness runs on, as the programs it starts see it: the agent's own executables on their PATH",
+    may: ["lib/base"],
   },
   {
     folder: "lib/net",
@@ -112,7 +117,7 @@ const LAYERS: readonly Layer[] = [
   },
   {
     folder: "lib/core/compaction",
-    purpose: "the context budget and the compactor that summarises the older part of a transcript",
+    purpose: "the context ceiling and the compactor that summarises the older part of a transcript",
     may: [
       "lib/base",
       "lib/pycompat",
@@ -148,7 +153,7 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/config",
     purpose:
-      "reading and validating configuration: the environment, the config home, plugin files, the install reconcile",
+      "reading and validating configuration: the environment, the config home, plugin files and the tool resolution over them",
     may: [
       "lib/base",
       // lib/net: the one fetch path every outbound request takes.
@@ -160,6 +165,12 @@ const LAYERS: readonly Layer[] = [
       "lib/core",
       "lib/providers",
     ],
+  },
+  {
+    folder: "lib/install",
+    purpose:
+      "installing and proving the config home: the installer and its upgrade reconcile, harness verify and the capability manifest",
+    may: ["lib/base", "lib/pycompat", "lib/journal", "lib/config"],
   },
   {
     folder: "lib/gate",
@@ -191,7 +202,7 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/tools/shell",
     purpose: "the opt-in shell tool and its process control",
-    may: ["lib/base", "lib/pycompat", "lib/core/types", "lib/core"],
+    may: ["lib/base", "lib/box", "lib/pycompat", "lib/core/types", "lib/core"],
   },
   {
     folder: "lib/tools/media",
@@ -252,7 +263,7 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/mcp/supervisor",
     purpose: "the stdio supervisor that keeps an MCP server from outliving its wake",
-    may: ["lib/base"],
+    may: ["lib/base", "lib/box"],
   },
   {
     folder: "lib/mcp",
@@ -281,6 +292,8 @@ const LAYERS: readonly Layer[] = [
       "lib/core",
       "lib/memory",
       "lib/config",
+      // lib/install: a wake runs the upgrade reconcile before it reads the config home.
+      "lib/install",
       // lib/gate: the runtime resolution validates guardrails.json for the wake and resolved-config.
       "lib/gate",
       "lib/tools/shared",
@@ -403,8 +416,9 @@ const LAYERS: readonly Layer[] = [
     ],
   },
   {
-    folder: "lib/cli/demo",
-    purpose: "the offline demo's world and its wake subprocess",
+    folder: "lib/demo",
+    purpose:
+      "the offline demo's world and its wake subprocess, shared by harness demo and the playground",
     may: ["lib/base", "lib/platform", "lib/gate", "lib/sandbox"],
   },
   {
@@ -416,7 +430,7 @@ const LAYERS: readonly Layer[] = [
     folder: "lib/playground",
     purpose:
       "the playground: the sandbox platform, router emulation running real wakes, and a local web page to watch and talk to an agent",
-    // lib/cli/demo: the playground seats the demo's world and spawns wakes the way the demo does.
+    // lib/demo: the playground seats the demo's world and spawns wakes the way the demo does.
     // lib/home: the studio reads the agents' notes and captured requests.
     // lib/config: the studio prices wakes from prices.json and judges a draft config home.
     // lib/core, lib/runtime, lib/wake, lib/memory: the studio runs one tool as the agent's wake
@@ -438,7 +452,7 @@ const LAYERS: readonly Layer[] = [
       "lib/wake",
       "lib/replay",
       "lib/sandbox",
-      "lib/cli/demo",
+      "lib/demo",
       "lib/playground/static",
     ],
   },
@@ -458,13 +472,14 @@ const LAYERS: readonly Layer[] = [
       "lib/providers",
       "lib/memory",
       "lib/config",
+      "lib/install",
       "lib/mcp",
       "lib/runtime",
       "lib/wake",
       "lib/poll",
       "lib/replay",
       "lib/sandbox",
-      "lib/cli/demo",
+      "lib/demo",
       "lib/playground",
     ],
   },
@@ -593,22 +608,39 @@ Deno.test("architecture: lazy loads name LAZY_MODULES; lib/wake reaches its enga
   assert.deepEqual(intoEngaged.map(describe), [], "lib/wake reaches into lib/wake/engaged");
 });
 
-Deno.test("architecture: each folder states its purpose at the top of its first file", () => {
-  const files = [...SOURCES.keys()];
+Deno.test("architecture: each folder states its purpose in its README.md", async () => {
   const wrong: string[] = [];
   for (const { folder, purpose } of LAYERS) {
-    const file = purposeFile(folder, files);
-    if (file === undefined) continue; // the folder check above reports it
+    const readme = readmeOf(folder);
     const expected = `\`${folder}/\`: ${purpose}.`;
-    const stated = statedPurpose(SOURCES.get(file)!) ?? "(no top JSDoc)";
+    let stated: string;
+    try {
+      stated = readmePurpose(await Deno.readTextFile(`${ROOT}/${readme}`)) ?? "(no paragraph)";
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      stated = "(no README.md)";
+    }
     if (stated !== expected && !stated.startsWith(`${expected} `)) {
-      wrong.push(`${file}: expected "${expected}"\n    found    "${stated}"`);
+      wrong.push(`${readme}: expected "${expected}"\n    found    "${stated}"`);
     }
   }
   assert.deepEqual(
     wrong,
     [],
-    `folders whose first file does not state their purpose:\n${lines(wrong)}`,
+    `folders whose README.md does not state their purpose:\n${lines(wrong)}`,
+  );
+});
+
+Deno.test("architecture: a folder's purpose is stated once, never atop one of its modules", () => {
+  // A module's JSDoc speaks for the module (and, on a published entry point, to library users).
+  const stray = [...SOURCES].filter(([, source]) =>
+    isPurposeStatement(topDocParagraph(source) ?? "")
+  )
+    .map(([file]) => file);
+  assert.deepEqual(
+    stray,
+    [],
+    `modules opening with a folder's purpose (move it to the README):\n${lines(stray)}`,
   );
 });
 
@@ -862,7 +894,13 @@ Deno.test("import scanner: packages and files outside lib/ are not edges", () =>
   assert.deepEqual(scanImports("lib/cli/x.ts", source).map(describe), []);
 });
 
-Deno.test("purpose reader: the top JSDoc's first paragraph, wrapped lines joined", () => {
+Deno.test("purpose reader: a README's first paragraph; a module's top JSDoc paragraph", () => {
+  const readme = ["# Heading", "", "`lib/x/`: one thing, said over", "two lines.", "", "More."];
+  assert.equal(readmePurpose(readme.join("\n")), "`lib/x/`: one thing, said over two lines.");
+  assert.equal(readmePurpose("`lib/x/`: short.\n"), "`lib/x/`: short.");
+  assert.equal(readmePurpose("# Only a heading\n\n"), undefined);
+  assert.equal(readmeOf("lib/x"), "lib/x/README.md");
+  assert.equal(readmeOf("lib"), "lib/README.md");
   const source = [
     "/**",
     " * `lib/x/`: one thing, said over",
@@ -872,9 +910,10 @@ Deno.test("purpose reader: the top JSDoc's first paragraph, wrapped lines joined
     " */",
     'import "./y.ts";',
   ].join("\n");
-  assert.equal(statedPurpose(source), "`lib/x/`: one thing, said over two lines.");
-  assert.equal(statedPurpose("/** `lib/x/`: short. */\n"), "`lib/x/`: short.");
-  assert.equal(statedPurpose('import "./y.ts";\n/** late */\n'), undefined);
-  assert.equal(purposeFile("lib/x", ["lib/x/b.ts", "lib/x/a.ts", "lib/x/y/a.ts"]), "lib/x/a.ts");
-  assert.equal(purposeFile("lib/x", ["lib/x/a.ts", "lib/x/mod.ts"]), "lib/x/mod.ts");
+  assert.equal(topDocParagraph(source), "`lib/x/`: one thing, said over two lines.");
+  assert.equal(topDocParagraph('import "./y.ts";\n/** late */\n'), undefined);
+  assert.ok(isPurposeStatement(topDocParagraph(source)!));
+  assert.ok(isPurposeStatement("`lib/`: the entry."));
+  assert.ok(!isPurposeStatement("The outbound gate: `lib/x/` holds it."));
+  assert.ok(!isPurposeStatement("`lib/x/y.ts`: a file, not a folder."));
 });

@@ -93,6 +93,7 @@ Deno.test({
         "openai",
         "xai",
         "openrouter",
+        "anthropic",
       ]);
       assert.deepEqual(await offers(["install", "--provider", "o"]), ["openai", "openrouter"]);
       assert.deepEqual(await offers(["verify", "--provider", "x"]), ["xai"]);
@@ -100,8 +101,16 @@ Deno.test({
       assert.deepEqual(await offers(["records", "--by", "d"]), ["day"]);
       assert.deepEqual(await offers(["records", "--chart", "c"]), ["cost", "cache"]);
       assert.deepEqual(await offers(["resolve", "--profile", ""]), ["locked", "unlocked"]);
-      assert.deepEqual(await offers(["resolve", "--sdk", ""]), ["openai", "openrouter"]);
-      assert.deepEqual(await offers(["resolve", "--surface", ""]), ["responses", "chat"]);
+      assert.deepEqual(await offers(["resolve", "--sdk", ""]), [
+        "openai",
+        "openrouter",
+        "anthropic",
+      ]);
+      assert.deepEqual(await offers(["resolve", "--surface", ""]), [
+        "responses",
+        "chat",
+        "messages",
+      ]);
       assert.deepEqual(await offers(["resolve", "--memory-provider", "r"]), ["recall"]);
       // The powerful stems, each item of a comma list in turn.
       const stems = await offers(["install", "--opt-in", ""]);
@@ -236,7 +245,7 @@ Deno.test("completions zsh and fish name every command and flag", async () => {
     assert.ok(fish.includes(`-a ${entry.name} -d `), entry.name);
   }
   assert.ok(zsh.includes("'--config-home=:config-home:_files -/'"));
-  assert.ok(zsh.includes("'--provider=:provider:(openai xai openrouter)'"));
+  assert.ok(zsh.includes("'--provider=:provider:(openai xai openrouter anthropic)'"));
   assert.ok(zsh.includes("'--by=:by:(day week)'"));
   assert.ok(zsh.includes("'--timeline=:timeline: '"));
   assert.match(zsh, /'--opt-in=:opt-in:_values -s , opt-in [a-z_ ]*system_prompt/);

@@ -14,7 +14,7 @@ import { PlatformClient } from "../../lib/platform/mod.ts";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
 import { encodeClaimRecord } from "../../lib/home/claim_record.ts";
 import { runCli } from "../support/run_cli.ts";
-import { install } from "../../lib/config/installer.ts";
+import { install } from "../../lib/install/installer.ts";
 import { ALL_SHIPPED_DEFAULTS } from "../../lib/config/defaults.ts";
 import { VERSION } from "../../lib/base/version.ts";
 import { startTestHttpServer } from "../mcp/http_server.ts";

@@ -4,7 +4,7 @@
  * accepted, the key refused, the model unknown, nothing listening.
  */
 import assert from "node:assert/strict";
-import { checkModel } from "../../lib/cli/doctor_checks.ts";
+import { checkModel } from "../../lib/cli/doctor_reach.ts";
 import { parseEnv } from "../../lib/config/env.ts";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
 import { anthropicError, closedPort, ModelMock } from "../support/model_mock.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../support/run_cli.ts";
 import { BENIGN_TOOLS } from "../support/benign_tools.ts";
-import { install } from "../../lib/config/installer.ts";
+import { install } from "../../lib/install/installer.ts";
 import { NET_DENY_LIST } from "../../lib/runtime/permissions.ts";
 
 /** The fields of docs/configuration.md#resolved-config, the additive ones too, sorted. */

@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { sha256Hex } from "../../lib/config/installer.ts";
+import { sha256Hex } from "../../lib/install/installer.ts";
 
 /** A fresh empty directory; the config home is `<dir>/home` (not yet created). */
 export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {

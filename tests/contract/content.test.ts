@@ -12,6 +12,7 @@ import {
   UnprocessableError,
 } from "../../lib/platform/mod.ts";
 import { type Contract, expectError, type Peer, withContract } from "./helpers.ts";
+import { asUser } from "../support/cleared.ts";
 
 /** ada owns a timeline shared with vega (mutual trust); eve is a stranger. */
 async function shared(c: Contract): Promise<{ ada: Peer; vega: Peer; eve: Peer; tl: string }> {
@@ -27,13 +28,13 @@ async function shared(c: Contract): Promise<{ ada: Peer; vega: Peer; eve: Peer; 
 Deno.test("contract: messages create/get/list and the timeline's inline items", () =>
   withContract(async (c) => {
     const { ada, vega, eve, tl } = await shared(c);
-    const first = await ada.client.messages.create(tl, { body: "@vega hello" });
+    const first = await ada.client.messages.create(tl, asUser("message", { body: "@vega hello" }));
     assert.equal(first.type, "message");
     assert.equal(first.user.uuid, ada.uuid);
     assert.equal(first.timeline.uuid, tl);
     assert.equal(first.content.body, "@vega hello");
     assert.match(first.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const second = await vega.client.messages.create(tl, { body: "hi ada" });
+    const second = await vega.client.messages.create(tl, asUser("message", { body: "hi ada" }));
 
     assert.deepEqual(await vega.client.messages.get(first.content.uuid), first);
     const listed = await ada.client.messages.list({ timeline: tl }).toArray();
@@ -47,7 +48,7 @@ Deno.test("contract: messages create/get/list and the timeline's inline items", 
     await expectError(eve.client.messages.get(first.content.uuid), ForbiddenError, "not_a_viewer");
     assert.deepEqual(await eve.client.messages.list({ timeline: tl }).toArray(), []);
     const blank = await expectError(
-      ada.client.messages.create(tl, { body: " " }),
+      ada.client.messages.create(tl, asUser("message", { body: " " })),
       UnprocessableError,
       "validation_failed",
     );
@@ -70,11 +71,14 @@ Deno.test("contract: assets — multipart upload, derived metadata, checksum, bl
   withContract(async (c) => {
     const { ada, vega, tl } = await shared(c);
     const csv = new TextEncoder().encode("a,b\n1,2\n");
-    const asset = await ada.client.assets.create(tl, {
-      file: csv,
-      filename: "numbers.csv",
-      description: "Quarterly numbers",
-    });
+    const asset = await ada.client.assets.create(
+      tl,
+      asUser("asset", {
+        file: csv,
+        filename: "numbers.csv",
+        description: "Quarterly numbers",
+      }),
+    );
     assert.equal(asset.type, "asset");
     assert.equal(asset.content.description, "Quarterly numbers");
     const file = asset.content.file!;
@@ -84,10 +88,13 @@ Deno.test("contract: assets — multipart upload, derived metadata, checksum, bl
     assert.equal(file.checksum, createHash("md5").update(csv).digest("base64"));
 
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
-    const image = await vega.client.assets.create(tl, {
-      file: new Blob([png]),
-      filename: "pic.bin",
-    });
+    const image = await vega.client.assets.create(
+      tl,
+      asUser("asset", {
+        file: png,
+        filename: "pic.bin",
+      }),
+    );
     assert.equal(image.content.file?.content_type, "image/png", "identified from the bytes");
     assert.equal(image.content.description, "", "no description part was sent");
 
@@ -112,16 +119,22 @@ Deno.test("contract: tasks — pending, list by status, admin activate, cancel r
   withContract(async (c) => {
     const { ada, vega, tl } = await shared(c);
     const later = new Date(Date.now() + 3_600_000);
-    const mine = await vega.client.tasks.create(tl, {
-      instructions: "check in",
-      activateAt: later,
-    });
+    const mine = await vega.client.tasks.create(
+      tl,
+      asUser("task", {
+        instructions: "check in",
+        activateAt: later,
+      }),
+    );
     assert.equal(mine.content.status, "pending");
     assert.equal(mine.content.activate_at, later.toISOString());
-    const other = await vega.client.tasks.create(tl, {
-      instructions: "offset form",
-      activateAt: "2099-01-01T12:00:00+02:00",
-    });
+    const other = await vega.client.tasks.create(
+      tl,
+      asUser("task", {
+        instructions: "offset form",
+        activateAt: "2099-01-01T12:00:00+02:00",
+      }),
+    );
     assert.equal(other.content.activate_at, "2099-01-01T10:00:00.000Z");
 
     assert.deepEqual(
@@ -167,7 +180,7 @@ Deno.test("contract: tasks — pending, list by status, admin activate, cancel r
       "invalid_filter",
     );
     await expectError(
-      ada.client.tasks.create(tl, { instructions: "x", activateAt: "whenever" }),
+      ada.client.tasks.create(tl, asUser("task", { instructions: "x", activateAt: "whenever" })),
       UnprocessableError,
       "validation_failed",
     );
@@ -176,7 +189,10 @@ Deno.test("contract: tasks — pending, list by status, admin activate, cancel r
 Deno.test("contract: webhook endpoints create/list/get/enable/disable/rotate; ingest and events", () =>
   withContract(async (c) => {
     const { ada, vega, eve, tl } = await shared(c);
-    const endpoint = await vega.client.webhookEndpoints.create(tl, { description: "CI" });
+    const endpoint = await vega.client.webhookEndpoints.create(
+      tl,
+      asUser("webhook_endpoint", { description: "CI" }),
+    );
     assert.equal(endpoint.type, "webhook_endpoint");
     assert.equal(endpoint.content.enabled, true);
     assert.equal(endpoint.user?.uuid, vega.uuid);
@@ -185,7 +201,10 @@ Deno.test("contract: webhook endpoints create/list/get/enable/disable/rotate; in
     assert.ok(url.startsWith(`${c.baseUrl}/webhooks/`));
 
     assert.deepEqual(await ada.client.webhookEndpoints.get(id), endpoint);
-    const second = await ada.client.webhookEndpoints.create(tl, { description: "Alerts" });
+    const second = await ada.client.webhookEndpoints.create(
+      tl,
+      asUser("webhook_endpoint", { description: "Alerts" }),
+    );
     assert.deepEqual(
       (await ada.client.webhookEndpoints.list({ timeline: tl }).toArray()).map((e) =>
         e.content.uuid
@@ -251,7 +270,7 @@ Deno.test("contract: webhook endpoints create/list/get/enable/disable/rotate; in
     assert.equal(after.length, 4, "history survives rotation");
 
     const blank = await expectError(
-      ada.client.webhookEndpoints.create(tl, { description: "" }),
+      ada.client.webhookEndpoints.create(tl, asUser("webhook_endpoint", { description: "" })),
       UnprocessableError,
       "validation_failed",
     );
@@ -261,7 +280,10 @@ Deno.test("contract: webhook endpoints create/list/get/enable/disable/rotate; in
 Deno.test("contract: ingest refusals — too large, not text; a due task on a locked timeline is blocked", () =>
   withContract(async (c) => {
     const { ada, vega, tl } = await shared(c);
-    const endpoint = await ada.client.webhookEndpoints.create(tl, { description: "CI" });
+    const endpoint = await ada.client.webhookEndpoints.create(
+      tl,
+      asUser("webhook_endpoint", { description: "CI" }),
+    );
     const anon = c.client({});
     await expectError(
       anon.webhookEvents.ingest(endpoint.content.ingest_url, "x".repeat(65)),
@@ -276,10 +298,13 @@ Deno.test("contract: ingest refusals — too large, not text; a due task on a lo
     assert.equal(binary.status, 415);
     assert.deepEqual(await ada.client.webhookEvents.list({ timeline: tl }).toArray(), []);
 
-    const task = await vega.client.tasks.create(tl, {
-      instructions: "too late",
-      activateAt: new Date(Date.now() + 3_600_000),
-    });
+    const task = await vega.client.tasks.create(
+      tl,
+      asUser("task", {
+        instructions: "too late",
+        activateAt: new Date(Date.now() + 3_600_000),
+      }),
+    );
     await ada.client.timelines.lock(tl);
     assert.equal(await c.activate(task.content.uuid), 200);
     const blocked = await vega.client.tasks.list({

@@ -7,6 +7,7 @@ import {
   TransportError,
 } from "../../lib/platform/mod.ts";
 import { expectError, withContract } from "./helpers.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("contract: 429 with Retry-After becomes RateLimitedError.retryAfter", () =>
   withContract(async (c) => {
@@ -49,13 +50,15 @@ Deno.test("contract: 500 problem+json and a proxy's HTML 502 both become ServerE
 Deno.test("contract: a delay past the client's timeout becomes TransportError timeout", () =>
   withContract(async (c) => {
     const ada = await c.user("ada");
-    await c.fault({ path: "^/users$", delay_ms: 2_000 });
+    // A minute's delay (the sandbox ends it when it closes) against a 0.2 s deadline.
+    await c.fault({ path: "^/users$", delay_ms: 60_000 });
     const started = performance.now();
     const slow = await expectError(ada.client.users.list({ timeoutMs: 200 }), TransportError);
     assert.equal(slow.failure, "timeout");
-    assert.ok(performance.now() - started < 1_500, "gave up at the deadline, not the delay");
+    assert.ok(performance.now() - started < 30_000, "gave up at the deadline, not the delay");
     assert.match(slow.message, /timed out after 0\.2 s/);
-    const quick = c.client({ token: ada.token, timeoutMs: 200 });
+    // The fault was used up: the next call is answered (with a deadline a loaded machine meets).
+    const quick = c.client({ token: ada.token, timeoutMs: 10_000 });
     assert.deepEqual(await quick.users.list(), []);
   }));
 
@@ -72,13 +75,21 @@ Deno.test("contract: commit-then-fail — the write landed; the client's re-send
     await c.fault({ path: "/messages$", method: "POST", status: 502, commit: true });
     // The 502 leaves the outcome unknown: the client re-sends under the same key by itself and
     // the platform replays the committed original.
-    const again = await ada.client.messages.create(tl, { body: "first attempt" }, {
-      idempotencyKey: key,
-    });
+    const again = await ada.client.messages.create(
+      tl,
+      asUser("message", { body: "first attempt" }),
+      {
+        idempotencyKey: key,
+      },
+    );
     assert.equal(again.content.body, "first attempt");
-    const replayed = await ada.client.messages.create(tl, { body: "second attempt" }, {
-      idempotencyKey: key,
-    });
+    const replayed = await ada.client.messages.create(
+      tl,
+      asUser("message", { body: "second attempt" }),
+      {
+        idempotencyKey: key,
+      },
+    );
     assert.equal(replayed.content.uuid, again.content.uuid, "a later send gets the original");
     const listed = await ada.client.messages.list({ timeline: tl }).toArray();
     assert.deepEqual(listed.map((m) => m.content.uuid), [again.content.uuid]);

@@ -2,6 +2,7 @@
 import { strict as assert } from "node:assert";
 import { idempotencyKey, type KeyedKind } from "../../lib/platform/mod.ts";
 import { withContract } from "./helpers.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("contract: the same key returns the same record, fires no second event, ignores the new body", () =>
   withContract(async (c) => {
@@ -10,59 +11,89 @@ Deno.test("contract: the same key returns the same record, fires no second event
     await c.mutual(ada, vega);
     const tl = (await ada.client.timelines.create({ name: "Keys" })).timeline.uuid;
     await ada.client.timelines.addParticipant(tl, vega.uuid);
-    const anchor = (await ada.client.messages.create(tl, { body: "@vega ping" })).content.uuid;
+    const anchor =
+      (await ada.client.messages.create(tl, asUser("message", { body: "@vega ping" }))).content
+        .uuid;
     const key = (kind: KeyedKind, ordinal = 1) =>
       idempotencyKey({ timeline: tl, anchor, kind, ordinal });
 
-    const m1 = await vega.client.messages.create(tl, { body: "pong" }, {
+    const m1 = await vega.client.messages.create(tl, asUser("message", { body: "pong" }), {
       idempotencyKey: await key("message"),
     });
-    const m2 = await vega.client.messages.create(tl, { body: "pong (retry)" }, {
+    const m2 = await vega.client.messages.create(tl, asUser("message", { body: "pong (retry)" }), {
       idempotencyKey: await key("message"),
     });
     assert.equal(m2.content.uuid, m1.content.uuid);
     assert.equal(m2.content.body, "pong", "the replay returns the original body");
-    const m3 = await vega.client.messages.create(tl, { body: "second reply" }, {
+    const m3 = await vega.client.messages.create(tl, asUser("message", { body: "second reply" }), {
       idempotencyKey: await key("message", 2),
     });
     assert.notEqual(m3.content.uuid, m1.content.uuid, "another ordinal is another record");
 
-    const a1 = await vega.client.assets.create(tl, {
-      file: new TextEncoder().encode("v1"),
-      filename: "notes.md",
-    }, { idempotencyKey: await key("asset") });
-    const a2 = await vega.client.assets.create(tl, {
-      file: new TextEncoder().encode("v2, longer"),
-      filename: "other.md",
-    }, { idempotencyKey: await key("asset") });
+    const a1 = await vega.client.assets.create(
+      tl,
+      asUser("asset", {
+        file: new TextEncoder().encode("v1"),
+        filename: "notes.md",
+      }),
+      { idempotencyKey: await key("asset") },
+    );
+    const a2 = await vega.client.assets.create(
+      tl,
+      asUser("asset", {
+        file: new TextEncoder().encode("v2, longer"),
+        filename: "other.md",
+      }),
+      { idempotencyKey: await key("asset") },
+    );
     assert.deepEqual(a2, a1);
 
     const when = new Date(Date.now() + 3_600_000);
-    const t1 = await vega.client.tasks.create(tl, { instructions: "remind", activateAt: when }, {
-      idempotencyKey: await key("task"),
-    });
-    const t2 = await vega.client.tasks.create(tl, { instructions: "changed", activateAt: when }, {
-      idempotencyKey: await key("task"),
-    });
+    const t1 = await vega.client.tasks.create(
+      tl,
+      asUser("task", { instructions: "remind", activateAt: when }),
+      {
+        idempotencyKey: await key("task"),
+      },
+    );
+    const t2 = await vega.client.tasks.create(
+      tl,
+      asUser("task", { instructions: "changed", activateAt: when }),
+      {
+        idempotencyKey: await key("task"),
+      },
+    );
     assert.deepEqual(t2, t1);
     // An activated task replays as itself; activation is not repeated.
     assert.equal(await c.activate(t1.content.uuid), 200);
-    const t3 = await vega.client.tasks.create(tl, { instructions: "again", activateAt: when }, {
-      idempotencyKey: await key("task"),
-    });
+    const t3 = await vega.client.tasks.create(
+      tl,
+      asUser("task", { instructions: "again", activateAt: when }),
+      {
+        idempotencyKey: await key("task"),
+      },
+    );
     assert.equal(t3.content.uuid, t1.content.uuid);
     assert.equal(t3.content.status, "activated");
 
-    const e1 = await vega.client.webhookEndpoints.create(tl, { description: "CI" }, {
-      idempotencyKey: await key("webhook_endpoint"),
-    });
-    const e2 = await vega.client.webhookEndpoints.create(tl, { description: "CI 2" }, {
-      idempotencyKey: await key("webhook_endpoint"),
-    });
+    const e1 = await vega.client.webhookEndpoints.create(
+      tl,
+      asUser("webhook_endpoint", { description: "CI" }),
+      {
+        idempotencyKey: await key("webhook_endpoint"),
+      },
+    );
+    const e2 = await vega.client.webhookEndpoints.create(
+      tl,
+      asUser("webhook_endpoint", { description: "CI 2" }),
+      {
+        idempotencyKey: await key("webhook_endpoint"),
+      },
+    );
     assert.deepEqual(e2, e1);
 
     // The key is scoped per author: ada using vega's key makes her own record.
-    const mine = await ada.client.messages.create(tl, { body: "mine" }, {
+    const mine = await ada.client.messages.create(tl, asUser("message", { body: "mine" }), {
       idempotencyKey: await key("message"),
     });
     assert.notEqual(mine.content.uuid, m1.content.uuid);

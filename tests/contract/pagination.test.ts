@@ -2,12 +2,15 @@
 import { strict as assert } from "node:assert";
 import type { Message } from "../../lib/platform/mod.ts";
 import { type Contract, type Peer, withContract } from "./helpers.ts";
+import { asUser } from "../support/cleared.ts";
 
 async function seeded(c: Contract, n: number): Promise<{ ada: Peer; tl: string; sent: Message[] }> {
   const ada = await c.user("ada");
   const tl = (await ada.client.timelines.create({ name: `${n} messages` })).timeline.uuid;
   const sent: Message[] = [];
-  for (let i = 1; i <= n; i++) sent.push(await ada.client.messages.create(tl, { body: `m${i}` }));
+  for (let i = 1; i <= n; i++) {
+    sent.push(await ada.client.messages.create(tl, asUser("message", { body: `m${i}` })));
+  }
   return { ada, tl, sent };
 }
 
@@ -94,7 +97,10 @@ Deno.test("contract: a mark that is never found consumes every page", () =>
   withContract(async (c) => {
     const { ada, tl } = await seeded(c, 120);
     const other = (await ada.client.timelines.create({ name: "elsewhere" })).timeline.uuid;
-    const stranger = await ada.client.messages.create(other, { body: "not in tl" });
+    const stranger = await ada.client.messages.create(
+      other,
+      asUser("message", { body: "not in tl" }),
+    );
     const before = listCalls(c);
     const all = await ada.client.messages.list({ timeline: tl, until: stranger.content.uuid })
       .toArray();

@@ -2,6 +2,7 @@
 import { strict as assert } from "node:assert";
 import { ForbiddenError, NotFoundError, UnprocessableError } from "../../lib/platform/mod.ts";
 import { expectError, withContract } from "./helpers.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("contract: dashboard JSON and the Markdown primer", () =>
   withContract(async (c) => {
@@ -88,7 +89,7 @@ Deno.test("contract: timelines create/get/list, participants, and their refusals
     // A non-viewer is refused with the code, not a bare status.
     await expectError(vega.client.timelines.get(tl), ForbiddenError, "not_a_viewer");
     await expectError(
-      vega.client.messages.create(tl, { body: "let me in" }),
+      vega.client.messages.create(tl, asUser("message", { body: "let me in" })),
       ForbiddenError,
       "not_a_viewer",
     );
@@ -150,11 +151,17 @@ Deno.test("contract: lock refuses each of the four content creates; governance s
     await c.mutual(vega, eve);
     const tl = (await ada.client.timelines.create({ name: "Frozen" })).timeline.uuid;
     await ada.client.timelines.addParticipant(tl, vega.uuid);
-    const task = await ada.client.tasks.create(tl, {
-      instructions: "later",
-      activateAt: new Date(Date.now() + 3_600_000),
-    });
-    const endpoint = await ada.client.webhookEndpoints.create(tl, { description: "ci" });
+    const task = await ada.client.tasks.create(
+      tl,
+      asUser("task", {
+        instructions: "later",
+        activateAt: new Date(Date.now() + 3_600_000),
+      }),
+    );
+    const endpoint = await ada.client.webhookEndpoints.create(
+      tl,
+      asUser("webhook_endpoint", { description: "ci" }),
+    );
 
     await expectError(eve.client.timelines.lock(tl), ForbiddenError, "not_a_viewer");
     // Any viewer may lock, not just the owner.
@@ -165,10 +172,16 @@ Deno.test("contract: lock refuses each of the four content creates; governance s
     assert.equal((await ada.client.timelines.lock(tl)).locked, true, "idempotent");
 
     const refusals = [
-      () => ada.client.messages.create(tl, { body: "hello?" }),
-      () => ada.client.assets.create(tl, { file: new Uint8Array([1, 2, 3]), filename: "x.bin" }),
-      () => ada.client.tasks.create(tl, { instructions: "x", activateAt: new Date() }),
-      () => ada.client.webhookEndpoints.create(tl, { description: "x" }),
+      () => ada.client.messages.create(tl, asUser("message", { body: "hello?" })),
+      () =>
+        ada.client.assets.create(
+          tl,
+          asUser("asset", { file: new Uint8Array([1, 2, 3]), filename: "x.bin" }),
+        ),
+      () =>
+        ada.client.tasks.create(tl, asUser("task", { instructions: "x", activateAt: new Date() })),
+      () =>
+        ada.client.webhookEndpoints.create(tl, asUser("webhook_endpoint", { description: "x" })),
     ];
     for (const call of refusals) await expectError(call(), ForbiddenError, "timeline_locked");
     await expectError(
@@ -193,16 +206,25 @@ Deno.test("contract: delete is owner-only; afterwards it and all its contents ar
     await c.mutual(ada, vega);
     const tl = (await ada.client.timelines.create({ name: "Doomed" })).timeline.uuid;
     await ada.client.timelines.addParticipant(tl, vega.uuid);
-    const message = await vega.client.messages.create(tl, { body: "hi" });
-    const asset = await ada.client.assets.create(tl, {
-      file: new TextEncoder().encode("bytes"),
-      filename: "a.txt",
-    });
-    const task = await ada.client.tasks.create(tl, {
-      instructions: "ping",
-      activateAt: new Date(Date.now() + 60_000),
-    });
-    const endpoint = await ada.client.webhookEndpoints.create(tl, { description: "ci" });
+    const message = await vega.client.messages.create(tl, asUser("message", { body: "hi" }));
+    const asset = await ada.client.assets.create(
+      tl,
+      asUser("asset", {
+        file: new TextEncoder().encode("bytes"),
+        filename: "a.txt",
+      }),
+    );
+    const task = await ada.client.tasks.create(
+      tl,
+      asUser("task", {
+        instructions: "ping",
+        activateAt: new Date(Date.now() + 60_000),
+      }),
+    );
+    const endpoint = await ada.client.webhookEndpoints.create(
+      tl,
+      asUser("webhook_endpoint", { description: "ci" }),
+    );
     await ada.client.webhookEvents.ingest(endpoint.content.ingest_url, '{"ok":true}', {
       contentType: "application/json",
     });
@@ -232,7 +254,7 @@ Deno.test("contract: delete is owner-only; afterwards it and all its contents ar
     await expectError(ada.client.timelines.delete(tl), NotFoundError, "not_found");
     await expectError(ada.client.timelines.lock(tl), NotFoundError, "not_found");
     await expectError(
-      ada.client.messages.create(tl, { body: "anyone?" }),
+      ada.client.messages.create(tl, asUser("message", { body: "anyone?" })),
       NotFoundError,
       "not_found",
     );

@@ -334,10 +334,31 @@ function prng(seed: number): () => number {
 
 const ALPHABETS = ["abc def\n", "日本語テキスト", "😀🎉👍", '"\\\t{}', "x"];
 
+/** The longest text {@link randomText} is asked for, in code points. */
+const LONGEST_TEXT = 12000;
+
+/**
+ * Per alphabet, one long run of its characters in random order (each character of an alphabet
+ * is one code point of the same UTF-16 width). A text is a stretch of its alphabet's run: drawing
+ * every character anew cost more than capping them.
+ */
+const RUNS = ALPHABETS.map((alphabet, i) => {
+  const chars = [...alphabet];
+  const random = prng(i + 1);
+  const run = Array.from(
+    { length: 2 * LONGEST_TEXT },
+    () => chars[Math.floor(random() * chars.length)],
+  ).join("");
+  return { run, width: chars[0].length };
+});
+
 function randomText(random: () => number, max: number): string {
-  const alphabet = [...ALPHABETS[Math.floor(random() * ALPHABETS.length)]];
+  const { run, width } = RUNS[Math.floor(random() * ALPHABETS.length)];
   const length = Math.floor(random() ** 3 * max);
-  return Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+  const start = Math.floor(random() * (2 * LONGEST_TEXT - length));
+  // A string of its own, as one parsed from a transcript file is (a bare slice would stay a view
+  // into the run, which the size counting walks several times slower).
+  return JSON.parse(JSON.stringify(run.slice(start * width, (start + length) * width)));
 }
 
 function randomTranscript(random: () => number): Message[] {
@@ -367,20 +388,26 @@ function randomTranscript(random: () => number): Message[] {
   return messages;
 }
 
-Deno.test("re-capping a capped transcript is a fixed point (80 random transcripts)", () => {
+let samples: Message[][] | undefined;
+
+/** 80 random transcripts, each capped once: made once, for the two tests that read them. */
+function cappedSamples(): Message[][] {
+  if (samples) return samples;
   const random = prng(20260818);
-  for (let i = 0; i < 80; i++) {
-    const once = capForPersistence(randomTranscript(random));
+  samples = Array.from({ length: 80 }, () => capForPersistence(randomTranscript(random)));
+  return samples;
+}
+
+Deno.test("re-capping a capped transcript is a fixed point (80 random transcripts)", () => {
+  cappedSamples().forEach((once, i) => {
     const twice = capForPersistence(once);
     assert.deepEqual(twice, once, `transcript ${i}`);
     assert.equal(serializeTranscript(twice), serializeTranscript(once));
-  }
+  });
 });
 
 Deno.test("a step's persisted arguments are bounded by 2048 (outside floor markers and replays)", () => {
-  const random = prng(7);
-  for (let i = 0; i < 40; i++) {
-    const messages = capForPersistence(randomTranscript(random));
+  cappedSamples().forEach((messages, i) => {
     messages.forEach((message, index) => {
       const calls = message.toolCalls ?? [];
       const next = messages.findIndex((m, k) => k > index && m.role === "assistant");
@@ -394,5 +421,5 @@ Deno.test("a step's persisted arguments are bounded by 2048 (outside floor marke
       const total = bounded.reduce((sum, c) => sum + jsonSize(c.arguments), 0);
       assert.ok(total <= TOOL_ARGS_CAP, `transcript ${i} message ${index}: ${total}`);
     });
-  }
+  });
 });

@@ -5,9 +5,9 @@ import {
   Compactor,
   SUMMARIZE_INSTRUCTION,
 } from "../../lib/core/compaction/compaction.ts";
-import { summaryNote, transcriptChars } from "../../lib/core/compaction/cut.ts";
+import { summaryText, transcriptChars } from "../../lib/core/compaction/cut.ts";
 import { isSummary } from "../../lib/core/types/summary_marker.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { ProviderServerError } from "../../lib/core/types/faults.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { RecordingJournal } from "./engine_fixtures.ts";
@@ -19,7 +19,7 @@ function setup(
   const journal = new RecordingJournal();
   const provider = new SplitProvider([], options.summaries);
   // One step per turn keeps the small test budgets inside the guarantee (no WARNING noise).
-  const budget = new ContextBudget(provider, {
+  const budget = new ContextCeiling(provider, {
     override: options.override ?? 8000,
     maxSteps: 1,
     journal,
@@ -41,7 +41,7 @@ Deno.test("compaction: triggers above half the ceiling and the line names the nu
   provider.lastTokensIn = 4001;
   assert.equal(await compactor.maybeCompact(messages), true);
   // keep = int(8000 × 0.2 × 1179/4001) = 471 chars: peer turns 7..10 (470 chars) stay verbatim.
-  const note = summaryNote(12, "NOTES");
+  const note = summaryText(12, "NOTES");
   assert.equal(messages.length, 10);
   assert.equal(messages[0].content, "charter");
   assert.equal(messages[1].content, note);
@@ -183,7 +183,7 @@ Deno.test("compaction: emergency keeps a quarter at most and says emergency=yes"
     "WARNING context overflow: the last request exceeded the model's context window — " +
     "compacting the transcript hard, on pessimistic assumptions, so it fits again.",
     `INFO context compact limit=1000000 source=env threshold=500000 messages=21→6 ` +
-    `chars=1179→${236 + 7 + summaryNote(16, "NOTES").length} summarized=16 emergency=yes`,
+    `chars=1179→${236 + 7 + summaryText(16, "NOTES").length} summarized=16 emergency=yes`,
   ]);
 });
 
@@ -233,7 +233,7 @@ Deno.test("compaction: a transient fault of the summarize call is retried like a
     new ProviderServerError("502 from upstream", 502),
     "NOTES",
   ]);
-  const budget = new ContextBudget(provider, { override: 8000, maxSteps: 1, journal });
+  const budget = new ContextCeiling(provider, { override: 8000, maxSteps: 1, journal });
   const waits: number[] = [];
   const compactor = new Compactor(provider, budget, {
     journal,

@@ -7,7 +7,7 @@ import {
   preludeEnd,
   pruneSummaryItems,
   renderRegion,
-  summaryNote,
+  summaryText,
   transcriptChars,
 } from "../../lib/core/compaction/cut.ts";
 import { SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
@@ -56,7 +56,7 @@ Deno.test("cut: sizes count content, call names and JSON arguments in code point
 });
 
 Deno.test("cut: the prelude is the charter, never a previous summary", () => {
-  const summary = Message.system(summaryNote(3, "notes"));
+  const summary = Message.system(summaryText(3, "notes"));
   assert.equal(preludeEnd(transcript()), 1);
   assert.equal(preludeEnd([summary, Message.user("x")]), 0);
   assert.equal(preludeEnd([Message.system("a"), Message.system("b"), summary]), 2);
@@ -132,16 +132,16 @@ Deno.test("cut: the region renders roles, called tools and trimmed content", () 
 
 Deno.test("cut: the summary turn's exact wording", () => {
   assert.equal(
-    summaryNote(7, "NOTES"),
+    summaryText(7, "NOTES"),
     "[Earlier conversation compacted: 7 messages replaced by these notes, so this conversation " +
       "stays inside the model's context window. The detail is gone; what follows is what was " +
       "kept.]\n\nNOTES",
   );
-  assert.ok(summaryNote(1, "x").startsWith(SUMMARY_MARKER));
+  assert.ok(summaryText(1, "x").startsWith(SUMMARY_MARKER));
 });
 
 Deno.test("cut: destroyed items are a first-seen union, summaries' items included", () => {
-  const summary = Message.system(summaryNote(2, "old"));
+  const summary = Message.system(summaryText(2, "old"));
   summary.items = ["u0", "u1"];
   assert.deepEqual(
     droppedItems([
@@ -155,7 +155,7 @@ Deno.test("cut: destroyed items are a first-seen union, summaries' items include
 });
 
 Deno.test("cut: evidence release prunes summaries' items to what is still unsettled", () => {
-  const summary = Message.system(summaryNote(2, "old"));
+  const summary = Message.system(summaryText(2, "old"));
   summary.items = ["u1", "u2"];
   const peer = Message.user("a", { items: ["u9"] });
   const messages = [summary, peer];

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Compactor } from "../../lib/core/compaction/compaction.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { isSummary } from "../../lib/core/types/summary_marker.ts";
 import { MemoryJournal } from "../../lib/journal/stream_journal.ts";
@@ -29,7 +29,7 @@ Deno.test("handoff: the conversation before the current turn becomes one summary
   const journal = new MemoryJournal();
   const remembered: string[] = [];
   const provider = new SplitProvider([]);
-  const compactor = new Compactor(provider, new ContextBudget(provider), {
+  const compactor = new Compactor(provider, new ContextCeiling(provider), {
     journal,
     onSummary: (summary) => void remembered.push(summary),
   });
@@ -54,8 +54,8 @@ Deno.test("handoff: the conversation before the current turn becomes one summary
 
 Deno.test("handoff: nothing before the turn, a cut that is not a user turn, or compaction off change nothing", async () => {
   const provider = new SplitProvider([]);
-  const on = new Compactor(provider, new ContextBudget(provider));
-  const off = new Compactor(provider, new ContextBudget(provider, { override: 0 }));
+  const on = new Compactor(provider, new ContextCeiling(provider));
+  const off = new Compactor(provider, new ContextCeiling(provider, { override: 0 }));
   for (const [compactor, cut] of [[on, 1], [on, 2], [on, -1], [off, 3]] as const) {
     const messages = transcript();
     const before = JSON.stringify(messages);

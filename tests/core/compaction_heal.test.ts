@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Compactor } from "../../lib/core/compaction/compaction.ts";
 import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import { isSummary } from "../../lib/core/types/summary_marker.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { Engine } from "../../lib/core/engine.ts";
 import { ProviderAuthError, ProviderContextLengthError } from "../../lib/core/types/faults.ts";
 import { Message } from "../../lib/core/types/message.ts";
@@ -24,7 +24,7 @@ const overflow = () =>
 function setup(agent: Scripted[], override = 8000) {
   const journal = new RecordingJournal();
   const provider = new SplitProvider(agent, ["NOTES"]);
-  const budget = new ContextBudget(provider, { override, maxSteps: 1, journal });
+  const budget = new ContextCeiling(provider, { override, maxSteps: 1, journal });
   const compactor = new Compactor(provider, budget, { journal });
   const echo = new EchoTool();
   const engine = new Engine(provider, new ToolRegistry().register(echo), { journal });
@@ -48,7 +48,7 @@ Deno.test("heal: an over-length 400 compacts and retries the turn once", async (
   assert.equal(result.text, "answered");
   assert.equal(t.attempts(), 2);
   assert.equal(t.provider.summaryCalls.length, 1);
-  // The failed attempt's residue (its step note) is gone; the turn is answered once.
+  // The failed attempt's residue (its step counter) is gone; the turn is answered once.
   const at = t.messages.indexOf(t.turn);
   assert.deepEqual(t.messages.slice(at + 1).map((m) => m.role), ["system", "assistant"]);
   assert.ok(isSummary(t.messages[1]));
@@ -82,6 +82,10 @@ Deno.test("heal: an overflow after a tool already ran does not re-run the turn",
   assert.ok(t.messages.some(isSummary));
   assert.ok(t.journal.lines().some((l) => l.includes("emergency=yes")));
   assert.equal(t.journal.lines().some((l) => l.includes("Retrying")), false);
+  // Saved once compacted, so the next wake loads the short transcript, not the one that overflowed.
+  const beforeCompaction = t.saves.at(-2) ?? 0;
+  assert.ok(t.messages.length < beforeCompaction, "the compaction shortened the transcript");
+  assert.equal(t.saves.at(-1), t.messages.length, "the compacted transcript is the one saved last");
 });
 
 Deno.test("heal: a second overflow propagates", async () => {
@@ -101,14 +105,14 @@ Deno.test("heal: 0 means off even at the wall", async () => {
     "WARNING Context overflow, but compaction is disabled (HARNESS_MAX_CONTEXT_TOKENS=0): the " +
     "transcript is left exactly as it is and the error stands.",
   ]);
-  // Only the failed attempt's own step note was added; nothing was rewritten.
+  // Only the failed attempt's own step counter was added; nothing was rewritten.
   assert.deepEqual(t.messages.slice(0, before.length), before);
 });
 
 Deno.test("heal: with nothing to cut, the error stands and no retry is made", async () => {
   const journal = new RecordingJournal();
   const provider = new SplitProvider([overflow(), text("never")]);
-  const compactor = new Compactor(provider, new ContextBudget(provider, { override: 8000 }), {
+  const compactor = new Compactor(provider, new ContextCeiling(provider, { override: 8000 }), {
     journal,
   });
   const messages = [Message.user("x".repeat(50_000), { items: ["u1"] })];

@@ -14,7 +14,7 @@ import {
 import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import { isBoundary, transcriptChars } from "../../lib/core/compaction/cut.ts";
 import { isSummary, SUMMARY_MARKER } from "../../lib/core/types/summary_marker.ts";
-import { ContextBudget } from "../../lib/core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
 import { Engine } from "../../lib/core/engine.ts";
 import { ProviderContextLengthError } from "../../lib/core/types/faults.ts";
 import { Message, type ToolCall } from "../../lib/core/types/message.ts";
@@ -161,7 +161,7 @@ async function simulate(burst: ReadonlySet<number> = new Set()) {
     // A new process: the transcript comes back from its on-disk form, budget resolved afresh.
     const messages = parseTranscript(disk, "sim.json");
     const save = () => void (disk = serializeTranscript(capForPersistence(messages)));
-    const budget = new ContextBudget(model, { override: LIMIT, maxSteps: MAX_STEPS, journal });
+    const budget = new ContextCeiling(model, { override: LIMIT, maxSteps: MAX_STEPS, journal });
     const compactor = new Compactor(model, budget, {
       journal,
       onSummary: () => void summaries.push(messages.find(isSummary)!),
@@ -239,14 +239,12 @@ function assertStanding(run: Awaited<ReturnType<typeof simulate>>): number {
 }
 
 Deno.test("standing agent: 300 turns stay under the ceiling, with cumulative summaries", async () => {
-  const started = performance.now();
   const run = await simulate();
   assertStanding(run);
   assert.equal(run.model.overflows, 0, "compaction alone kept every request inside the window");
   assert.equal(run.journal.lines().some((l) => l.includes("Context overflow")), false);
   assert.equal(run.journal.at("WARNING").some((l) => l.includes("declined")), false);
   assert.equal(run.journal.at("WARNING").some((l) => l.includes("did not fit")), false);
-  assert.ok(performance.now() - started < 10_000);
 });
 
 Deno.test("standing agent: a turn that leaps the wall is healed, and every destroyed item is accounted for", async () => {

@@ -21,7 +21,7 @@ Deno.test("hooks: a one-time nudge appends one system turn and extends the turn 
   const nudges = messages.filter((m) => m.content === NUDGE);
   assert.equal(nudges.length, 1);
   assert.equal(nudges[0].role, "system");
-  // The nudge sits after the first reply and before the second step note.
+  // The nudge sits after the first reply and before the second step counter.
   const at = messages.indexOf(nudges[0]);
   assert.equal(messages[at - 1].content, "thinking aloud");
   assert.match(messages[at + 1].content ?? "", /^Current Time: .*\n\nStep 2 of 24\.$/);
@@ -43,7 +43,7 @@ Deno.test("hooks: an unarmed nudge lets the turn end", async () => {
     hooks: [nudgeOnce(() => undefined)],
   });
   assert.equal(provider.calls.length, 1);
-  assert.equal(messages.filter((m) => m.role === "system").length, 1); // the step note only
+  assert.equal(messages.filter((m) => m.role === "system").length, 1); // the step counter only
 });
 
 Deno.test("hooks: beforeFinish is not asked while the model is still calling tools", async () => {

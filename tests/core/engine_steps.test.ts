@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Engine } from "../../lib/core/engine.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
-import { isStepNote, stepNote } from "../../lib/core/types/step_note.ts";
+import { isStepCounter, stepCounter } from "../../lib/core/types/step_counter.ts";
 import {
   calls,
   EchoTool,
@@ -13,27 +13,28 @@ import {
 } from "./engine_fixtures.ts";
 
 // Typed out from docs/context.md#the-step-budget, not imported: a wording drift must fail here.
-const ESCALATION = " Steps are running low. Prioritize the most important remaining actions — " +
+const LOW_STEPS_WARNING =
+  " Steps are running low. Prioritize the most important remaining actions — " +
   "including anything you still mean to say on a timeline, which means calling the `messages` " +
   "tool — summarize progress cleanly, and if work remains, schedule a follow-up task before you " +
   "run out. Step 6 is your final action step — end it with plain text to finish cleanly. Never " +
   "ignore the step counter; treat it as a hard constraint.";
 
-Deno.test("step note: exact text, UTC stamp, escalation only when ≤5 steps remain", () => {
+Deno.test("step counter: exact text, UTC stamp, the low-steps warning only when ≤5 steps remain", () => {
   const at = new Date("2026-03-04T05:06:07.890Z");
-  assert.equal(stepNote(1, 6, at), "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 1 of 6.");
+  assert.equal(stepCounter(1, 6, at), "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 1 of 6.");
   assert.equal(
-    stepNote(2, 6, at),
-    "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 2 of 6." + ESCALATION,
+    stepCounter(2, 6, at),
+    "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 2 of 6." + LOW_STEPS_WARNING,
   );
-  assert.ok(stepNote(6, 6, at).endsWith(ESCALATION));
-  assert.equal(stepNote(19, 24, at), "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 19 of 24.");
-  assert.ok(stepNote(20, 24, at).includes("Step 24 is your final action step"));
-  assert.ok(isStepNote(Message.system(stepNote(3, 6, at))));
-  assert.ok(!isStepNote(Message.system("Current Time: 2026-03-04 05:06:07 UTC (+00:00, Wed)")));
+  assert.ok(stepCounter(6, 6, at).endsWith(LOW_STEPS_WARNING));
+  assert.equal(stepCounter(19, 24, at), "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 19 of 24.");
+  assert.ok(stepCounter(20, 24, at).includes("Step 24 is your final action step"));
+  assert.ok(isStepCounter(Message.system(stepCounter(3, 6, at))));
+  assert.ok(!isStepCounter(Message.system("Current Time: 2026-03-04 05:06:07 UTC (+00:00, Wed)")));
 });
 
-Deno.test("engine: a step note precedes every model call and persists in the transcript", async () => {
+Deno.test("engine: a step counter precedes every model call and persists in the transcript", async () => {
   const provider = new ScriptedProvider([calls("echo", { text: "a" }), text("done")]);
   const registry = new ToolRegistry().register(new EchoTool());
   const engine = new Engine(provider, registry, { maxSteps: 6, now: fixedClock() });
@@ -47,7 +48,7 @@ Deno.test("engine: a step note precedes every model call and persists in the tra
   );
   assert.equal(
     provider.calls[1].messages.at(-1)?.content,
-    "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 2 of 6." + ESCALATION,
+    "Current Time: 2026-03-04 05:06:07 UTC\n\nStep 2 of 6." + LOW_STEPS_WARNING,
   );
   assert.deepEqual(messages.map((m) => m.role), [
     "user",

@@ -111,7 +111,7 @@ Deno.test("harness: a stale charter at the head of a loaded transcript is not se
 
   // Without a charter of our own, the transcript is sent as it is.
   assert.deepEqual(withCharter(undefined, [Message.system("Old charter.")]).length, 1);
-  // A leading step note or compaction summary is history, not a charter.
+  // A leading step counter or compaction summary is history, not a charter.
   const summary = Message.system("[Earlier conversation compacted: 3 messages replaced …]");
   assert.equal(withCharter("C", [summary]).length, 2);
 });

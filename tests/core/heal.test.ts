@@ -54,7 +54,7 @@ Deno.test("a killed wake's transcript heals on load: count, position, WARNING, e
   // call_2) and the trailing tasks create.
   const sentinels = messages.flatMap((m, i) => isInterrupted(m) ? [[i, m.toolCallId]] : []);
   assert.deepEqual(sentinels, [[7, "call_0"], [8, "call_2"], [10, "call_0"]]);
-  // Inserted after the run: after the recorded result and the step note, before the next turn.
+  // Inserted after the run: after the recorded result and the step counter, before the next turn.
   assert.equal(messages[6].role, "system");
   assert.equal(messages[9].role, "assistant");
   assert.deepEqual(journal.lines, [["WARNING", healedWarning(3)]]);

@@ -1,9 +1,16 @@
 /**
  * Image preparation on real images the test makes with the codec itself
- * (docs/context.md#images-in-a-request): a tall PNG is split into overlapping full-width
- * segments, a huge JPEG is scaled and compressed under the limits, a corrupt file becomes text,
- * only the newest images ride a request, and the engine sends the prepared view while the
- * transcript keeps the original.
+ * (docs/context.md#images-in-a-request): the default limits are the documented ones, a tall PNG is
+ * split into overlapping full-width segments, a JPEG wider than the long-edge limit is scaled under
+ * it with its aspect kept, a JPEG over a model's base64 limit is re-encoded and shrunk by the
+ * overshoot until it fits, a corrupt file becomes text, only the newest images ride a request, and
+ * the engine sends the prepared view while the transcript keeps the original.
+ *
+ * The fixtures are as small as the limits allow, because decoding and encoding pixels is what
+ * costs here (a 9000×9000 photo took minutes on a loaded machine): each limit is crossed by an
+ * image with few pixels — a narrow tall PNG (made once, for the two tests that share it), a
+ * 9000 px wide strip, and noise over a model's smaller byte limit (the same code path as the
+ * default's 5 MiB, with a sixteenth of the pixels).
  */
 import assert from "node:assert/strict";
 import { encode as encodePng } from "fast-png";
@@ -56,13 +63,52 @@ function raster(
   return { width, height, data };
 }
 
-/** A 300×20000 PNG whose every row is distinct, so overlaps can be checked row by row. */
+let tallFixture: ImageContent | undefined;
+
+/**
+ * A 60×20000 PNG whose every row is distinct, so overlaps can be checked row by row; made once
+ * (the fastest deflate level: how the fixture is compressed is not under test).
+ */
 function tallPng(): ImageContent {
-  const tall = raster(300, 20000, (_x, y) => y & 0xff, (_x, y) => y >> 8, (x) => x & 0xff);
-  return { alt: "scroll.png", mimeType: "image/png", data: encodePng(tall).toBase64() };
+  if (tallFixture) return tallFixture;
+  const tall = raster(60, 20000, (_x, y) => y & 0xff, (_x, y) => y >> 8, (x) => x & 0xff);
+  const data = encodePng(tall, { zlib: { level: 1 } }).toBase64();
+  tallFixture = { alt: "scroll.png", mimeType: "image/png", data };
+  return tallFixture;
 }
 
-Deno.test("image prep: a 300×20000 PNG becomes 5 full-width segments with 50 px overlap", async () => {
+/** A JPEG of `width × height` pixels of seeded noise: the costliest content to compress. */
+function noiseJpeg(width: number, height: number): Uint8Array {
+  let seed = 20261203;
+  const data = new Uint8Array(width * height * 4);
+  for (let o = 0; o < data.length; o += 4) {
+    // mulberry32: deterministic, so a failure reproduces
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    t = (t ^ (t >>> 14)) >>> 0;
+    data[o] = t & 0xff;
+    data[o + 1] = (t >>> 8) & 0xff;
+    data[o + 2] = (t >>> 16) & 0xff;
+    data[o + 3] = 255;
+  }
+  return new Uint8Array(encodeJpeg({ width, height, data }, 90).data);
+}
+
+Deno.test("image prep: the default limits are the ones docs/configuration.md documents", () => {
+  assert.deepEqual(
+    [
+      DEFAULT_IMAGE_PREP.segmentHeight,
+      DEFAULT_IMAGE_PREP.segmentOverlap,
+      DEFAULT_IMAGE_PREP.maxBase64Bytes,
+      DEFAULT_IMAGE_PREP.maxLongEdge,
+      DEFAULT_IMAGE_PREP.maxImages,
+    ],
+    [4096, 50, 5 * 1024 * 1024, 8000, 20],
+  );
+});
+
+Deno.test("image prep: a 60×20000 PNG becomes 5 full-width segments with 50 px overlap", async () => {
   const tall = tallPng();
   const { messages, segments } = await prepareView([shown([tall])], DEFAULT_IMAGE_PREP);
   const images = messages[0].images!;
@@ -70,12 +116,12 @@ Deno.test("image prep: a 300×20000 PNG becomes 5 full-width segments with 50 px
   assert.equal(segments, 5);
   const decoded = images.map(pixels);
   for (const part of decoded) {
-    assert.equal(part.width, 300);
+    assert.equal(part.width, 60);
     assert.ok(part.height <= 4096, `a segment is ${part.height} px high`);
   }
   assert.deepEqual(decoded.map((p) => p.height), [4096, 4096, 4096, 4096, 3816]);
   // Each segment starts 50 rows above the previous one's end: the rows match byte for byte.
-  const row = 300 * 4;
+  const row = 60 * 4;
   for (let i = 1; i < decoded.length; i++) {
     const previous = decoded[i - 1].data;
     const tail = previous.subarray(previous.length - 50 * row);
@@ -86,18 +132,22 @@ Deno.test("image prep: a 300×20000 PNG becomes 5 full-width segments with 50 px
   for (const part of images) assert.ok(part.data.length <= DEFAULT_IMAGE_PREP.maxBase64Bytes);
 });
 
-Deno.test("image prep: a 9000×9000 JPEG is scaled to ≤ 8000 px and ≤ 5 MiB of base64", async () => {
-  // Gradients with fine texture: a photo-like size, over the base64 limit as a file.
-  const big = raster(
+Deno.test("image prep: a JPEG 9000 px wide is scaled to ≤ 8000 px, its aspect kept", async () => {
+  // Gradients with fine texture, as a photo has; within the byte limit, so only the width is over.
+  const wide = raster(
     9000,
-    9000,
+    180,
     (x) => (x >> 5) & 0xff,
-    (_x, y) => (y >> 5) & 0xff,
+    (_x, y) => (y >> 2) & 0xff,
     (x, y) => ((x ^ y) & 31) + (((x + y) >> 7) & 127),
   );
-  const jpeg = new Uint8Array(encodeJpeg(big, 90).data);
-  assert.ok(base64Length(jpeg.length) > DEFAULT_IMAGE_PREP.maxBase64Bytes, "the fixture is small");
-  const original = { alt: "photo.jpg", mimeType: "image/jpeg", data: jpeg.toBase64() };
+  const jpeg = new Uint8Array(encodeJpeg(wide, 90).data);
+  assert.ok(
+    base64Length(jpeg.length) <= DEFAULT_IMAGE_PREP.maxBase64Bytes,
+    "only the width is over",
+  );
+  assert.ok(9000 > DEFAULT_IMAGE_PREP.maxLongEdge);
+  const original = { alt: "panorama.jpg", mimeType: "image/jpeg", data: jpeg.toBase64() };
   const { messages } = await prepareView([shown([original])], DEFAULT_IMAGE_PREP);
   const [out] = messages[0].images!;
   assert.equal(messages[0].images!.length, 1);
@@ -105,6 +155,28 @@ Deno.test("image prep: a 9000×9000 JPEG is scaled to ≤ 8000 px and ≤ 5 MiB 
   assert.ok(out.data.length <= 5 * 1024 * 1024, `${out.data.length} base64 characters`);
   const back = pixels(out);
   assert.ok(Math.max(back.width, back.height) <= 8000, `${back.width}×${back.height}`);
+  assert.ok(back.width >= 7990, `scaled to the limit, not below it: ${back.width}`);
+  assert.ok(
+    Math.abs(back.width / back.height - 50) < 0.1,
+    `the aspect is kept: ${back.width}×${back.height}`,
+  );
+});
+
+Deno.test("image prep: a JPEG over a model's base64 limit is re-encoded, shrunk by the overshoot, until it fits", async () => {
+  // A model configured for 256 KiB of base64 (max_base64_bytes in image_prep.json). Noise does
+  // not compress: at 500×500 no JPEG quality brings it under that, so the image must also shrink.
+  const policy = { ...DEFAULT_IMAGE_PREP, maxBase64Bytes: 256 * 1024 };
+  const jpeg = noiseJpeg(500, 500);
+  assert.ok(base64Length(jpeg.length) > 2 * policy.maxBase64Bytes, "the fixture is small");
+  const original = { alt: "noise.jpg", mimeType: "image/jpeg", data: jpeg.toBase64() };
+  const { messages, failures } = await prepareView([shown([original])], policy);
+  assert.deepEqual(failures, []);
+  const [out] = messages[0].images!;
+  assert.equal(out.mimeType, "image/jpeg");
+  assert.ok(out.data.length <= 256 * 1024, `${out.data.length} base64 characters`);
+  const back = pixels(out);
+  assert.ok(back.width < 500, `it had to shrink: ${back.width}×${back.height}`);
+  assert.ok(back.width >= 250, `by the overshoot, not to a thumbnail: ${back.width}`);
   assert.equal(back.width, back.height, "the aspect ratio is kept");
 });
 

@@ -1,6 +1,6 @@
 /**
  * A realistic long transcript for the bench and the large fixed-point test: 10,000 messages of
- * peer turns, step notes, tool-calling turns with results of mixed sizes (some over the cap),
+ * peer turns, step counters, tool-calling turns with results of mixed sizes (some over the cap),
  * non-ASCII text and a few interrupted calls.
  */
 import { Message, type ToolCall } from "../../lib/core/types/message.ts";

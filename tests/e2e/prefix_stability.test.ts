@@ -84,3 +84,15 @@ Deno.test("prefix (anthropic): breakpoint 1 is identical in every wake; each wak
   assert.equal(report.breakpoint2Share, 1);
   assert.ok(report.pass);
 });
+
+Deno.test("prefix: with a knowledge pack on, it rides every request's cached prefix; ≥ 85% from wake 5 on", async () => {
+  const all = await measure(6, { knowledge: true });
+  assert.ok(all.every((r) => r.knowledge), "a request went without the pack");
+  assert.ok((await rows()).every((r) => !r.knowledge));
+  for (const r of all.slice(1)) {
+    // The pack sits after the charter, so the prefix still runs to the previous user turn.
+    assert.match(r.diverges, /"role\\":\\"user\\",\\"content\\":\\"\[/, `wake ${r.wake}`);
+  }
+  const judged = all.filter((r) => r.wake >= FROM);
+  assert.ok(judged.every((r) => r.wire.ratio >= TARGET), table(judged, (r) => r.wire));
+});

@@ -366,3 +366,73 @@ Deno.test("replay usage errors exit 2", async () => {
     assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
   }
 });
+
+Deno.test("replay screens the agent's own secrets on every surface, as the wake's gate does", async () => {
+  await using w = await sandboxWorld();
+  await converse(w, [QUESTIONS[0]]);
+  // Credential shapes off: only the own-secret check can refuse the token below, so a replay
+  // gate built without the harness's secrets would let it pass.
+  const home = await configHomeWith(w, {
+    "guardrails.json": JSON.stringify({ secret_guard: false }),
+  });
+  const apiKey = "sk-replay-7f3a9c2e51b84d06a1e2";
+  const token = w.env.BASECRADLE_TOKEN;
+  await using other = await ModelMock.start();
+  other.reply(
+    "chat",
+    {
+      json: chatCompletion({
+        toolCalls: [
+          { id: "r1", name: "messages", arguments: { action: "create", body: `key ${apiKey}` } },
+          {
+            id: "r2",
+            name: "assets",
+            arguments: { action: "create", content: `token=${token}`, filename: "n.txt" },
+          },
+          {
+            id: "r3",
+            name: "tasks",
+            arguments: { action: "create", instructions: `use ${apiKey}`, activate_at: "+1h" },
+          },
+          {
+            id: "r4",
+            name: "webhook_endpoints",
+            arguments: { action: "create", description: `hook ${token}` },
+          },
+        ],
+      }),
+    },
+    { json: chatCompletion({ content: "Done." }) },
+  );
+  const before = w.sandbox.requests.length;
+  const result = await replay(w, [
+    "--config-home",
+    home,
+    "--model",
+    "other-model",
+    "--base-url",
+    other.baseURL,
+    "--surface",
+    "chat",
+    "--json",
+  ], { AI_API_KEY: apiKey });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(w.sandbox.requests.slice(before), []);
+  const [turn] = ReplayReportSchema.parse(JSON.parse(result.stdout)).turns;
+  assert.deepEqual(turn.replay?.verdicts, [
+    { verdict: "refused", checks: ["known_secrets"] },
+    { verdict: "refused", checks: ["known_secrets"] },
+    { verdict: "refused", checks: ["known_secrets"] },
+    { verdict: "refused", checks: ["known_secrets"] },
+  ]);
+  assert.equal(turn.replay?.spoke, false);
+  // The model read each refusal, never the secret.
+  const results = (other.requestsTo("chat")[1].body as {
+    messages: { role: string; content: string }[];
+  }).messages.filter((m) => m.role === "tool").map((m) => m.content);
+  assert.equal(results.length, 4);
+  for (const text of results) {
+    assert.match(text, /^Couldn't create .*failed check: known_secrets/);
+    assert.ok(!text.includes(apiKey) && !text.includes(token));
+  }
+});

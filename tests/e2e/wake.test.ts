@@ -2,11 +2,15 @@ import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
 import { NOW_INSTRUCTION } from "../../lib/wake/engaged/brief.ts";
 import { agentPosts, assertMessageMark, say, scriptReply, wakeFor, world } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("a peer message gets exactly one reply, bookends and an unspoken line", async () => {
   await using w = await world({ routed: true });
   scriptReply(w.model, "All good here.", "Told Bob the status.");
-  const sent = await w.peer.client.messages.create(w.timeline, { body: "hi @ada, status?" });
+  const sent = await w.peer.client.messages.create(
+    w.timeline,
+    asUser("message", { body: "hi @ada, status?" }),
+  );
   await w.settle();
   // The router delivered Bob's message (one wake, argv --timeline only) and then Ada's own
   // reply back to her, which costs at most an idle wake and never a second reply.
@@ -92,7 +96,7 @@ Deno.test("usage: a missing or malformed timeline is exit 2", async () => {
 
 Deno.test("two wakes started at once on one message reply exactly once", async () => {
   await using w = await world();
-  await w.peer.client.messages.create(w.timeline, { body: "ping" });
+  await w.peer.client.messages.create(w.timeline, asUser("message", { body: "ping" }));
   // Slow first reply: both wakes are in flight together; only one may win the claim.
   w.model.reply("chat", { delayMs: 1500, json: chatCompletionCall("pong") });
   w.model.always("chat", { json: chatCompletion({ content: "done" }) });
@@ -110,7 +114,7 @@ function chatCompletionCall(body: string) {
 
 Deno.test("HARNESS_LOG_LEVEL=CRITICAL silences the journal; the wake still replies", async () => {
   await using w = await world();
-  await w.peer.client.messages.create(w.timeline, { body: "hi @ada" });
+  await w.peer.client.messages.create(w.timeline, asUser("message", { body: "hi @ada" }));
   scriptReply(w.model, "Hello.", "Greeted Bob.");
   const run = await w.wake([], { HARNESS_LOG_LEVEL: "CRITICAL" });
   assert.equal(run.code, 0, run.stderr);

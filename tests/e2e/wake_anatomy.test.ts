@@ -92,3 +92,25 @@ Deno.test("anatomy: a capture that cannot be written is a WARNING; the record an
   assert.equal(record.result, "spoke");
   assert.equal(record.context?.parts.length, PARTS.length);
 });
+
+Deno.test("anatomy: a knowledge pack is its own part after the charter, in the same system message", async () => {
+  await using w = await world();
+  await Deno.mkdir(`${w.home}/config/knowledge`, { recursive: true });
+  await Deno.writeTextFile(`${w.home}/config/knowledge/harbour.md`, "The harbour opens at six.\n");
+  scriptReply(w.model, "Hello, Bob.");
+  await say(w, "@ada hello");
+  const woke = await w.wake([], { HARNESS_CAPTURE_REQUESTS: "1" });
+  assert.equal(woke.code, 0, woke.stderr);
+  const [record] = await records(w.home, w.timeline);
+  const names = record.context!.parts.map((p) => p.name);
+  assert.deepEqual(names, [...PARTS.slice(0, 2), "knowledge", ...PARTS.slice(2)]);
+  const capture = (await readCapture(w.home, w.timeline, record.record_id))!;
+  const text = (name: string) => capture.parts.find((p) => p.name === name)!.text;
+  const [request] = w.model.requestsTo("chat");
+  const sent = (request.body as { messages: { role: string; content: string }[] }).messages;
+  // The two parts together are the leading system message, byte for byte.
+  assert.equal(`${text("charter")}${text("knowledge")}`, `<system>\n${sent[0].content}`);
+  assert.match(text("knowledge"), /^\n\nKnowledge pack: [^]*The harbour opens at six\.$/);
+  const part = (name: string) => record.context!.parts.find((p) => p.name === name)!;
+  assert.equal(part("knowledge").chars, text("knowledge").length);
+});

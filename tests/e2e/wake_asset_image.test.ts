@@ -23,6 +23,7 @@ import {
   type World,
   world,
 } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 /** A valid 1×1 PNG. */
 const PNG_BASE64 =
@@ -31,12 +32,15 @@ const PNG = Uint8Array.fromBase64(PNG_BASE64);
 
 /** The peer uploads the PNG above. */
 async function uploadPng(w: World, filename = "pixel.png"): Promise<Asset> {
-  return await w.peer.client.assets.create(w.timeline, {
-    file: PNG,
-    filename,
-    contentType: "image/png",
-    description: "a tiny dot",
-  });
+  return await w.peer.client.assets.create(
+    w.timeline,
+    asUser("asset", {
+      file: PNG,
+      filename,
+      contentType: "image/png",
+      description: "a tiny dot",
+    }),
+  );
 }
 
 type Part = { type: string; text?: string; image_url?: { url: string } };

@@ -11,6 +11,7 @@ import { startStub } from "../support/http_stub.ts";
 import { runCli } from "../support/run_cli.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import { agentPosts, say, upload, world } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -136,7 +137,7 @@ Deno.test("the exhaustion notice goes out once per limit and day, whichever time
   reply(w, "One.");
   const first = await w.wake([], env);
   assert.equal(first.code, 0, first.stderr);
-  await w.peer.client.messages.create(other.uuid, { body: "@ada second" });
+  await w.peer.client.messages.create(other.uuid, asUser("message", { body: "@ada second" }));
   reply(w, "Two.");
   const second = await runCli(["wake", "--timeline", other.uuid], { env: { ...w.env, ...env } });
   assert.equal(second.code, 0, second.stderr);

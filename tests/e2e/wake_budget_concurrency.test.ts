@@ -12,6 +12,7 @@ import { chatCompletion, type RecordedRequest } from "../support/model_mock.ts";
 import { startStub } from "../support/http_stub.ts";
 import { DENO_DIR, REPO_ROOT } from "../support/run_cli.ts";
 import { world } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 const WAKES = 6;
 const LIMIT = 2500;
@@ -84,7 +85,10 @@ Deno.test("six concurrent wakes spend less than one turn's estimate past the dai
   }
   const asked = new Map<string, string>();
   for (const [i, timeline] of timelines.entries()) {
-    const message = await w.peer.client.messages.create(timeline, { body: `@ada question ${i}` });
+    const message = await w.peer.client.messages.create(
+      timeline,
+      asUser("message", { body: `@ada question ${i}` }),
+    );
     asked.set(timeline, message.content.uuid);
   }
 

@@ -36,6 +36,7 @@ import {
   type World,
   world,
 } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
 /** How long before the end of the start second the item must be on its way. */
@@ -131,9 +132,12 @@ Deno.test({
   async fn() {
     await using w = await answeredOnce();
     await using tap = platformTap(w.sandbox.baseUrl);
-    const endpoint = await w.agent.client.webhookEndpoints.create(w.timeline, {
-      description: "hook",
-    });
+    const endpoint = await w.agent.client.webhookEndpoints.create(
+      w.timeline,
+      asUser("webhook_endpoint", {
+        description: "hook",
+      }),
+    );
     const creators: Record<Kind, () => Promise<{ content: { uuid: string }; created_at: string }>> =
       {
         messages: () => say(w, "one more thing, @ada"),

@@ -5,10 +5,11 @@
 import assert from "node:assert/strict";
 import type { JsonLine } from "../../lib/journal/mod.ts";
 import { scriptReply, world } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("a JSON-format wake writes one parseable object per line, the text wake's facts", async () => {
   await using w = await world();
-  await w.peer.client.messages.create(w.timeline, { body: "hi @ada, status?" });
+  await w.peer.client.messages.create(w.timeline, asUser("message", { body: "hi @ada, status?" }));
   scriptReply(w.model, "All good here.", "Told Bob the status.");
   const result = await w.wake([], { HARNESS_LOG_FORMAT: "json" });
   assert.equal(result.code, 0, result.stderr);
@@ -31,7 +32,7 @@ Deno.test("a JSON-format wake writes one parseable object per line, the text wak
   assert.equal(spoken.fields?.text, "Told Bob the status.");
 
   // The same kind of wake in text form: the same heads in the same order.
-  await w.peer.client.messages.create(w.timeline, { body: "and now?" });
+  await w.peer.client.messages.create(w.timeline, asUser("message", { body: "and now?" }));
   scriptReply(w.model, "Still good.", "Told Bob again.");
   const text = await w.wake();
   assert.equal(text.code, 0, text.stderr);

@@ -12,6 +12,7 @@ import { startStub } from "../support/http_stub.ts";
 import { demoPng } from "../../lib/sandbox/model/media_wire.ts";
 import { MODEL_PATH } from "../../lib/sandbox/model/routes.ts";
 import { agentPosts, say, sessionPath, type World, world } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 const PNG = new Uint8Array([
   0x89,
@@ -100,10 +101,16 @@ Deno.test("a wake generates an image, posts it, keeps the bytes out of the trans
 Deno.test("a wake edits a peer's image and transcribes a peer's clip", async () => {
   await using w = await world();
   await install(w, "edit_image,hear_audio");
-  const photo = await w.peer.client.assets.create(w.timeline, { file: PNG, filename: "me.png" });
+  const photo = await w.peer.client.assets.create(
+    w.timeline,
+    asUser("asset", { file: PNG, filename: "me.png" }),
+  );
   const clip = new Uint8Array(48);
   clip.set([0x49, 0x44, 0x33, 4]);
-  const memo = await w.peer.client.assets.create(w.timeline, { file: clip, filename: "memo.mp3" });
+  const memo = await w.peer.client.assets.create(
+    w.timeline,
+    asUser("asset", { file: clip, filename: "memo.mp3" }),
+  );
   await say(w, "make my photo sepia and tell me what my memo says");
   w.model.reply(
     "chat",

@@ -12,6 +12,7 @@ import { RECALLED_HEADING } from "../../lib/memory/recall_provider.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import { runCli } from "../support/run_cli.ts";
 import { agentPosts, say, scriptReply, type World, world } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 const RECALL = { HARNESS_MEMORY_PROVIDER: "recall" };
 const FACT = "by the way, my birthday is Feb. 16, 1977. No need to answer.";
@@ -47,7 +48,10 @@ Deno.test("recall: a fact told silently on timeline A is in turn 0 on timeline B
   db.close();
 
   const b = await secondTimeline(w);
-  await w.peer.client.messages.create(b, { body: "quick one: when is my birthday again?" });
+  await w.peer.client.messages.create(
+    b,
+    asUser("message", { body: "quick one: when is my birthday again?" }),
+  );
   scriptReply(w.model, "February 16th!");
   const before = w.model.requestsTo("chat").length;
   const woke = await runCli(["wake", "--timeline", b], { env: { ...w.env, ...RECALL } });

@@ -19,6 +19,7 @@ import {
 import { type RouterRules, Sandbox, type WakeRecord } from "../../lib/sandbox/mod.ts";
 import { chatCompletion, type FixtureUsage, ModelMock } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
+import { asUser } from "../support/cleared.ts";
 
 /** A running world; close it with `await using`. */
 export interface World extends AsyncDisposable {
@@ -58,6 +59,8 @@ export interface WorldOptions {
   readonly third?: boolean;
   /** Route events through the router twin (rule changes, or true for the fleet's rules). */
   readonly routed?: boolean | Partial<RouterRules>;
+  /** More environment for every wake of the world's agents (direct and routed). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Shell-quotes one word. */
@@ -100,6 +103,7 @@ export async function world(options: WorldOptions = {}): Promise<World | RoutedW
     AI_MODEL: "scripted",
     AI_API_KEY: "sk-test-0000000000",
     HOME: home,
+    ...options.env,
   };
   const lines: string[] = [];
   const routed = options.routed === undefined || options.routed === false
@@ -245,7 +249,7 @@ export async function say(
   body: string,
   who: { client: PlatformClient } = w.peer,
 ): Promise<PlatformMessage> {
-  return await who.client.messages.create(w.timeline, { body });
+  return await who.client.messages.create(w.timeline, asUser("message", { body }));
 }
 
 /** Uploads a small text file as an asset (the peer by default). */
@@ -255,12 +259,15 @@ export async function upload(
   options: { description?: string; who?: { client: PlatformClient } } = {},
 ): Promise<Asset> {
   const who = options.who ?? w.peer;
-  return await who.client.assets.create(w.timeline, {
-    file: new TextEncoder().encode(`contents of ${filename}`),
-    filename,
-    contentType: "text/plain",
-    description: options.description,
-  });
+  return await who.client.assets.create(
+    w.timeline,
+    asUser("asset", {
+      file: new TextEncoder().encode(`contents of ${filename}`),
+      filename,
+      contentType: "text/plain",
+      description: options.description,
+    }),
+  );
 }
 
 /** Schedules a task far in the future, then activates it now through the admin route. */
@@ -269,10 +276,13 @@ export async function activatedTask(
   instructions: string,
   who: { client: PlatformClient } = w.agent,
 ): Promise<Task> {
-  const task = await who.client.tasks.create(w.timeline, {
-    instructions,
-    activateAt: new Date(Date.now() + 86_400_000),
-  });
+  const task = await who.client.tasks.create(
+    w.timeline,
+    asUser("task", {
+      instructions,
+      activateAt: new Date(Date.now() + 86_400_000),
+    }),
+  );
   const res = await fetch(`${w.sandbox.adminUrl}/tasks/${task.content.uuid}/activate`, {
     method: "POST",
     headers: { "sandbox-admin-token": w.sandbox.adminToken },
@@ -286,7 +296,10 @@ export async function activatedTask(
 export async function deliver(w: World, payload: string, endpoint?: string): Promise<WebhookEvent> {
   let url = endpoint;
   if (!url) {
-    const ep = await w.agent.client.webhookEndpoints.create(w.timeline, { description: "hook" });
+    const ep = await w.agent.client.webhookEndpoints.create(
+      w.timeline,
+      asUser("webhook_endpoint", { description: "hook" }),
+    );
     url = ep.content.ingest_url;
     endpoints.set(w.timeline, url);
   }

@@ -10,12 +10,16 @@ import { chatCompletion } from "../support/model_mock.ts";
 import { staticGraph } from "../support/module_graph.ts";
 import { attrs, otlpReceiver, type OtlpSpan } from "../support/otlp_receiver.ts";
 import { agentPosts, world } from "./wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("a wake with OTEL_DENO=true exports wake, chat and execute_tool spans with GenAI attributes", async () => {
   await using w = await world();
   const receiver = otlpReceiver();
   try {
-    await w.peer.client.messages.create(w.timeline, { body: "hi @ada, status?" });
+    await w.peer.client.messages.create(
+      w.timeline,
+      asUser("message", { body: "hi @ada, status?" }),
+    );
     w.model.reply(
       "chat",
       {

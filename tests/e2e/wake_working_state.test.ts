@@ -14,6 +14,7 @@ import { workingStatePath } from "../../lib/home/working_state.ts";
 import { BLOCK_HEADER } from "../../lib/wake/engaged/working_state_block.ts";
 import { HANDOFF_REMINDER } from "../../lib/wake/engaged/working_state.ts";
 import { coldMarker } from "../../lib/core/idle_filter.ts";
+import { asUser } from "../support/cleared.ts";
 
 /** Scripts one turn: `calls` in one step, then a closing narration. */
 function scriptCalls(w: World, calls: FixtureCall[], narration = "Done."): void {
@@ -50,10 +51,13 @@ Deno.test("notes: a note written in wake 1 is projected, with the pending tasks,
   const onDisk = JSON.parse(await Deno.readTextFile(workingStatePath(w.home, w.timeline)));
   assert.deepEqual(onDisk.notes, { "client/deadline": "Friday 17:00" });
 
-  const task = await w.agent.client.tasks.create(w.timeline, {
-    instructions: "Check in with Bob",
-    activateAt: "2099-01-01T00:00:00Z",
-  });
+  const task = await w.agent.client.tasks.create(
+    w.timeline,
+    asUser("task", {
+      instructions: "Check in with Bob",
+      activateAt: "2099-01-01T00:00:00Z",
+    }),
+  );
   await say(w, "What was the deadline again?");
   const before = chats(w);
   scriptReply(w.model, "Friday 17:00.");
@@ -82,7 +86,7 @@ Deno.test("notes: a note written in wake 1 is projected, with the pending tasks,
   // Another timeline of the same agent sees none of this timeline's notes.
   const { timeline: other } = await w.peer.client.timelines.create({ name: "other" });
   await w.peer.client.timelines.addParticipant(other.uuid, w.agent.uuid);
-  await w.peer.client.messages.create(other.uuid, { body: "Hello there." });
+  await w.peer.client.messages.create(other.uuid, asUser("message", { body: "Hello there." }));
   const otherStart = chats(w);
   scriptReply(w.model, "Hi.");
   const result = await runCli(["wake", "--timeline", other.uuid], { env: w.env });

@@ -214,6 +214,19 @@ Deno.test("own secrets: a short key that reads like one is caught as a whole tok
   assert.ok(short.judge("k 3 Y - 9 x Z ! q").passed);
 });
 
+Deno.test("own secrets: a short key is caught whatever surrounds it in the environment, with its prefix when its part is short, and by mixed case alone", () => {
+  // Read from a file with its newline and stray spaces: what is screened is the key itself.
+  assert.ok(!knownSecrets(["  k3Y-9xZ!q\n"]).judge("my key is k3Y-9xZ!q").passed);
+  // A vendor prefix in front of a part too short to match alone: the whole key is the token.
+  const prefixed = knownSecrets(["sk-proj-Ab3dE"]);
+  assert.ok(!prefixed.judge("the key sk-proj-Ab3dE works").passed);
+  assert.ok(prefixed.judge("Ab3dE alone is too short to mean the key").passed);
+  // Letters only, but mixed case: key material, not a word.
+  const mixed = knownSecrets(["WxYzAbCdQ"]);
+  assert.ok(!mixed.judge("use WxYzAbCdQ to log in").passed);
+  assert.ok(mixed.judge("the word wxyzabcdq in lower case is not the key").passed);
+});
+
 Deno.test("own secrets: the minimum length is measured on the secret part", () => {
   assert.equal(MIN_SECRET_PART, 16);
   const atMinimum = `bc_uat_${fake(MIN_SECRET_PART, undefined, 103)}`;

@@ -1,6 +1,7 @@
 /**
  * The budget guard's pieces: budget.json validation, the day ledger (appends from several writers
- * add up; a torn line counts as nothing), the exhausted marker, and which limit holds.
+ * add up; a torn, foreign or negative line counts as nothing; the largest turn per measure), the
+ * exhausted marker (created and removed by exactly one caller), and which limit holds.
  */
 import assert from "node:assert/strict";
 import { BUDGET_NONE, budgetLimited, resolveBudget } from "../../lib/config/spending.ts";
@@ -9,6 +10,7 @@ import {
   budgetDir,
   chargeDay,
   clearExhausted,
+  dayLedger,
   daySpend,
   exhaustedMark,
   markExhausted,
@@ -70,6 +72,42 @@ Deno.test("the day ledger sums every writer's lines; a torn line counts as nothi
     await clearExhausted(home);
     await clearExhausted(home); // a missing marker is fine
     assert.equal(await exhaustedMark(home), undefined);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("the ledger counts nothing for a line that is not a turn, or a negative amount", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const day = "2026-12-01";
+    await chargeDay(home, day, { timeline: "a", usd: 0.5, tokens: 900 });
+    await chargeDay(home, day, { timeline: "b", usd: 0.75, tokens: 100 });
+    // Valid JSON that is no turn, and amounts that would lower the day's spend.
+    const foreign = ["null", "5", '"text"', "[]", '{"usd":-9,"tokens":-5000}', '{"usd":"1"}'];
+    await Deno.writeTextFile(`${budgetDir(home)}/${day}.jsonl`, foreign.join("\n") + "\n", {
+      append: true,
+    });
+    const ledger = await dayLedger(home, day);
+    assert.equal(ledger.usd, 1.25);
+    assert.equal(ledger.tokens, 1000);
+    // Each measure's own largest turn, wherever it sits in the file.
+    assert.deepEqual(ledger.largest, { usd: 0.75, tokens: 900 });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("the exhausted marker: of several callers exactly one creates it and one removes it", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const made = await Promise.all([1, 2, 3].map(() => markExhausted(home, "usd_per_day 2/1")));
+    assert.deepEqual(made.filter(Boolean).length, 1);
+    const cleared = await Promise.all([1, 2, 3].map(() => clearExhausted(home)));
+    assert.deepEqual(cleared.filter(Boolean).length, 1);
+    // A marker emptied by hand still reads as a limit holding.
+    await Deno.writeTextFile(`${budgetDir(home)}/exhausted`, "\n");
+    assert.equal(await exhaustedMark(home), "unknown");
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -48,6 +48,11 @@ async function startChild(mode: "lease" | "lock", home: string, tokens = 700) {
   };
 }
 
+/** How many descriptors this process has open (Linux). */
+async function openDescriptors(): Promise<number> {
+  return (await Array.fromAsync(Deno.readDir("/proc/self/fd"))).length;
+}
+
 async function leaseFiles(home: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(leasesDir(home))) names.push(entry.name);
@@ -114,11 +119,18 @@ Deno.test("a lease records its turn's spend in place; what it commits is the lar
     const [view] = await withBudgetLock(home, () => liveLeases(home));
     assert.deepEqual(view.spent, { tokens: 1200, usd: 0.1 });
     assert.deepEqual(committedTotal([view]), { tokens: 1200, usd: 0.5 });
+    // Each measure on its own: spend past the reservation in USD counts too.
+    await withBudgetLock(home, () => lease.record({ tokens: 10, usd: 0.8 }));
+    const [later] = await withBudgetLock(home, () => liveLeases(home));
+    assert.deepEqual(committedTotal([later]), { tokens: 1000, usd: 0.8 });
     const text = JSON.parse(await Deno.readTextFile(`${leasesDir(home)}/${lease.id}.json`));
     assert.equal(text.timeline, "tl");
     assert.equal(text.pid, Deno.pid);
+    const held = await openDescriptors();
     await withBudgetLock(home, () => lease.release());
     assert.deepEqual(await withBudgetLock(home, () => liveLeases(home)), []);
+    // Released, it keeps no descriptor open: a wake takes one lease per turn.
+    assert.equal(await openDescriptors(), held - 1);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -127,16 +139,26 @@ Deno.test("a lease records its turn's spend in place; what it commits is the lar
 Deno.test("a held lease whose contents do not parse commits nothing; a stray entry is left alone", async () => {
   const home = await Deno.makeTempDir({ prefix: "budget-lease-" });
   try {
-    const lease = await withBudgetLock(home, () =>
-      BudgetLease.take(home, "tl", {
-        tokens: 10,
-        usd: 0,
-      }));
+    const take = () =>
+      withBudgetLock(home, () => BudgetLease.take(home, "tl", { tokens: 10, usd: 0 }));
+    const lease = await take();
+    const odd = await take();
     await Deno.writeTextFile(`${leasesDir(home)}/${lease.id}.json`, "{not json");
+    // JSON, but not a lease: a reservation that is not a number.
+    const shape = { pid: 1, reserved: { tokens: "9e9", usd: 0 }, spent: { tokens: 0, usd: 0 } };
+    await Deno.writeTextFile(
+      `${leasesDir(home)}/${odd.id}.json`,
+      JSON.stringify({ ...shape, taken_at: "2026-12-01T00:00:00Z", timeline: "tl" }),
+    );
     await Deno.mkdir(`${leasesDir(home)}/stray.json`);
+    await Deno.writeTextFile(`${leasesDir(home)}/notes.txt`, "an operator's note");
     assert.deepEqual(await withBudgetLock(home, () => liveLeases(home)), []);
-    assert.deepEqual(await leaseFiles(home), [`${lease.id}.json`, "stray.json"]);
+    assert.deepEqual(
+      await leaseFiles(home),
+      [`${lease.id}.json`, `${odd.id}.json`, "notes.txt", "stray.json"].sort(),
+    );
     await withBudgetLock(home, () => lease.release());
+    await withBudgetLock(home, () => odd.release());
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -199,7 +199,9 @@ Deno.test("a write waits for another process's lock instead of failing (busy tim
   using dir = tempHome();
   const store = new SqliteMemoryStore({ home: dir.home });
   store.write("warm", "up");
-  // A second process takes the write lock and holds it for a while.
+  // A second process takes the write lock, and keeps it until a while after this one says it is
+  // about to write: the write starts while the lock is held, however slow the machine.
+  const go = join(dir.home, "go");
   const holder = new Deno.Command(Deno.execPath(), {
     args: [
       "eval",
@@ -209,21 +211,29 @@ Deno.test("a write waits for another process's lock instead of failing (busy tim
       db.exec("BEGIN IMMEDIATE");
       db.exec("INSERT INTO memories VALUES ('held', 'by the other process', 't', 't')");
       console.log("locked");
-      await new Promise((r) => setTimeout(r, 600));
+      while (!(await Deno.stat(${JSON.stringify(go)}).then(() => true, () => false))) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+      const released = Date.now();
       db.exec("COMMIT");
+      console.log(released);
     `,
     ],
     stdout: "piped",
   }).spawn();
-  const reader = holder.stdout.getReader();
-  const { value } = await reader.read();
-  assert.match(new TextDecoder().decode(value), /locked/);
-  reader.releaseLock();
-  const started = performance.now();
+  const lines = holder.stdout.pipeThrough(new TextDecoderStream()).values();
+  assert.match((await lines.next()).value ?? "", /locked/);
+  Deno.writeTextFileSync(go, "");
+  const started = Date.now();
   store.write("mine", "after the wait"); // would be "database is locked" with node:sqlite's 0
-  const waited = performance.now() - started;
-  assert.ok((await holder.output()).success);
-  assert.ok(waited > 100, `waited ${waited} ms`);
+  const ended = Date.now();
+  let rest = "";
+  for await (const chunk of lines) rest += chunk;
+  assert.ok((await holder.status).success);
+  const released = Number(rest.trim().split("\n").at(-1));
+  assert.ok(started < released, "the write started while the other process held the lock");
+  assert.ok(ended >= released, "and finished only once it was released");
   assert.deepEqual(store.keys(), ["held", "mine", "warm"]);
   store.close();
 });

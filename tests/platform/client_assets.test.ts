@@ -9,17 +9,21 @@ import {
 } from "../../lib/platform/mod.ts";
 import { USER_AGENT } from "../../lib/base/version.ts";
 import { asset, clientFor, TIMELINE, TOKEN, u } from "./fixtures.ts";
+import { asUser } from "../support/cleared.ts";
 
 const CSV = new TextEncoder().encode("a,b\n1");
 
 Deno.test("assets.create uploads asset[file] with its filename and asset[description]", async () => {
   await using stub = await startStub(() => json({ asset: asset(1) }, 201));
-  const created = await clientFor(stub.url).assets.create(TIMELINE, {
-    file: CSV,
-    filename: "q2.csv",
-    contentType: "text/csv",
-    description: "Quarterly numbers",
-  });
+  const created = await clientFor(stub.url).assets.create(
+    TIMELINE,
+    asUser("asset", {
+      file: CSV,
+      filename: "q2.csv",
+      contentType: "text/csv",
+      description: "Quarterly numbers",
+    }),
+  );
   assert.equal(created.content.file?.filename, "q2.csv");
   const rec = stub.requests[0];
   assert.equal(`${rec.method} ${rec.path}`, `POST /timelines/${TIMELINE}/assets`);
@@ -37,17 +41,24 @@ Deno.test("assets.create uploads asset[file] with its filename and asset[descrip
 
 Deno.test("assets.create omits the description part when none is given", async () => {
   await using stub = await startStub(() => json({ asset: asset(1) }, 201));
-  await clientFor(stub.url).assets.create(TIMELINE, { file: CSV, filename: "q2.csv" });
+  await clientFor(stub.url).assets.create(
+    TIMELINE,
+    asUser("asset", { file: CSV, filename: "q2.csv" }),
+  );
   const form = await stub.requests[0].formData();
   assert.deepEqual([...form.keys()], ["asset[file]"]);
 });
 
-Deno.test("assets.create accepts a Blob", async () => {
+Deno.test("assets.create sends the cleared bytes under the filename", async () => {
   await using stub = await startStub(() => json({ asset: asset(1) }, 201));
-  await clientFor(stub.url).assets.create(TIMELINE, {
-    file: new Blob(["hello"], { type: "text/plain" }),
-    filename: "hi.txt",
-  });
+  await clientFor(stub.url).assets.create(
+    TIMELINE,
+    asUser("asset", {
+      file: new TextEncoder().encode("hello"),
+      contentType: "text/plain",
+      filename: "hi.txt",
+    }),
+  );
   const file = (await stub.requests[0].formData()).get("asset[file]") as File;
   assert.equal(file.name, "hi.txt");
   assert.equal(await file.text(), "hello");

@@ -2,10 +2,14 @@ import assert from "node:assert/strict";
 import { json, routes, startStub } from "../support/http_stub.ts";
 import { ConflictError, MalformedResponseError } from "../../lib/platform/mod.ts";
 import { clientFor, message, task, TIMELINE, u } from "./fixtures.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("messages.create posts the Rails-nested body to the timeline", async () => {
   await using stub = await startStub(() => json({ message: message(1, "hi @ada") }, 201));
-  const msg = await clientFor(stub.url).messages.create(TIMELINE, { body: "hi @ada" });
+  const msg = await clientFor(stub.url).messages.create(
+    TIMELINE,
+    asUser("message", { body: "hi @ada" }),
+  );
   assert.equal(msg.content.uuid, u(1));
   assert.equal(msg.content.body, "hi @ada");
   assert.equal(msg.user.kind, "human");
@@ -36,10 +40,13 @@ Deno.test("message items without updated_at (older shape) still parse", async ()
 
 Deno.test("tasks.create sends instructions and a Date as UTC ISO-8601", async () => {
   await using stub = await startStub(() => json({ task: task(1) }, 201));
-  const created = await clientFor(stub.url).tasks.create(TIMELINE, {
-    instructions: "check the build",
-    activateAt: new Date(Date.UTC(2026, 4, 14, 11, 0, 0)),
-  });
+  const created = await clientFor(stub.url).tasks.create(
+    TIMELINE,
+    asUser("task", {
+      instructions: "check the build",
+      activateAt: new Date(Date.UTC(2026, 4, 14, 11, 0, 0)),
+    }),
+  );
   assert.equal(created.content.status, "pending");
   const rec = stub.requests[0];
   assert.equal(`${rec.method} ${rec.path}`, `POST /timelines/${TIMELINE}/tasks`);
@@ -50,10 +57,13 @@ Deno.test("tasks.create sends instructions and a Date as UTC ISO-8601", async ()
 
 Deno.test("tasks.create passes an offset-qualified string through untouched", async () => {
   await using stub = await startStub(() => json({ task: task(1) }, 201));
-  await clientFor(stub.url).tasks.create(TIMELINE, {
-    instructions: "x",
-    activateAt: "2026-05-14T11:00:00+02:00",
-  });
+  await clientFor(stub.url).tasks.create(
+    TIMELINE,
+    asUser("task", {
+      instructions: "x",
+      activateAt: "2026-05-14T11:00:00+02:00",
+    }),
+  );
   assert.deepEqual(stub.requests[0].json(), {
     task: { instructions: "x", activate_at: "2026-05-14T11:00:00+02:00" },
   });

@@ -7,12 +7,16 @@ import {
   TransportError,
 } from "../../lib/platform/mod.ts";
 import { clientFor, endpoint, event, TIMELINE, u } from "./fixtures.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("webhookEndpoints.create nests the description", async () => {
   await using stub = await startStub(() => json({ webhook_endpoint: endpoint(1) }, 201));
-  const ep = await clientFor(stub.url).webhookEndpoints.create(TIMELINE, {
-    description: "CI notifications",
-  });
+  const ep = await clientFor(stub.url).webhookEndpoints.create(
+    TIMELINE,
+    asUser("webhook_endpoint", {
+      description: "CI notifications",
+    }),
+  );
   assert.equal(ep.content.enabled, true);
   const rec = stub.requests[0];
   assert.equal(`${rec.method} ${rec.path}`, `POST /timelines/${TIMELINE}/webhook_endpoints`);

@@ -7,6 +7,7 @@ import {
   uuid5,
 } from "../../lib/platform/mod.ts";
 import { asset, clientFor, endpoint, message, task, TIMELINE, timeline, u } from "./fixtures.ts";
+import { asUser } from "../support/cleared.ts";
 
 // Generated with CPython's uuid.uuid5 (the reference implementation the Python harness uses):
 //   python3 -c "import uuid; print(uuid.uuid5(uuid.UUID('<ns>'), '<name>'))"
@@ -75,14 +76,20 @@ Deno.test("the four creates send Idempotency-Key only when given", async () => {
   });
   const c = clientFor(stub.url);
   const creates = [
-    (key?: string) => c.messages.create(T, { body: "x" }, { idempotencyKey: key }),
     (key?: string) =>
-      c.assets.create(T, { file: new Uint8Array([1]), filename: "a.bin" }, { idempotencyKey: key }),
+      c.messages.create(T, asUser("message", { body: "x" }), { idempotencyKey: key }),
     (key?: string) =>
-      c.tasks.create(T, { instructions: "x", activateAt: "2026-05-14T11:00:00Z" }, {
+      c.assets.create(T, asUser("asset", { file: new Uint8Array([1]), filename: "a.bin" }), {
         idempotencyKey: key,
       }),
-    (key?: string) => c.webhookEndpoints.create(T, { description: "x" }, { idempotencyKey: key }),
+    (key?: string) =>
+      c.tasks.create(T, asUser("task", { instructions: "x", activateAt: "2026-05-14T11:00:00Z" }), {
+        idempotencyKey: key,
+      }),
+    (key?: string) =>
+      c.webhookEndpoints.create(T, asUser("webhook_endpoint", { description: "x" }), {
+        idempotencyKey: key,
+      }),
   ];
   for (const create of creates) {
     await create("key-123");
@@ -111,8 +118,10 @@ Deno.test("a replay under the same key resolves to the original record", async (
     kind: "message",
     ordinal: 1,
   });
-  const first = await c.messages.create(TIMELINE, { body: "first draft" }, { idempotencyKey: key });
-  const again = await c.messages.create(TIMELINE, { body: "second draft" }, {
+  const first = await c.messages.create(TIMELINE, asUser("message", { body: "first draft" }), {
+    idempotencyKey: key,
+  });
+  const again = await c.messages.create(TIMELINE, asUser("message", { body: "second draft" }), {
     idempotencyKey: key,
   });
   assert.equal(again.content.uuid, first.content.uuid);

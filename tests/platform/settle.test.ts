@@ -12,6 +12,7 @@ import {
   UnprocessableError,
 } from "../../lib/platform/mod.ts";
 import { json, problem, sleep, startStub } from "../support/http_stub.ts";
+import { asUser } from "../support/cleared.ts";
 
 const TL = "01900000-0000-7000-8000-000000000001";
 
@@ -64,7 +65,7 @@ Deno.test("settle: an ambiguous failure is re-sent under the same key until it s
     ] as const
   ) {
     await using stub = await scripted(first, ok);
-    const made = await client(stub.url).messages.create(TL, { body: "hi" }, {
+    const made = await client(stub.url).messages.create(TL, asUser("message", { body: "hi" }), {
       idempotencyKey: "k-1",
     });
     assert.equal(made.content.body, "hi", what);
@@ -74,23 +75,27 @@ Deno.test("settle: an ambiguous failure is re-sent under the same key until it s
 });
 
 Deno.test("settle: a timeout is ambiguous too; the re-send settles it", async () => {
+  // The first answer would take a minute; the re-send is answered at once, well inside a deadline
+  // long enough for a loaded machine.
   await using stub = await scripted(
     async (closing) => {
-      await sleep(2_000, closing);
+      await sleep(60_000, closing);
       return ok();
     },
     ok,
   );
-  const made = await client(stub.url, { timeoutMs: 200 }).messages.create(TL, { body: "hi" }, {
-    idempotencyKey: "k-2",
-  });
+  const made = await client(stub.url, { timeoutMs: 2_000 }).messages.create(
+    TL,
+    asUser("message", { body: "hi" }),
+    { idempotencyKey: "k-2" },
+  );
   assert.equal(made.content.body, "hi");
   assert.equal(stub.requests.length, 2);
 });
 
 Deno.test("settle: no definite answer at all is OutcomeUnknownError after every attempt", async () => {
   await using stub = await scripted(bad(502));
-  const error = await client(stub.url).messages.create(TL, { body: "hi" }, {
+  const error = await client(stub.url).messages.create(TL, asUser("message", { body: "hi" }), {
     idempotencyKey: "k-3",
   }).then(() => undefined, (e) => e);
   assert.ok(error instanceof OutcomeUnknownError, String(error));
@@ -102,7 +107,7 @@ Deno.test("settle: no definite answer at all is OutcomeUnknownError after every 
 
 Deno.test("settle: a 4xx with a problem body is a definite refusal, sent once", async () => {
   await using stub = await scripted(() => problem(422, "validation_failed", "body is blank"));
-  const error = await client(stub.url).messages.create(TL, { body: "hi" }, {
+  const error = await client(stub.url).messages.create(TL, asUser("message", { body: "hi" }), {
     idempotencyKey: "k-4",
   }).then(() => undefined, (e) => e);
   assert.ok(error instanceof UnprocessableError, String(error));
@@ -111,10 +116,13 @@ Deno.test("settle: a 4xx with a problem body is a definite refusal, sent once", 
 
 Deno.test("settle: an unkeyed create is never re-sent (a re-send could duplicate it)", async () => {
   await using stub = await scripted(bad(502), ok);
-  await assert.rejects(client(stub.url).messages.create(TL, { body: "hi" }), ServerError);
+  await assert.rejects(
+    client(stub.url).messages.create(TL, asUser("message", { body: "hi" })),
+    ServerError,
+  );
   await using truncated = await scripted(() => new Response("{", { status: 201 }), ok);
   await assert.rejects(
-    client(truncated.url).messages.create(TL, { body: "hi" }),
+    client(truncated.url).messages.create(TL, asUser("message", { body: "hi" })),
     MalformedResponseError,
   );
   assert.equal(stub.requests.length, 1);
@@ -128,7 +136,7 @@ Deno.test("settle: a create the caller aborted is not re-sent; its outcome is un
     await sleep(200, closing);
     return ok();
   });
-  const error = await client(stub.url).messages.create(TL, { body: "hi" }, {
+  const error = await client(stub.url).messages.create(TL, asUser("message", { body: "hi" }), {
     idempotencyKey: "k-5",
     signal: controller.signal,
   }).then(() => undefined, (e) => e);

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
 import { chatMessages, linesOf, pollAgent, say, scriptReply, world } from "./poll_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("a new peer message: pollOnce returns exactly the agent's reply", async () => {
   await using w = await world();
@@ -47,7 +48,10 @@ Deno.test("own messages posted elsewhere are taken in but never engaged", async 
   const { agent } = await pollAgent(w);
   await using _ = agent;
   await agent.pollOnce();
-  const own = await w.agent.client.messages.create(w.timeline, { body: "from my phone" });
+  const own = await w.agent.client.messages.create(
+    w.timeline,
+    asUser("message", { body: "from my phone" }),
+  );
   assert.deepEqual(await agent.pollOnce(), []);
   assert.equal(w.model.hits("chat"), 0);
   assert.equal(agent.mark, own.content.uuid);

@@ -75,7 +75,8 @@ Deno.test("run stops promptly when aborted during a long pause", async () => {
   const started = Date.now();
   stop.abort();
   await running;
-  assert.ok(Date.now() - started < 2_000);
+  // Far below the minute-long pause it cut short, and far above what a loaded machine needs.
+  assert.ok(Date.now() - started < 30_000);
 });
 
 Deno.test("run with an aborted signal never polls", async () => {

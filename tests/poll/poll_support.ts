@@ -7,6 +7,7 @@ import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { TimelineAgent } from "../../lib/poll/mod.ts";
 import type { Message as PlatformMessage } from "../../lib/platform/mod.ts";
 import type { World } from "../e2e/wake_support.ts";
+import { asUser } from "../support/cleared.ts";
 
 export { chatMessages, say, scriptReply, waitFor, world } from "../e2e/wake_support.ts";
 
@@ -34,7 +35,9 @@ export async function backlog(
   for (let i = 1; i <= count; i++) {
     const own = ownEvery > 0 && i % ownEvery === 0;
     const who = own ? w.agent : w.peer;
-    posted.push(await who.client.messages.create(w.timeline, { body: `backlog ${i}` }));
+    posted.push(
+      await who.client.messages.create(w.timeline, asUser("message", { body: `backlog ${i}` })),
+    );
   }
   return posted;
 }

@@ -12,7 +12,8 @@ import { Message } from "../../lib/core/types/message.ts";
 import type { ToolSpec } from "../../lib/core/types/tool.ts";
 import { AnthropicProvider } from "../../lib/providers/anthropic.ts";
 import { renderPrefixes } from "../../lib/sandbox/model/anthropic_cache.ts";
-import { briefView, composeVolatile } from "../../lib/wake/engaged/brief.ts";
+import { briefView, composeVolatile, withKnowledge } from "../../lib/wake/engaged/brief.ts";
+import { loadKnowledgePack } from "../../lib/config/knowledge.ts";
 import { withWorkingState } from "../../lib/wake/engaged/working_state.ts";
 import { composeWorkingState } from "../../lib/wake/engaged/working_state_block.ts";
 import { anthropicMessage, ModelMock } from "../support/model_mock.ts";
@@ -60,7 +61,7 @@ const TURNS: readonly Turn[] = [
 ];
 
 /** One turn's first request, as the SDK put it on the wire. */
-async function firstRequest(turn: Turn): Promise<Record<string, unknown>> {
+async function firstRequest(turn: Turn, lead = CHARTER): Promise<Record<string, unknown>> {
   await using mock = await ModelMock.start();
   mock.reply("messages", { json: anthropicMessage() });
   const provider = new AnthropicProvider({
@@ -76,7 +77,7 @@ async function firstRequest(turn: Turn): Promise<Record<string, unknown>> {
   ];
   const volatile = composeVolatile({ now: turn.now, maxSteps: 24, memory: turn.memory });
   const view = withWorkingState(
-    briefView(CHARTER, volatile, provider.cacheMode),
+    briefView(lead, volatile, provider.cacheMode),
     composeWorkingState([turn.note], []),
     null,
   );
@@ -85,7 +86,7 @@ async function firstRequest(turn: Turn): Promise<Record<string, unknown>> {
 }
 
 Deno.test("anthropic cache: two turns on different days, contacts, memory and notes share every byte up to each breakpoint", async () => {
-  const [a, b] = await Promise.all(TURNS.map(firstRequest));
+  const [a, b] = await Promise.all(TURNS.map((turn) => firstRequest(turn)));
   const pa = renderPrefixes(a);
   const pb = renderPrefixes(b);
   assert.equal(pa.prefixes.length, 2, "exactly two breakpoints");
@@ -107,4 +108,52 @@ Deno.test("anthropic cache: two turns on different days, contacts, memory and no
   // Breakpoint 1 covers the tools and the charter; breakpoint 2 ends on the last saved turn.
   assert.ok(pa.prefixes[0].endsWith(`${JSON.stringify({ type: "text", text: CHARTER })}\n`));
   assert.ok(pa.prefixes[1].endsWith('"text":"Greeted the timeline."}\n'));
+});
+
+const DATE = /\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d(:\d\d)?\b/;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+Deno.test("anthropic cache: with a knowledge pack, both turns share every byte up to each breakpoint and the pack sits in breakpoint 1", async () => {
+  const home = await Deno.makeTempDir({ prefix: "knowledge-prefix-" });
+  try {
+    await Deno.mkdir(`${home}/knowledge`);
+    // Written as an operator might: CRLF line endings, a note, files out of order.
+    await Deno.writeTextFile(
+      `${home}/knowledge/refunds.md`,
+      "# Refunds\r\nRefunds go through the billing desk.\r\n<!-- reviewed by ops -->\r\n",
+    );
+    await Deno.writeTextFile(
+      `${home}/knowledge/faq.md`,
+      "# FAQ\nThe office is closed on Sundays.\n",
+    );
+    const pack = await loadKnowledgePack(home);
+    const lead = withKnowledge(CHARTER, pack.text)!;
+    const [a, b] = await Promise.all(TURNS.map((turn) => firstRequest(turn, lead)));
+    const pa = renderPrefixes(a);
+    const pb = renderPrefixes(b);
+    assert.equal(pa.prefixes.length, 2, "exactly two breakpoints");
+    assert.equal(pa.prefixes[0], pb.prefixes[0], "bytes up to breakpoint 1");
+    assert.equal(pa.prefixes[1], pb.prefixes[1], "bytes up to breakpoint 2");
+    assert.notEqual(pa.whole, pb.whole);
+    // Breakpoint 1 ends on the charter with the pack after it, in file-name order.
+    assert.ok(pa.prefixes[0].endsWith(`${JSON.stringify({ type: "text", text: lead })}\n`));
+    const cached1 = pa.prefixes[0];
+    assert.ok(cached1.indexOf("knowledge/faq.md") < cached1.indexOf("knowledge/refunds.md"));
+    assert.ok(cached1.indexOf(CHARTER) < cached1.indexOf("Knowledge pack:"));
+    assert.ok(!cached1.includes("reviewed by ops") && !cached1.includes("\\r"));
+    for (const [turn, rendered] of [[TURNS[0], pa], [TURNS[1], pb]] as const) {
+      // The tools, the charter and the pack are free of dates, times and ids (the saved turns
+      // before breakpoint 2 carry their own old stamps, the same in both turns) …
+      assert.doesNotMatch(rendered.prefixes[0], DATE);
+      assert.doesNotMatch(rendered.prefixes[0], UUID);
+      // … and nothing before either breakpoint is one of this turn's facts.
+      const cached = rendered.prefixes[1];
+      for (const fact of [turn.contact, turn.note[1], turn.memory.split("\n")[1]]) {
+        assert.ok(!cached.includes(fact), `'${fact}' sits before a breakpoint`);
+        assert.ok(rendered.whole.includes(fact), `'${fact}' is not in the request at all`);
+      }
+    }
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { appendTurnRecord, TOOL_TEXT_CAP } from "../../lib/home/records/mod.ts";
-import { DEFAULT_GUARDRAILS, pipeline } from "../../lib/gate/mod.ts";
+import { DEFAULT_GUARDRAILS, surfaceChecks } from "../../lib/gate/mod.ts";
 import { MessagesTool } from "../../lib/tools/messages.ts";
 import {
   REPLAY_OFFLINE,
@@ -52,7 +52,7 @@ Deno.test("replay tools answer from the record, capture creates and screen posts
     const capture = new ReplayCapture();
     const tools = new ReplayTurnTools({
       record,
-      checks: pipeline(DEFAULT_GUARDRAILS, [SECRET]),
+      checks: surfaceChecks(DEFAULT_GUARDRAILS, [SECRET]),
       capture,
     });
     const real = new MessagesTool(replayContext());

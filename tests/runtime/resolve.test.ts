@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseEnv } from "../../lib/config/env.ts";
 import { ConfigError } from "../../lib/config/errors.ts";
-import { install } from "../../lib/config/installer.ts";
+import { install } from "../../lib/install/installer.ts";
 import { GUARDRAILS_FILE, resolveRuntime } from "../../lib/runtime/resolve.ts";
 import {
   GUARDRAILS_FILE as GATE_GUARDRAILS_FILE,

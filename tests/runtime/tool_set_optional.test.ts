@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ActiveTool } from "../../lib/config/resolve.ts";
+import type { ActiveTool } from "../../lib/config/tool_resolution.ts";
 import type { PlatformContext } from "../../lib/tools/shared/platform_context.ts";
 import { buildTools, loadOptionalFactories, ToolFactoryError } from "../../lib/runtime/tool_set.ts";
 

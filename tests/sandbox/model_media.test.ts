@@ -18,6 +18,7 @@ import {
   GrokGenerateVideoTool,
 } from "../../lib/tools/media/xai_media.ts";
 import { withRoom } from "../tools/timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const text = (out: string | ToolOutput) => typeof out === "string" ? out : out.text;
 const uuidOf = (line: string) => /asset uuid=([0-9a-f-]+)/.exec(line)?.[1] ?? "";
@@ -80,7 +81,10 @@ Deno.test("sandbox model: listen gets a transcript naming the clip's size", asyn
   await withRoom(async ({ c, context, agent, timeline }) => {
     const clip = new Uint8Array(40);
     clip.set([0x49, 0x44, 0x33, 4]);
-    const mp3 = await agent.client.assets.create(timeline, { file: clip, filename: "memo.mp3" });
+    const mp3 = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: clip, filename: "memo.mp3" }),
+    );
     const out = text(
       await new ListenTool({
         provider: "openai",

@@ -13,13 +13,14 @@ import { urlRefused } from "../../lib/journal/catalogue_wake.ts";
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { onUrlRefused } from "../../lib/net/refusal.ts";
 import { type PlatformClient, RefusedUrlError } from "../../lib/platform/mod.ts";
-import { renderAsset } from "../../lib/runtime/render.ts";
+import { renderAsset } from "../../lib/runtime/item_text.ts";
 import { AssetsTool } from "../../lib/tools/assets.ts";
 import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
 import { perceiveAsset } from "../../lib/wake/asset_view.ts";
 import type { Contract, Peer } from "../contract/helpers.ts";
 import { startStub } from "../support/http_stub.ts";
 import { withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const PNG = Uint8Array.from(
   atob(
@@ -67,16 +68,22 @@ function withFiles(
 ) {
   return withRoom(async (room) => {
     const { agent, timeline } = room;
-    const note = await agent.client.assets.create(timeline, {
-      file: new TextEncoder().encode("the real note"),
-      filename: "note.txt",
-      contentType: "text/plain",
-    });
-    const image = await agent.client.assets.create(timeline, {
-      file: PNG,
-      filename: "dot.png",
-      contentType: "image/png",
-    });
+    const note = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new TextEncoder().encode("the real note"),
+        filename: "note.txt",
+        contentType: "text/plain",
+      }),
+    );
+    const image = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: PNG,
+        filename: "dot.png",
+        contentType: "image/png",
+      }),
+    );
     await fn(room, { note: note.content.uuid, image: image.content.uuid });
   });
 }

@@ -4,6 +4,7 @@ import type { ToolOutput } from "../../lib/core/types/tool.ts";
 import { AssetsTool } from "../../lib/tools/assets.ts";
 import { ImageRing } from "../../lib/tools/shared/image_stash.ts";
 import { contextFor, since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000a55e";
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6]);
@@ -75,23 +76,32 @@ Deno.test("assets: create sends the context's key, records the act, and a replay
 Deno.test("assets: read describes binary, audio and oversized files instead of inlining them", async () => {
   await withRoom(async ({ context, agent, timeline }) => {
     const tool = new AssetsTool(context);
-    const png = await agent.client.assets.create(timeline, { file: PNG, filename: "pic.png" });
+    const png = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: PNG, filename: "pic.png" }),
+    );
     assert.match(
       text(await tool.run({ action: "read", uuid: png.content.uuid })),
       /\n\(binary — not inlined\. The file is on the timeline by that uuid\. Use action='view' to look at it\.\)$/,
     );
-    const mp3 = await agent.client.assets.create(timeline, {
-      file: new Uint8Array([0, 1, 2, 3]),
-      filename: "voice.mp3",
-    });
+    const mp3 = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new Uint8Array([0, 1, 2, 3]),
+        filename: "voice.mp3",
+      }),
+    );
     assert.match(
       text(await tool.run({ action: "read", uuid: mp3.content.uuid })),
       /Use the 'listen' tool/,
     );
-    const big = await agent.client.assets.create(timeline, {
-      file: new TextEncoder().encode("a".repeat(256 * 1024 + 1)),
-      filename: "big.txt",
-    });
+    const big = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new TextEncoder().encode("a".repeat(256 * 1024 + 1)),
+        filename: "big.txt",
+      }),
+    );
     assert.match(
       text(await tool.run({ action: "read", uuid: big.content.uuid })),
       /\(262145 bytes, over the 262144-byte inline limit — not inlined\./,
@@ -102,11 +112,14 @@ Deno.test("assets: read describes binary, audio and oversized files instead of i
 Deno.test("assets: view hands a vision model the pixels, and 'latest' finds the newest file", async () => {
   await withRoom(async ({ context, agent, timeline }) => {
     const tool = new AssetsTool(context, { vision: true });
-    await agent.client.assets.create(timeline, {
-      file: PNG,
-      filename: "pic.png",
-      description: "a dot",
-    });
+    await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: PNG,
+        filename: "pic.png",
+        description: "a dot",
+      }),
+    );
     const out = await tool.run({ action: "view", uuid: "latest" });
     assert.equal(typeof out, "object");
     const shown = out as ToolOutput;
@@ -116,10 +129,13 @@ Deno.test("assets: view hands a vision model the pixels, and 'latest' finds the 
     assert.equal(shown.images?.[0].alt, "pic.png");
     assert.deepEqual(Uint8Array.fromBase64(shown.images?.[0].data ?? ""), PNG);
 
-    const note = await agent.client.assets.create(timeline, {
-      file: new TextEncoder().encode("hi"),
-      filename: "a.txt",
-    });
+    const note = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new TextEncoder().encode("hi"),
+        filename: "a.txt",
+      }),
+    );
     assert.match(
       text(await tool.run({ action: "view", uuid: note.content.uuid })),
       /\(not an image — 'view' is for images\. Use 'read' for text files\.\)$/,
@@ -129,7 +145,7 @@ Deno.test("assets: view hands a vision model the pixels, and 'latest' finds the 
 
 Deno.test("assets: view on a definite no-vision model returns the description and logs the swap", async () => {
   await withRoom(async ({ c, context, agent, timeline, journal }) => {
-    await agent.client.assets.create(timeline, { file: PNG, filename: "pic.png" });
+    await agent.client.assets.create(timeline, asUser("asset", { file: PNG, filename: "pic.png" }));
     const mark = c.sandbox.requests.length;
     const out = await new AssetsTool(context, { vision: false, model: "text-only-1" })
       .run({ action: "view", uuid: "latest" });
@@ -218,10 +234,13 @@ Deno.test("assets: platform refusals are relayed (locked timeline, non-viewer, u
 Deno.test("assets: list shows at most 50, newest first, with the note only when a 51st exists", async () => {
   await withRoom(async ({ agent, context, timeline }) => {
     const upload = (i: number) =>
-      agent.client.assets.create(timeline, {
-        file: new TextEncoder().encode(`file ${i}`),
-        filename: `f${i}.txt`,
-      });
+      agent.client.assets.create(
+        timeline,
+        asUser("asset", {
+          file: new TextEncoder().encode(`file ${i}`),
+          filename: `f${i}.txt`,
+        }),
+      );
     for (let i = 1; i <= 50; i++) await upload(i);
     const tool = new AssetsTool(context);
     const exact = text(await tool.run({ action: "list" })).split("\n");

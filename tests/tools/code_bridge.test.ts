@@ -3,7 +3,11 @@
  * containers routes, the real sandbox platform for the assets they read and create.
  */
 import { strict as assert } from "node:assert";
+import { Compactor } from "../../lib/core/compaction/compaction.ts";
+import { ContextCeiling } from "../../lib/core/compaction/context_ceiling.ts";
+import { withOverflowHeal } from "../../lib/core/compaction/heal.ts";
 import { Engine } from "../../lib/core/engine.ts";
+import { ProviderContextLengthError } from "../../lib/core/types/faults.ts";
 import { ToolRegistry } from "../../lib/core/registry.ts";
 import { Message } from "../../lib/core/types/message.ts";
 import { uuid5 } from "../../lib/platform/idempotency.ts";
@@ -14,22 +18,28 @@ import {
   CELL_SEPARATOR,
   CodeAttachTool,
   codeBridgeHook,
-  CodeSession,
+  CodeContainer,
 } from "../../lib/tools/code/mod.ts";
 import { containerFiles, ModelMock, openaiError, responsesReply } from "../support/model_mock.ts";
+import { conversation, SplitProvider } from "../core/compaction_fixtures.ts";
 import { since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000c0de";
 const keyed = { idempotencyKey: (kind: string) => kind === "asset" ? KEY : undefined };
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
 const CSV = new TextEncoder().encode("x,y\n1,2\n");
 
-function session(mock: ModelMock): CodeSession {
-  return new CodeSession({ apiKey: "sk-code", baseURL: mock.baseURL });
+function container(mock: ModelMock): CodeContainer {
+  return new CodeContainer({ apiKey: "sk-code", baseURL: mock.baseURL });
 }
 
 /** An engine over the mock with the bridge hook, the way a wake builds it. */
-function engine(mock: ModelMock, code: CodeSession, context: Parameters<typeof codeBridgeHook>[1]) {
+function engine(
+  mock: ModelMock,
+  code: CodeContainer,
+  context: Parameters<typeof codeBridgeHook>[1],
+) {
   const provider = new OpenAIProvider({
     model: "gpt-test",
     apiKey: "sk-code",
@@ -71,7 +81,7 @@ Deno.test("a code run's files and source become assets and the model is handed t
     contentType: "text/csv",
   }));
   await withRoom(async ({ c, context, journal, agent }) => {
-    const code = session(mock);
+    const code = container(mock);
     const mark = c.sandbox.requests.length;
     const messages = [Message.user("plot it")];
     const result = await engine(mock, code, context).run(messages);
@@ -125,13 +135,57 @@ Deno.test("the same source and files are not stored twice in a wake", async () =
   });
   mock.always("container_file_content", { text: "hi", contentType: "text/plain" });
   await withRoom(async ({ context, journal }) => {
-    const code = session(mock);
+    const code = container(mock);
     const e = engine(mock, code, context);
     await e.run([Message.user("one")]);
     const again = await e.run([Message.user("two")]);
     assert.equal(again.steps, 1, "nothing new was stored, so the turn was not extended");
     assert.equal(journal.lines.filter((l) => l.includes("code_bridge stored")).length, 2);
     assert.equal(mock.hits("container_file_content"), 1);
+  }, keyed);
+});
+
+Deno.test("a context overflow after a code run is not retried: the paid run is never made again", async () => {
+  await using mock = await ModelMock.start();
+  mock.reply(
+    "responses",
+    { json: responsesReply({ code: [{ code: "print(1)", container: "cntr_1" }], text: "Ran." }) },
+    {
+      status: 400,
+      json: openaiError("This model's maximum context length is 8000 tokens", {
+        code: "context_length_exceeded",
+      }),
+    },
+  );
+  // Whatever comes after would be the retry: the code run again.
+  mock.always("responses", {
+    json: responsesReply({ code: [{ code: "print(1)", container: "cntr_1" }], text: "Again." }),
+  });
+  mock.always("container_files", { json: containerFiles("cntr_1", []) });
+  await withRoom(async ({ context, journal }) => {
+    const code = container(mock);
+    // A transcript long enough for the emergency compaction to cut, then the turn.
+    const messages = conversation(10);
+    const turn = Message.user("[t11] ann: run it");
+    messages.push(turn);
+    const summarizer = new SplitProvider([], ["NOTES"]);
+    const budget = new ContextCeiling(summarizer, { override: 8000, maxSteps: 1, journal });
+    const compactor = new Compactor(summarizer, budget, { journal });
+    const e = engine(mock, code, context);
+    await assert.rejects(
+      withOverflowHeal(() => e.run(messages), { compactor, messages, turn, journal }),
+      ProviderContextLengthError,
+    );
+    // The run's artifact note was the evidence: the model was asked twice, never a third time.
+    assert.equal(mock.hits("responses"), 2);
+    const note = messages.find((m) => m.role === "user" && m.injected);
+    assert.ok(note?.content?.startsWith(ARTIFACTS_LEAD), note?.content ?? "no note");
+    assert.ok(messages.some((m) => m.codeRun), "the run stays on record");
+    assert.match(
+      journal.lines.find((l) => l.includes("had already run")) ?? journal.lines.join("\n"),
+      /^WARNING Context overflow after 1 tool call\(s\) had already run: the turn is NOT retried/,
+    );
+    assert.equal(journal.lines.filter((l) => l.includes("code_bridge stored")).length, 1);
   }, keyed);
 });
 
@@ -161,7 +215,7 @@ Deno.test("listing fails ⇒ the cited files are bridged, a WARNING, no crash", 
   mock.reply("container_file_content", { bytes: PNG, contentType: "image/png" });
   await withRoom(async ({ context, journal }) => {
     const messages = [Message.user("chart")];
-    await engine(mock, session(mock), context).run(messages);
+    await engine(mock, container(mock), context).run(messages);
     assert.ok(journal.lines.some((l) => /WARNING.*code_bridge failed stage=list/.test(l)));
     const note = messages.find((m) => m.injected)?.content ?? "";
     assert.match(note, /chart\.png \([0-9a-f-]{36}\)/);
@@ -197,7 +251,7 @@ Deno.test("download fails or the upload is refused ⇒ a note to the model and a
       count: 5,
     });
     const messages = [Message.user("make")];
-    const result = await engine(mock, session(mock), context).run(messages);
+    const result = await engine(mock, container(mock), context).run(messages);
     assert.equal(result.text, "ok");
     const note = messages.find((m) => m.injected)?.content ?? "";
     assert.match(note, /bad\.bin could not be downloaded from the code sandbox: .*No such file/);
@@ -224,12 +278,15 @@ Deno.test("code_attach: creates a container when the wake has none and uploads t
     },
   });
   await withRoom(async ({ context, journal, agent, timeline }) => {
-    const { asset } = await agent.client.assets.create(timeline, {
-      file: CSV,
-      filename: "table.csv",
-      contentType: "text/csv",
-    }).then((a) => ({ asset: a }));
-    const code = session(mock);
+    const { asset } = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: CSV,
+        filename: "table.csv",
+        contentType: "text/csv",
+      }),
+    ).then((a) => ({ asset: a }));
+    const code = container(mock);
     const tool = new CodeAttachTool(code, context);
     const out = await tool.run({ asset_uuid: asset.content.uuid }, { callId: "c1" });
     assert.match(String(out), /^Attached asset .* as \/mnt\/data\/table\.csv \(8 bytes\)/);
@@ -250,7 +307,7 @@ Deno.test("code_attach: creates a container when the wake has none and uploads t
 Deno.test("code_attach: unknown asset, no file, no code execution — readable errors", async () => {
   await using mock = await ModelMock.start();
   await withRoom(async ({ context }) => {
-    const tool = new CodeAttachTool(session(mock), context);
+    const tool = new CodeAttachTool(container(mock), context);
     const unknown = await tool.run({ asset_uuid: "0190f0a4-0000-7000-8000-000000000000" });
     assert.match(String(unknown), /^Error: no asset .* is visible to you/);
     const off = new CodeAttachTool(undefined, context);
@@ -309,7 +366,7 @@ Deno.test("a listed file over the size limit is not downloaded; the model is tol
   });
   await withRoom(async ({ context }) => {
     const messages = [Message.user("big")];
-    await engine(mock, session(mock), context).run(messages);
+    await engine(mock, container(mock), context).run(messages);
     assert.match(
       messages.find((m) => m.injected)?.content ?? "",
       /big\.bin was not stored: .*limit/,
@@ -337,12 +394,15 @@ Deno.test("code_attach: an expired container is replaced once and the file lands
   );
   mock.reply("containers", { json: { id: "cntr_fresh", object: "container", name: "x" } });
   await withRoom(async ({ context, agent, timeline }) => {
-    const asset = await agent.client.assets.create(timeline, {
-      file: new TextEncoder().encode("abc"),
-      filename: "a.txt",
-      contentType: "text/plain",
-    });
-    const code = session(mock);
+    const asset = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new TextEncoder().encode("abc"),
+        filename: "a.txt",
+        contentType: "text/plain",
+      }),
+    );
+    const code = container(mock);
     code.adopt("cntr_old");
     const out = await new CodeAttachTool(code, context).run({ asset_uuid: asset.content.uuid });
     assert.match(String(out), /^Attached asset .* as \/mnt\/data\/a\.txt/);
@@ -387,7 +447,7 @@ Deno.test("a file larger than its listing says is cut off at the cap, never read
   mock.reply("container_file_content", { stream: body.stream, contentType: "text/plain" });
   await withRoom(async ({ context, journal }) => {
     const messages = [Message.user("lie")];
-    const code = session(mock);
+    const code = container(mock);
     await engine(mock, code, context).run(messages);
     assert.match(
       messages.find((m) => m.injected)?.content ?? "",
@@ -419,7 +479,7 @@ Deno.test("a file whose stated length is over the cap is refused before a byte i
   mock.reply("container_file_content", { bytes: new Uint8Array(64 * MIB + 1) });
   await withRoom(async ({ context }) => {
     const messages = [Message.user("big")];
-    await engine(mock, session(mock), context).run(messages);
+    await engine(mock, container(mock), context).run(messages);
     assert.match(
       messages.find((m) => m.injected)?.content ?? "",
       /big\.bin was not stored: it states 67108865 bytes, over the 67108864-byte limit; it was not read\./,

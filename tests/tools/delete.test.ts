@@ -4,6 +4,7 @@ import { NotFoundError } from "../../lib/platform/mod.ts";
 import { DeleteTool } from "../../lib/tools/delete.ts";
 import { expectError } from "../contract/helpers.ts";
 import { contextFor, since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const CONSEQUENCE = "Deleting permanently destroys the timeline AND all its content (messages, " +
   "assets, tasks, webhook events) with no undo and no restore; it is NOT how you leave or lock " +
@@ -11,7 +12,7 @@ const CONSEQUENCE = "Deleting permanently destroys the timeline AND all its cont
 
 Deno.test("delete: bare and mismatched calls make one GET each and delete nothing", async () => {
   await withRoom(async ({ c, agent, context, timeline }) => {
-    await agent.client.messages.create(timeline, { body: "keep me" });
+    await agent.client.messages.create(timeline, asUser("message", { body: "keep me" }));
     const tool = new DeleteTool(context);
     let mark = c.sandbox.requests.length;
     assert.equal(

@@ -15,17 +15,22 @@ import { PlatformClient } from "../../lib/platform/mod.ts";
 import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
 import type { ToolVerdict } from "../../lib/core/types/tool.ts";
 import { startStub } from "../support/http_stub.ts";
+import { Gate } from "../../lib/gate/gate.ts";
 
 const TOKEN = "tk_secret_ntfy_token_123";
+/** The agent's own platform token: the gate refuses it in a direct message. */
+const SECRET_TOKEN = "bc_uat_9f8e7d6c5b4a39281706f5e4d3c2b1a0";
 
 function contextFor(handle = "scout") {
   const journal = new MemoryJournal();
+  // Never called: the tool talks to ntfy only, not the platform.
+  const client = new PlatformClient({ baseUrl: "http://127.0.0.1:9", token: SECRET_TOKEN });
   const context = new SimpleContext({
-    // Never called: the tool talks to ntfy only, not the platform.
-    client: new PlatformClient({ baseUrl: "http://127.0.0.1:9", token: "unused" }),
+    client,
     timeline: "0190f0a4-0000-7000-8000-000000000001",
     self: { uuid: "0190f0a4-0000-7000-8000-000000000002", handle },
     journal,
+    gate: new Gate({ client, journal, secrets: [SECRET_TOKEN] }),
   });
   return { context, journal };
 }
@@ -287,4 +292,36 @@ Deno.test("direct message: the retry's wait counts against the deadline too", as
     "Error: direct message not sent — HTTP 503: down; then no answer within 3 s, so no retry.",
   );
   assert.equal(stub.requests.length, 1);
+});
+
+Deno.test("direct message: the agent's own token is blocked by the gate; nothing is sent", async () => {
+  await using stub = await startStub(() => new Response("ok"));
+  const { context, journal } = contextFor();
+  const tool = new DirectMessageTool({ url: stub.url, token: TOKEN }, context);
+  const { seen, call } = outcomes();
+  const args = { body: `here is my token: ${SECRET_TOKEN}` };
+  const out = await tool.run(args, call);
+  assert.match(
+    out,
+    /^Error: direct message not sent — the outbound gate blocked the direct message/,
+  );
+  assert.match(out, /failed checks?: known_secrets/);
+  assert.ok(!out.includes(SECRET_TOKEN));
+  assert.deepEqual(seen, ["blocked"]);
+  assert.equal(stub.requests.length, 0);
+  // The call's own arguments (what the transcript keeps) no longer hold the token.
+  assert.equal(args.body, "here is my token: [redacted]");
+  assert.match(
+    journal.lines.join("\n"),
+    /WARNING post blocked timeline=- kind=direct_message check=/,
+  );
+});
+
+Deno.test("direct message: without a wake's context nothing screens it, so nothing is sent", async () => {
+  await using stub = await startStub(() => new Response("ok"));
+  const tool = new DirectMessageTool({ url: stub.url, token: TOKEN });
+  const { seen, call } = outcomes();
+  assert.match(await tool.run({ body: "hello" }, call), /^Error: direct message not sent/);
+  assert.deepEqual(seen, ["refused"]);
+  assert.equal(stub.requests.length, 0);
 });

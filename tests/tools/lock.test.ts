@@ -2,14 +2,15 @@
 import { strict as assert } from "node:assert";
 import { LockTool } from "../../lib/tools/lock.ts";
 import { contextFor, since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const CONSEQUENCE = "Locking permanently freezes the timeline's content and there is NO unlock " +
   "(reopening is an operator-only action); it is NOT how you list, leave, or delete a timeline.";
 
 Deno.test("lock: a bare call makes one GET, no write, and refuses with a preview", async () => {
   await withRoom(async ({ c, agent, context, timeline }) => {
-    await agent.client.messages.create(timeline, { body: "one" });
-    await agent.client.messages.create(timeline, { body: "two" });
+    await agent.client.messages.create(timeline, asUser("message", { body: "one" }));
+    await agent.client.messages.create(timeline, asUser("message", { body: "two" }));
     const mark = c.sandbox.requests.length;
     const out = await new LockTool(context).run({});
     assert.equal(

@@ -15,6 +15,7 @@ import { AssetsTool } from "../../lib/tools/assets.ts";
 import { type FormValue, ModelMock, openaiError } from "../support/model_mock.ts";
 import { uuid5 } from "../../lib/platform/idempotency.ts";
 import { since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000ae01";
 const keyed = {
@@ -171,9 +172,18 @@ Deno.test("edit_image: downloads the sources and sends them multipart with the m
   await using mock = await ModelMock.start();
   mock.reply("image_edits", { json: { data: [{ b64_json: b64(PNG) }] } });
   await withRoom(async ({ context, agent, timeline }) => {
-    const one = await agent.client.assets.create(timeline, { file: PNG, filename: "one.png" });
-    const two = await agent.client.assets.create(timeline, { file: PNG, filename: "two.png" });
-    const mask = await agent.client.assets.create(timeline, { file: PNG, filename: "mask.png" });
+    const one = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: PNG, filename: "one.png" }),
+    );
+    const two = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: PNG, filename: "two.png" }),
+    );
+    const mask = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: PNG, filename: "mask.png" }),
+    );
     const out = text(
       await new EditImageTool(endpoint(mock), context).run({
         image: [one.content.uuid, two.content.uuid],
@@ -210,10 +220,13 @@ Deno.test("edit_image: a non-image source and a missing image list are refused b
       await tool.run({ prompt: "x" }),
       "Error: 'image' needs at least one source asset uuid.",
     );
-    const notes = await agent.client.assets.create(timeline, {
-      file: new TextEncoder().encode("hi"),
-      filename: "notes.txt",
-    });
+    const notes = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new TextEncoder().encode("hi"),
+        filename: "notes.txt",
+      }),
+    );
     assert.match(
       text(await tool.run({ image: [notes.content.uuid], prompt: "x" })),
       /^Error: the source must be an image file \(it is text\/plain/,
@@ -227,7 +240,10 @@ Deno.test("listen: transcribes an audio asset and answers with its meta line and
   mock.reply("transcriptions", { json: { text: "Hello from the clip." } });
   await withRoom(async ({ context, agent, timeline, journal }) => {
     const clip = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 1, 2, 3]);
-    const mp3 = await agent.client.assets.create(timeline, { file: clip, filename: "voice.mp3" });
+    const mp3 = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: clip, filename: "voice.mp3" }),
+    );
     const out = text(await new ListenTool(endpoint(mock), context).run({ uuid: mp3.content.uuid }));
     const [meta, rest] = out.split("\n\n");
     assert.match(meta, new RegExp(`^uuid=${mp3.content.uuid} · filename='voice\\.mp3'`));
@@ -247,15 +263,24 @@ Deno.test("listen: transcribes an audio asset and answers with its meta line and
 Deno.test("listen: a non-audio asset and an oversized clip are refused without a call", async () => {
   await using mock = await ModelMock.start();
   await withRoom(async ({ context, agent, timeline }) => {
-    const png = await agent.client.assets.create(timeline, { file: PNG, filename: "pic.png" });
+    const png = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: PNG, filename: "pic.png" }),
+    );
     const tool = new ListenTool(endpoint(mock), context);
+    const seen: string[] = [];
+    const call = { callId: "l1", reportOutcome: (o: string) => void seen.push(o) };
     assert.match(
-      text(await tool.run({ uuid: png.content.uuid })),
+      text(await tool.run({ uuid: png.content.uuid }, call)),
       /^Error: asset \S+ is not audio \(it is image\/png\); listen only transcribes audio files\.$/,
     );
+    assert.deepEqual(seen, ["refused"], "a file listen declines is never outcome ok");
     const clip = new Uint8Array(64);
     clip.set([0x49, 0x44, 0x33, 4]);
-    const wav = await agent.client.assets.create(timeline, { file: clip, filename: "long.mp3" });
+    const wav = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: clip, filename: "long.mp3" }),
+    );
     const small = new ListenTool(endpoint(mock), context, { maxBytes: 32 });
     assert.match(
       text(await small.run({ uuid: wav.content.uuid })),
@@ -270,10 +295,13 @@ Deno.test("listen: a transcription error is relayed", async () => {
   await using mock = await ModelMock.start();
   mock.reply("transcriptions", { status: 413, json: { message: "file too large for model" } });
   await withRoom(async ({ context, agent, timeline }) => {
-    const mp3 = await agent.client.assets.create(timeline, {
-      file: new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]),
-      filename: "a.mp3",
-    });
+    const mp3 = await agent.client.assets.create(
+      timeline,
+      asUser("asset", {
+        file: new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]),
+        filename: "a.mp3",
+      }),
+    );
     assert.match(
       text(await new ListenTool(endpoint(mock), context).run({ uuid: mp3.content.uuid })),
       /^Error transcribing audio: OpenAI rejected the request — .*file too large for model/,

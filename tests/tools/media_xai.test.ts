@@ -15,6 +15,7 @@ import { urlRefused } from "../../lib/journal/catalogue_wake.ts";
 import { onUrlRefused } from "../../lib/net/refusal.ts";
 import { uuid5 } from "../../lib/platform/idempotency.ts";
 import { since, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 const KEY = "0190f0a4-0000-7000-8000-00000000ae02";
 const keyed = {
@@ -100,8 +101,14 @@ Deno.test("grok_edit_image: one source is `image`, several are `images`, at most
   }));
   await withRoom(async ({ context, agent, timeline }) => {
     const tool = new GrokEditImageTool(xai(stub.url), context);
-    const a = await agent.client.assets.create(timeline, { file: PNG, filename: "a.png" });
-    const b = await agent.client.assets.create(timeline, { file: PNG, filename: "b.png" });
+    const a = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: PNG, filename: "a.png" }),
+    );
+    const b = await agent.client.assets.create(
+      timeline,
+      asUser("asset", { file: PNG, filename: "b.png" }),
+    );
     const one = text(await tool.run({ image: [a.content.uuid], prompt: "make it blue" }));
     assert.match(one, /posted it as 'make-it-blue\.png'/);
     const uri = `data:image/png;base64,${b64(PNG)}`;

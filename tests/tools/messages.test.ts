@@ -3,6 +3,7 @@ import { strict as assert } from "node:assert";
 import { parseGuardrails } from "../../lib/gate/mod.ts";
 import { MessagesTool } from "../../lib/tools/messages.ts";
 import { withWorld } from "../gate/support.ts";
+import { asUser } from "../support/cleared.ts";
 
 const CALL = { callId: "call_1" };
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -132,7 +133,10 @@ Deno.test("messages: a timeline the agent cannot view is refused with the platfo
   withWorld(async ({ c, context }) => {
     const eve = await c.user("eve");
     const hidden = (await eve.client.timelines.create({ name: "Private" })).timeline.uuid;
-    const secretMessage = await eve.client.messages.create(hidden, { body: "private" });
+    const secretMessage = await eve.client.messages.create(
+      hidden,
+      asUser("message", { body: "private" }),
+    );
     const tool = new MessagesTool(context());
     assert.equal(
       await tool.run({ action: "create", body: "hi", timeline: hidden }, CALL),
@@ -149,8 +153,8 @@ Deno.test("messages: list shows newest first with uuid, handle, time and a 160-c
     const tool = new MessagesTool(context());
     assert.equal(await tool.run({ action: "list" }), "No messages on this timeline yet.");
     const long = `${"word ".repeat(31)}tail-of-a-long-message`; // 155 + 22 chars
-    const first = await ada.client.messages.create(tl, { body: long });
-    const second = await vega.client.messages.create(tl, { body: "short 😀" });
+    const first = await ada.client.messages.create(tl, asUser("message", { body: long }));
+    const second = await vega.client.messages.create(tl, asUser("message", { body: "short 😀" }));
     const text = await tool.run({ action: "list" });
     // The preview keeps 160 characters, drops trailing space, then marks the cut.
     const preview = `${long.slice(0, 160).trimEnd()}…`;
@@ -167,12 +171,14 @@ Deno.test("messages: list shows newest first with uuid, handle, time and a 160-c
 Deno.test("messages: list caps at 50 and says so only when a 51st exists", () =>
   withWorld(async ({ context, ada, tl }) => {
     const tool = new MessagesTool(context());
-    for (let i = 1; i <= 50; i++) await ada.client.messages.create(tl, { body: `m${i}` });
+    for (let i = 1; i <= 50; i++) {
+      await ada.client.messages.create(tl, asUser("message", { body: `m${i}` }));
+    }
     const fifty = (await tool.run({ action: "list" })).split("\n");
     assert.equal(fifty.length, 51);
     assert.match(fifty[1], /— m50$/);
     assert.ok(!fifty.at(-1)!.startsWith("(showing"));
-    await ada.client.messages.create(tl, { body: "m51" });
+    await ada.client.messages.create(tl, asUser("message", { body: "m51" }));
     const capped = (await tool.run({ action: "list" })).split("\n");
     assert.equal(capped.length, 52);
     assert.match(capped[1], /— m51$/);
@@ -183,7 +189,7 @@ Deno.test("messages: list caps at 50 and says so only when a 51st exists", () =>
 Deno.test("messages: read = header, blank line, full body", () =>
   withWorld(async ({ context, ada, tl }) => {
     const body = `line one\n\n${"x".repeat(400)}`;
-    const m = await ada.client.messages.create(tl, { body });
+    const m = await ada.client.messages.create(tl, asUser("message", { body }));
     const text = await new MessagesTool(context()).run({ action: "read", uuid: m.content.uuid });
     assert.equal(text, `uuid=${m.content.uuid} · @ada · ${m.created_at}\n\n${body}`);
   }));

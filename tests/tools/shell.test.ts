@@ -4,7 +4,8 @@
  * root, where the real backstop refuses every call (shell_policy.test.ts covers that refusal).
  */
 import assert from "node:assert/strict";
-import { processAlive, runChild, WITH_RUN } from "./fixtures/shell_support.ts";
+import { waitFor } from "../support/wait_for.ts";
+import { processAlive, processCount, runChild, WITH_RUN } from "./fixtures/shell_support.ts";
 
 async function shell(call: Record<string, unknown>, options: Record<string, unknown> = {}) {
   return (await runChild(WITH_RUN, { call, options, direct: true })).result;
@@ -59,31 +60,46 @@ Deno.test("shell: a producer that never stops is killed at the cap", async () =>
 });
 
 Deno.test("shell: a command past its timeout is killed with its whole process group", async () => {
-  // A unique duration marks this test's sleeps, so pgrep finds only them.
-  const marker = `30.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
+  // A unique duration marks this test's sleeps, so pgrep finds only them. They would run for two
+  // minutes: the call ending long before that is the timeout's doing.
+  const marker = `120.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
+  const sleeps = `^([^ ]*/)?sleep ${marker}$`; // the sleeps themselves, not the shells around them
   // Control: pgrep does see such a process while it runs (so the final check can fail).
   const probe = new Deno.Command("sleep", { args: [marker] }).spawn();
-  assert.equal(await processAlive(marker), true);
+  await waitFor("pgrep to see the probe sleep", async () => await processCount(sleeps) === 1);
   probe.kill("SIGKILL");
   await probe.status;
+  await waitFor("the probe sleep to be gone", async () => await processCount(sleeps) === 0);
 
-  const started = Date.now();
-  const result = await shell({
-    command: `echo started; sh -c 'sleep ${marker} & sleep ${marker}'`,
-    timeout: 1,
+  // The deadline is generous so that a login shell on a loaded machine has echoed and started
+  // both sleeps well before it; the test checks that they had, rather than assuming it.
+  const call = runChild(WITH_RUN, {
+    call: { command: `echo started; sh -c 'sleep ${marker} & sleep ${marker}'`, timeout: 5 },
   });
-  assert.equal(result, "started\n[timed out after 1s and was killed]");
-  assert.ok(Date.now() - started < 10_000, "the timeout bounded the call");
-  assert.equal(await processAlive(marker), false, "no sleep of the group survived");
+  let settled = false;
+  call.finally(() => settled = true).catch(() => {});
+  let seen = 0;
+  while (!settled && seen < 2) {
+    seen = Math.max(seen, await processCount(sleeps));
+    if (seen < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const { result, elapsedMs } = await call;
+  assert.equal(seen, 2, "both sleeps of the group were running before the deadline");
+  assert.equal(result, "started\n[timed out after 5s and was killed]");
+  assert.ok(elapsedMs < 60_000, `the timeout bounded the call (${elapsedMs} ms)`);
+  // SIGKILL is delivered at once but acted on when the process next runs: on a loaded machine a
+  // killed sleep may show for a moment. One the kill missed would stay for two minutes.
+  await waitFor("every sleep of the group to be gone", async () => !await processAlive(marker));
 });
 
-Deno.test("shell: a plain sleep past its timeout is killed promptly", async () => {
-  const started = Date.now();
-  assert.equal(
-    await shell({ command: "sleep 5", timeout: 1 }),
-    "(no output)\n[timed out after 1s and was killed]",
-  );
-  assert.ok(Date.now() - started < 4_500, "killed at the deadline, not after the sleep");
+Deno.test("shell: a plain sleep past its timeout is killed at the deadline, not after the sleep", async () => {
+  // Timed inside the child (its own start-up excluded); the sleep would take two minutes.
+  const { result, elapsedMs } = await runChild(WITH_RUN, {
+    call: { command: "sleep 120", timeout: 1 },
+  });
+  assert.equal(result, "(no output)\n[timed out after 1s and was killed]");
+  assert.ok(elapsedMs >= 1_000, `not before the deadline (${elapsedMs} ms)`);
+  assert.ok(elapsedMs < 60_000, `killed at the deadline, not after the sleep (${elapsedMs} ms)`);
 });
 
 Deno.test("shell: timeout is clamped into [1, max]", async () => {

@@ -1,10 +1,10 @@
 /**
- * The subprocess PATH helpers (lib/base/child_path.ts, docs/tools.md#run-any-command-the-shell-tool),
+ * The subprocess PATH helpers (lib/box/child_path.ts, docs/tools.md#run-any-command-the-shell-tool),
  * pure: only ever add, only when absent, in the given order.
  */
 import assert from "node:assert/strict";
 import { DEFAULT_PATH, pathPrelude, pathWithDirs, shellQuote } from "../../lib/tools/shell/path.ts";
-import { AGENT_BIN_DIRS, agentBinDirs, harnessBinDir } from "../../lib/base/child_path.ts";
+import { AGENT_BIN_DIRS, agentBinDirs, harnessBinDir } from "../../lib/box/child_path.ts";
 
 Deno.test("shell path: the dirs are prepended in order, each only when absent", () => {
   assert.equal(pathWithDirs("/usr/bin:/bin", ["/opt/h"]), "/opt/h:/usr/bin:/bin");

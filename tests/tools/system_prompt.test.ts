@@ -116,7 +116,12 @@ Deno.test("system_prompt: a missing confirm previews and writes nothing", async 
 Deno.test("system_prompt: a stale confirm previews and writes nothing", async () => {
   await withHome(async (home) => {
     const stale = editToken("an older version");
-    const reply = await new SystemPromptEditTool(home).run({ content: "x", confirm: stale });
+    const seen: string[] = [];
+    const reply = await new SystemPromptEditTool(home).run({ content: "x", confirm: stale }, {
+      callId: "e1",
+      reportOutcome: (o) => void seen.push(o),
+    });
+    assert.deepEqual(seen, ["refused"], "a wrong confirm is a refused write, never ok");
     assert.ok(
       reply.includes(
         `The confirm you passed ('${stale}') does not match the current edit token — either ` +

@@ -2,6 +2,7 @@
 import { strict as assert } from "node:assert";
 import { TimelinesTool } from "../../lib/tools/timelines.ts";
 import { contextFor, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("timelines: create, read and list rooms", async () => {
   await withRoom(async ({ context, timeline }) => {
@@ -50,7 +51,7 @@ Deno.test("timelines: add needs mutual trust; handles resolve case-insensitively
       await tool.run({ action: "add_participant", user: "@NOVA" }),
       `Added @nova to timeline 'Room' (uuid=${timeline}).`,
     );
-    await agent.client.messages.create(timeline, { body: "hello" });
+    await agent.client.messages.create(timeline, asUser("message", { body: "hello" }));
     assert.equal(
       await tool.run({ action: "read", timeline }),
       `Timeline 'Room' (uuid=${timeline}) · locked=False\nOwner: @agent (Agent)\n` +

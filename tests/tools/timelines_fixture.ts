@@ -5,6 +5,7 @@
 import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { type CreateKind } from "../../lib/tools/shared/platform_context.ts";
 import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
+import { Gate } from "../../lib/gate/gate.ts";
 import { type Contract, type Peer, withContract } from "../contract/helpers.ts";
 
 /** The agent, its room, and a context bound to that room. */
@@ -34,6 +35,8 @@ export function contextFor(
     timeline,
     self: { uuid: peer.uuid, handle: peer.handle },
     journal,
+    // The real gate, with the peer's own token as the secret it must never send.
+    gate: new Gate({ client: peer.client, journal, secrets: [peer.token] }),
     idempotencyKey: options.idempotencyKey,
   });
   return { context, journal };

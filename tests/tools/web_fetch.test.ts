@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { type AddressPolicy, publicAddressPolicy } from "../../lib/net/address_policy.ts";
-import type { Resolver } from "../../lib/net/resolve.ts";
+import type { Resolver } from "../../lib/net/dns.ts";
 import {
   MAX_FETCH_BYTES,
   USER_AGENT,
@@ -176,13 +176,13 @@ async function route(
     case "/loop":
       return redirect("/loop");
     case "/slow-head":
-      await wait(10_000, stop);
+      await wait(60_000, stop); // a minute, unless the server stops first
       return text("too late");
     case "/slow-body": {
       const body = new ReadableStream<Uint8Array>({
         async pull(controller) {
           controller.enqueue(new TextEncoder().encode("start "));
-          await wait(10_000, stop);
+          await wait(60_000, stop); // a minute, unless the server stops first
           controller.close();
         },
       });
@@ -391,7 +391,7 @@ Deno.test("a server that never answers hits the deadline", async () => {
       await failure(localTool({ timeoutMs: 300 }), `${origin}/slow-head`),
       `Couldn't reach '${origin}/slow-head': timed out after 0.3 s.`,
     );
-    assert.ok(Date.now() - started < 3000, "the deadline must cut the wait short");
+    assert.ok(Date.now() - started < 30_000, "the deadline must cut the wait short");
   });
 });
 
@@ -402,7 +402,7 @@ Deno.test("a body that stalls mid-stream hits the same deadline", async () => {
       await failure(localTool({ timeoutMs: 400 }), `${origin}/slow-body`),
       `Couldn't reach '${origin}/slow-body': timed out after 0.4 s.`,
     );
-    assert.ok(Date.now() - started < 3000);
+    assert.ok(Date.now() - started < 30_000, "the deadline must cut the wait short");
   });
 });
 

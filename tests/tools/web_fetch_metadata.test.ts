@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import manifest from "../../deno.json" with { type: "json" };
 import { publicAddressPolicy } from "../../lib/net/address_policy.ts";
-import { parseIp } from "../../lib/base/ip.ts";
+import { parseIp } from "../../lib/net/ip.ts";
 import {
   CLOUD_RESOLVERS,
   embeddedForms,
@@ -20,7 +20,7 @@ import {
   netDenyList,
 } from "../../lib/net/metadata_addresses.ts";
 import type { HttpRequest, Transport } from "../../lib/net/pinned_transport.ts";
-import type { Resolver } from "../../lib/net/resolve.ts";
+import type { Resolver } from "../../lib/net/dns.ts";
 import { WebFetchTool } from "../../lib/tools/web_fetch.ts";
 import { NET_DENY_LIST } from "../../lib/runtime/permissions.ts";
 

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { dialAddress, publicAddressPolicy } from "../../lib/net/address_policy.ts";
-import { formatIPv6, ipFromBytes, parseIp, parseIPv4, parseIPv6 } from "../../lib/base/ip.ts";
+import { formatIPv6, ipFromBytes, parseIp, parseIPv4, parseIPv6 } from "../../lib/net/ip.ts";
 import type { HttpRequest, Transport } from "../../lib/net/pinned_transport.ts";
-import type { Resolver } from "../../lib/net/resolve.ts";
+import type { Resolver } from "../../lib/net/dns.ts";
 import { checkTarget, FetchRefusal, parseTargetUrl } from "../../lib/net/target.ts";
 import { WebFetchTool } from "../../lib/tools/web_fetch.ts";
 

@@ -2,14 +2,15 @@
 import { strict as assert } from "node:assert";
 import { WebhookEventsTool } from "../../lib/tools/webhook_events.ts";
 import { contextFor, withRoom } from "./timelines_fixture.ts";
+import { asUser } from "../support/cleared.ts";
 
 Deno.test("webhook_events: list previews payloads, narrows by endpoint, read shows headers and payload", async () => {
   await withRoom(async ({ c, agent, context, timeline }) => {
     const tool = new WebhookEventsTool(context);
     assert.equal(await tool.run({ action: "list" }), "No webhook events on this timeline yet.");
     const api = agent.client.webhookEndpoints;
-    const a = await api.create(timeline, { description: "a" });
-    const b = await api.create(timeline, { description: "b" });
+    const a = await api.create(timeline, asUser("webhook_endpoint", { description: "a" }));
+    const b = await api.create(timeline, asUser("webhook_endpoint", { description: "b" }));
     const long = `{"text":"${"x".repeat(200)}"}`;
     await agent.client.webhookEvents.ingest(a.content.ingest_url, long, {
       contentType: "application/json",
@@ -46,7 +47,7 @@ Deno.test("webhook_events: list previews payloads, narrows by endpoint, read sho
     assert.match(read, /\n {2}x-source: ci\n|\n {2}X-Source: ci\n/i);
     assert.ok(read.endsWith(`\n\nPayload:\n${long}`));
 
-    const empty = await api.create(timeline, { description: "quiet" });
+    const empty = await api.create(timeline, asUser("webhook_endpoint", { description: "quiet" }));
     assert.equal(
       await tool.run({ action: "list", endpoint: empty.content.uuid }),
       "No webhook events on this timeline for that endpoint yet.",

@@ -11,7 +11,7 @@ import { MemoryJournal } from "../../lib/journal/mod.ts";
 import { type Asset, BlobTooLargeError, PlatformError } from "../../lib/platform/mod.ts";
 import { MAX_IMAGE_BYTES } from "../../lib/tools/shared/asset_format.ts";
 import { type AssetViewDeps, perceiveAsset } from "../../lib/wake/asset_view.ts";
-import { renderAsset, renderAssetShown } from "../../lib/runtime/render.ts";
+import { renderAsset, renderAssetShown } from "../../lib/runtime/item_text.ts";
 import { asset } from "./fixtures.ts";
 
 const BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

@@ -2,8 +2,10 @@
  * The budget guard's decisions (docs/operating.md#the-budget-guard): the admission rule and one
  * turn's estimate; a turn admitted holds a lease until it is charged; a turn that may not start
  * yet waits for one in flight to settle (the pause is handed in, so the test settles that turn
- * exactly when the waiting wake pauses); each step's spend reaches the lease; the EXHAUSTED line
- * and the notice come once for the box however many wakes find the limit holding.
+ * exactly when the waiting wake pauses, and a long wait is announced once); each step's spend
+ * reaches the lease; a wake's turns add up to its per-wake limit; the wall stays up for the rest
+ * of the wake; the EXHAUSTED line and the notice come once for the box however many wakes find the
+ * limit holding, and the CLEARED line once however many find it cleared.
  */
 import assert from "node:assert/strict";
 import { type BudgetConfig, resolveBudget } from "../../lib/config/spending.ts";
@@ -15,6 +17,7 @@ import { MemoryJournal } from "../../lib/journal/mod.ts";
 import {
   admitTurn,
   chargeTurn,
+  guardWake,
   progressHook,
   releaseWake,
   WAIT_FIRST_MS,
@@ -133,6 +136,63 @@ Deno.test("a turn waits while the turns in flight commit the limit, and starts o
   }
 });
 
+Deno.test("once a daily limit holds, the wall stays up for the rest of the wake", async () => {
+  const home = await Deno.makeTempDir({ prefix: "budget-guard-" });
+  try {
+    const day = utcDay(new Date());
+    await chargeDay(home, day, { timeline: "other", usd: 2, tokens: 0 });
+    const { wake } = wakeFor(home, resolveBudget({ usd_per_day: 1 }), "tl-a");
+    assert.equal(await admitTurn(wake), false);
+    assert.equal(wake.budgetWall, true);
+    // The day's ledger goes (the UTC day turned, say): this wake still starts no turn.
+    await Deno.remove(`${home}/budget/${day}.jsonl`);
+    assert.equal(await admitTurn(wake), false);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("of several wakes finding a limit cleared at once, one says so", async () => {
+  const home = await Deno.makeTempDir({ prefix: "budget-guard-" });
+  try {
+    await Deno.mkdir(`${home}/budget`, { recursive: true });
+    await Deno.writeTextFile(`${home}/budget/exhausted`, "usd_per_day 2/1 2026-12-01\n");
+    const budget = resolveBudget({ usd_per_day: 1 });
+    const wakes = ["tl-a", "tl-b", "tl-c", "tl-d"].map((t) => wakeFor(home, budget, t));
+    await Promise.all(wakes.map(({ wake }) => guardWake(wake)));
+    const said = wakes.flatMap(({ journal }) => journal.lines);
+    assert.equal(said.length, 1, said.join("\n"));
+    assert.match(said[0], /^INFO Budget guard CLEARED for timeline tl-.: the limit \(usd_per_day /);
+    assert.ok(wakes.every(({ wake }) => !wake.budgetWall));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("a long wait is announced once, and looks again at growing intervals", async () => {
+  const home = await Deno.makeTempDir({ prefix: "budget-guard-" });
+  try {
+    const budget = resolveBudget({ tokens_per_day: 1000 });
+    const a = wakeFor(home, budget, "tl-a");
+    const b = wakeFor(home, budget, "tl-b");
+    assert.equal(await admitTurn(a.wake), true); // nothing to estimate from: the whole limit
+    const pauses: number[] = [];
+    const admitted = await admitTurn(b.wake, {
+      pause: async (ms) => {
+        pauses.push(ms);
+        if (pauses.length === 3) await chargeTurn(a.wake, usage(400)); // a settles, at last
+      },
+    });
+    assert.equal(admitted, true);
+    assert.deepEqual(pauses, [WAIT_FIRST_MS, 2 * WAIT_FIRST_MS, 4 * WAIT_FIRST_MS]);
+    assert.equal(b.journal.lines.length, 1, b.journal.lines.join("\n"));
+    assert.match(b.journal.lines[0], /^INFO Budget guard WAITING for timeline tl-b: /);
+    await releaseWake(b.wake);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("with nothing recorded to estimate from, the first turn runs alone", async () => {
   const home = await Deno.makeTempDir({ prefix: "budget-guard-" });
   try {
@@ -159,8 +219,8 @@ Deno.test("with nothing recorded to estimate from, the first turn runs alone", a
 });
 
 /** An assistant step as the engine hands it to hooks. */
-function step(tokens: number, cost?: number): StepContext {
-  const reply = { role: "assistant", usage: { tokensIn: tokens, tokensOut: 0, cost } } as Message;
+function step(tokens: number, cost?: number, tokensOut = 0): StepContext {
+  const reply = { role: "assistant", usage: { tokensIn: tokens, tokensOut, cost } } as Message;
   return { step: 1, maxSteps: 24, reply, toolRuns: [], messages: [], append() {} };
 }
 
@@ -172,7 +232,7 @@ Deno.test("each step's spend reaches the lease; a turn that failed is charged wh
     assert.equal(await admitTurn(wake), true);
     const hook = progressHook(wake);
     await hook.afterStep!(step(300, 0.25));
-    await hook.afterStep!(step(200));
+    await hook.afterStep!(step(150, undefined, 50)); // what the model wrote counts too
     const [lease] = await withBudgetLock(home, () => liveLeases(home));
     assert.deepEqual(lease.spent, { tokens: 500, usd: 0.25 });
 
@@ -187,6 +247,35 @@ Deno.test("each step's spend reaches the lease; a turn that failed is charged wh
     const ledger = await Deno.readTextFile(`${home}/budget/${utcDay(new Date())}.jsonl`);
     assert.deepEqual(JSON.parse(ledger), { timeline: "tl-a", usd: 0.25, tokens: 600 });
     assert.deepEqual(wake.spent, { usd: 0.25, tokens: 600 });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("usd_per_wake: the wake's turns add up their cost, and the one that reaches it stops the next", async () => {
+  const home = await Deno.makeTempDir({ prefix: "budget-guard-" });
+  try {
+    const budget = resolveBudget({ usd_per_wake: 0.5 });
+    const { wake, journal } = wakeFor(home, budget, "tl-a");
+    const costing = (usd: number) => ({ tokensIn: 10, tokensOut: 5, cost: usd });
+    assert.equal(await admitTurn(wake), true);
+    await chargeTurn(wake, costing(0.25));
+    assert.equal(await admitTurn(wake), true); // 0.25 of 0.5: the next turn may start
+    await chargeTurn(wake, costing(0.25)); // together they reach the limit
+    assert.equal(await admitTurn(wake), false);
+    assert.equal(journal.lines.length, 1, journal.lines.join("\n"));
+    assert.match(
+      journal.lines[0],
+      /^WARNING Budget guard EXHAUSTED for timeline tl-a: usd_per_wake 0\.5\/0\.5 on /,
+    );
+    const ledger = await Deno.readTextFile(`${home}/budget/${utcDay(new Date())}.jsonl`);
+    assert.deepEqual(ledger.trim().split("\n").map((l) => JSON.parse(l)), [
+      { timeline: "tl-a", usd: 0.25, tokens: 15 },
+      { timeline: "tl-a", usd: 0.25, tokens: 15 },
+    ]);
+    // A new wake starts with nothing spent, whatever the day's ledger holds.
+    const next = wakeFor(home, budget, "tl-a");
+    assert.equal(await admitTurn(next.wake), true);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -4,7 +4,7 @@
  * set reaches them only by a lazy load, and only when the resolution activated one.
  */
 import assert from "node:assert/strict";
-import type { ActiveTool } from "../../lib/config/resolve.ts";
+import type { ActiveTool } from "../../lib/config/tool_resolution.ts";
 import { loadOptionalFactories } from "../../lib/runtime/tool_set.ts";
 import { staticGraph } from "../support/module_graph.ts";
 

@@ -66,7 +66,7 @@ Deno.test("findTurn: the user turn carrying the uuid, its work up to the next re
 Deno.test("turnState: the delivery-guarantee classification", () => {
   const state = (work: Message[]) =>
     turnState([user("u", ["m"]), ...work], { start: 0, end: work.length + 1 });
-  // Died inside the model call: nothing but the step note.
+  // Died inside the model call: nothing but the step counter.
   assert.equal(state([]), "in-model-call");
   assert.equal(state([sys("Current Time: x\n\nStep 1 of 24.")]), "in-model-call");
   // Tool calls, no terminal text.

@@ -31,7 +31,7 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       "lib/runtime/tool_set.ts",
       "lib/gate/gate.ts",
       "lib/gate/guardrails.ts",
-      "lib/config/installer.ts",
+      "lib/install/installer.ts",
       "lib/tools/shell/tool.ts",
       "lib/tools/messages.ts",
       // Escalation: loaded only when escalation.json switched a trigger on and it fired.
@@ -48,18 +48,20 @@ Deno.test("an idle wake's start-up graph holds no engine, tool, gate or costly n
       // The host rules' parser and matcher: loaded only when host_rules.json exists.
       "lib/config/host_rules.ts",
       "lib/net/host_rules.ts",
-      "lib/base/ip.ts",
+      "lib/net/ip.ts",
       // The address fence for handed URLs: loaded when one first leaves the configured origins.
       "lib/net/handed_hop.ts",
       "lib/net/address_policy.ts",
       "lib/net/target.ts",
-      "lib/net/resolve.ts",
+      "lib/net/dns.ts",
       "lib/net/pinned_transport.ts",
       "lib/net/http1.ts",
       // Working state: the notes store, its tools and the cold-start filter are engaged-only.
       "lib/home/working_state.ts",
       "lib/tools/working_state.ts",
       "lib/core/idle_filter.ts",
+      // The knowledge pack: read by an engaged turn's charter, never by an idle wake.
+      "lib/config/knowledge.ts",
       // The image codecs: loaded only by a request that carries an image.
       "lib/core/image_prep.ts",
       // The automatic memory provider: bound only when HARNESS_MEMORY_PROVIDER names it.
@@ -196,6 +198,7 @@ Deno.test("DeferredGate builds the real gate on the first post, once", async () 
         posted.push(request.body);
         return Promise.resolve({ content: { uuid: request.body } } as unknown as Message);
       },
+      clear: () => Promise.reject(new Error("not used")),
     });
   });
   assert.equal(builds, 0);

@@ -1,7 +1,4 @@
 /**
- * `lib/core/compaction/`: the context budget and the compactor that summarises the older part of a
- * transcript.
- *
  * The compactor (docs/context.md#the-context-budget; invariant 5 of docs/invariants.md): after a
  * turn settles, if the provider's own reported input for the last call crossed half the ceiling,
  * the older part of the transcript is replaced by one summary the model writes in a single
@@ -24,18 +21,18 @@ import {
   isBoundary,
   preludeEnd,
   renderRegion,
-  summaryNote,
+  summaryText,
   transcriptChars,
 } from "./cut.ts";
 import { isSummary } from "../types/summary_marker.ts";
 import {
-  type ContextBudget,
+  type ContextCeiling,
   EMERGENCY_KEEP_RATIO,
   KEEP_FRACTION,
   PESSIMISTIC_CHARS_PER_TOKEN,
   providerTokensIn,
   SUMMARY_INPUT_FRACTION,
-} from "./context_budget.ts";
+} from "./context_ceiling.ts";
 import { Message } from "../types/message.ts";
 import type { Provider } from "../types/provider.ts";
 import { loggedChat, realSleep, type Sleep } from "../retry.ts";
@@ -91,22 +88,22 @@ export interface CompactorOptions {
   readonly sleep?: Sleep;
 }
 
-/** Keeps a transcript inside its budget by summarizing the oldest part of it. */
+/** Keeps a transcript under its context ceiling by summarizing the oldest part of it. */
 export class Compactor {
   /** The model that writes the summaries (called with no tools). */
   readonly provider: Provider;
   /** The ceiling and threshold. */
-  readonly budget: ContextBudget;
+  readonly ceiling: ContextCeiling;
   readonly #journal: Journal;
   readonly #onSummary?: (summary: string) => void | Promise<void>;
   readonly #now: () => Date;
   readonly #retries: number;
   readonly #sleep: Sleep;
 
-  /** A compactor summarizing with `provider` against `budget`. */
-  constructor(provider: Provider, budget: ContextBudget, options: CompactorOptions = {}) {
+  /** A compactor summarizing with `provider` against `ceiling`. */
+  constructor(provider: Provider, ceiling: ContextCeiling, options: CompactorOptions = {}) {
     this.provider = provider;
-    this.budget = budget;
+    this.ceiling = ceiling;
     this.#journal = options.journal ?? silentJournal;
     this.#onSummary = options.onSummary;
     this.#now = options.now ?? (() => new Date());
@@ -116,7 +113,7 @@ export class Compactor {
 
   /** False when the operator switched compaction off (`HARNESS_MAX_CONTEXT_TOKENS=0`). */
   get enabled(): boolean {
-    return this.budget.enabled;
+    return this.ceiling.enabled;
   }
 
   /**
@@ -126,7 +123,7 @@ export class Compactor {
    */
   async maybeCompact(messages: Message[]): Promise<boolean> {
     const tokensIn = providerTokensIn(this.provider);
-    if (!await this.budget.shouldCompact(tokensIn)) return false;
+    if (!await this.ceiling.shouldCompact(tokensIn)) return false;
     // Calibrated against the call just made, so no tokenizer is needed. `tokensIn` also covers
     // the brief and the tool schemas, which the transcript lacks: the ratio errs low, and the
     // kept tail small, which is the safe direction.
@@ -185,7 +182,7 @@ export class Compactor {
     const beforeCount = messages.length;
     const beforeChars = transcriptChars(messages);
     const dropped = messages.slice(head, cut);
-    const note = Message.system(summaryNote(dropped.length, summary));
+    const note = Message.system(summaryText(dropped.length, summary));
     const items = droppedItems(dropped);
     if (items.length) note.items = items;
     messages.splice(head, cut - head, note);
@@ -206,7 +203,7 @@ export class Compactor {
     tokensIn: number | undefined,
   ): Promise<boolean> {
     const emergency = tokensIn === undefined;
-    const limit = await this.budget.limit();
+    const limit = await this.ceiling.limit();
     const beforeChars = transcriptChars(messages);
     let keepChars = Math.trunc(limit.tokens * KEEP_FRACTION * charsPerToken);
     if (emergency) keepChars = Math.min(keepChars, Math.trunc(beforeChars * EMERGENCY_KEEP_RATIO));
@@ -224,7 +221,7 @@ export class Compactor {
     const summary = await this.#summarize(dropped, limit.tokens, charsPerToken);
     if (summary === undefined) return false;
     const beforeCount = messages.length;
-    const note = Message.system(summaryNote(dropped.length, summary));
+    const note = Message.system(summaryText(dropped.length, summary));
     const items = droppedItems(dropped);
     if (items.length) note.items = items;
     messages.splice(head, cut - head, note);
@@ -233,7 +230,7 @@ export class Compactor {
       tokensIn,
       limit: limit.tokens,
       source: limit.source,
-      threshold: await this.budget.threshold(),
+      threshold: await this.ceiling.threshold(),
       messagesBefore: beforeCount,
       messagesAfter: messages.length,
       charsBefore: beforeChars,

@@ -90,7 +90,7 @@ export function renderRegion(messages: readonly Message[]): string {
 }
 
 /** The system turn that replaces `dropped` messages: the marker, a plain note, then the summary. */
-export function summaryNote(dropped: number, summary: string): string {
+export function summaryText(dropped: number, summary: string): string {
   return `${SUMMARY_MARKER}: ${dropped} messages replaced by these notes, so this conversation ` +
     "stays inside the model's context window. The detail is gone; what follows is what was " +
     `kept.]\n\n${summary}`;

@@ -86,7 +86,7 @@ async function recover(
     if (await compactor.emergencyCompact(messages)) await options.save?.();
     return false;
   }
-  messages.splice(mark); // only inert residue: step notes, a reply that never came
+  messages.splice(mark); // only inert residue: step counters, a reply that never came
   if (turn && pixels?.length && messages.includes(turn)) turn.images = pixels;
   if (!await compactor.emergencyCompact(messages)) return false;
   await options.save?.();

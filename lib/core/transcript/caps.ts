@@ -1,7 +1,4 @@
 /**
- * `lib/core/transcript/`: the transcript store: the Python-compatible session file, its persistence
- * caps and healing.
- *
  * The persistence caps (docs/context.md#caps; invariant 5 of docs/invariants.md): what one step
  * may add to the transcript on disk is bounded, because every later wake replays it. The model
  * always saw the whole thing; only the archived copy is shortened, head and tail around a marker

@@ -1,7 +1,4 @@
 /**
- * `lib/core/types/`: the agent's vocabulary: messages, tools, providers, faults and the pure
- * functions over them.
- *
  * Which tool calls are platform creates (docs/operating.md#the-delivery-guarantee): the only calls
  * a recovery may re-issue, under a deterministic Idempotency-Key, from the arguments recorded on
  * disk. The persistence cap needs the same answer so it never shortens arguments a recovery may

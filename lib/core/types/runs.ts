@@ -1,6 +1,6 @@
 /**
  * The "run" of an assistant turn: the messages after it up to the next assistant turn. Its tool
- * results live there (step notes and injected turns may sit among them). Results are paired with
+ * results live there (step counters and injected turns may sit among them). Results are paired with
  * calls only inside their own run, never by a global `tool_call_id` lookup, because providers
  * reuse ids such as `call_0` on every turn.
  */

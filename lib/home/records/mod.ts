@@ -1,7 +1,4 @@
 /**
- * `lib/home/records/`: turn records: the hash-chained per-turn lines under HARNESS_HOME/records and
- * their verification.
- *
  * Turn records: one chained JSON line per engaged turn under `$HARNESS_HOME/records/`, one chain
  * per timeline. The wake calls {@link appendTurnRecord} after each turn; `harness records verify`
  * and `harness records stats|show` read them back.

@@ -25,10 +25,19 @@ export const TriggerSchema = z.strictObject({
   kind: z.string().min(1),
 });
 
-/** One tool call the turn made: the name, and whether it produced a result or an error. */
+/**
+ * How a tool call ended, as its `tool` journal line says: `ok` only when it did what was asked;
+ * `error` (it failed), `invalid` (its arguments were refused), `refused` (the tool declined on
+ * policy) or `blocked` (the outbound gate refused its text).
+ */
+export const ToolCallOutcomeSchema = z.enum(["ok", "error", "invalid", "refused", "blocked"]);
+/** How a tool call ended. */
+export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
+
+/** One tool call the turn made: the name, and how it ended. */
 export const ToolCallSchema = z.strictObject({
   name: z.string().min(1),
-  outcome: z.enum(["ok", "error"]),
+  outcome: ToolCallOutcomeSchema,
   /** The `action` argument for tools that take one (`messages` → `create`), when known. */
   action: z.string().optional(),
   /** The provider's call id. */
@@ -159,6 +168,12 @@ export const TurnRecordSchema = z.strictObject({
   model: z.string(),
   /** sha256 hex of the charter (system prompt) text; null when the turn ran without one. */
   prompt_hash: Hash.nullable(),
+  /**
+   * sha256 hex of the rendered knowledge pack (docs/records.md#fields); the sha256 of no bytes
+   * when the pack is empty; absent in records older than the pack or from a turn that failed
+   * before the pack was read.
+   */
+  knowledge_sha256: Hash.optional(),
   /** sha256 hex of the canonical encoding of the resolved config. */
   config_hash: Hash,
   tool_calls: z.array(ToolCallSchema),

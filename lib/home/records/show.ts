@@ -5,7 +5,7 @@
  * and `content` says why; a record older than the complete-record fields has no texts either.
  */
 import * as z from "../../base/zod.ts";
-import { type TurnRecord, TurnResultSchema } from "./schema.ts";
+import { ToolCallOutcomeSchema, type TurnRecord, TurnResultSchema } from "./schema.ts";
 import type { SelectedTurns } from "./select.ts";
 
 const Hash = z.string().regex(/^[0-9a-f]{64}$/);
@@ -59,7 +59,7 @@ export const ShownTurnSchema = z.strictObject({
   }),
   outbound: z.array(ShownPostSchema),
   /** The tool calls, by name and outcome, in order. */
-  tool_calls: z.array(z.strictObject({ name: z.string(), outcome: z.enum(["ok", "error"]) })),
+  tool_calls: z.array(z.strictObject({ name: z.string(), outcome: ToolCallOutcomeSchema })),
 });
 /** One turn as `records show --json` prints it. */
 export type ShownTurn = z.infer<typeof ShownTurnSchema>;

@@ -60,7 +60,7 @@ export function statsOfChain(timeline: string, text: string): TimelineStats {
   return {
     timeline,
     turns: records.length,
-    posts: sum((r) => r.tool_calls.filter(isPost).length),
+    posts: sum(postsOf),
     tokens_in: tokensIn,
     tokens_out: sum((r) => r.usage.tokens_out),
     cached_tokens: cached,
@@ -72,9 +72,19 @@ export function statsOfChain(timeline: string, text: string): TimelineStats {
   };
 }
 
-/** A post is a `messages` create that went through. */
-function isPost(call: TurnRecord["tool_calls"][number]): boolean {
-  return call.name === "messages" && call.action === "create" && call.outcome === "ok";
+/**
+ * The agent's messages that reached the timeline in one turn: its `outbound` posts of kind
+ * `tool` (each has the created message's uuid). A blocked, refused or failed create, or one
+ * whose outcome stayed unknown, is not among them. A record written before `outbound` existed
+ * counts its `messages` creates whose outcome was `ok`.
+ */
+export function postsOf(record: TurnRecord): number {
+  if (record.outbound !== undefined) {
+    return record.outbound.filter((post) => post.kind === "tool").length;
+  }
+  return record.tool_calls.filter((call) =>
+    call.name === "messages" && call.action === "create" && call.outcome === "ok"
+  ).length;
 }
 
 /**

@@ -8,6 +8,7 @@
 import { queriedTimelines, readChain } from "./files.ts";
 import { judgeLine, splitLines } from "./line.ts";
 import type { Outcome, TurnRecord } from "./schema.ts";
+import { postsOf } from "./stats.ts";
 
 /** One engaged wake of one timeline, summed over its turn records. */
 export interface WakeSummary {
@@ -65,12 +66,7 @@ function summarise(timeline: string, wake: string, turns: TurnRecord[]): WakeSum
     turns: turns.length,
     outcome: worst.outcome,
     outcome_kind: worst.outcome_kind ?? null,
-    posted: sum((r) =>
-      r.tool_calls.filter((c) =>
-        c.name === "messages" && c.action === "create" && c.outcome === "ok"
-      )
-        .length
-    ),
+    posted: sum(postsOf),
     steps: sum((r) => r.steps),
     tokens_in: sum((r) => r.usage.tokens_in),
     tokens_out: sum((r) => r.usage.tokens_out),

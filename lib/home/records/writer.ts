@@ -32,6 +32,7 @@ import {
   type ContextAnatomy,
   type Outcome,
   RECORD_VERSION,
+  type ToolCallOutcome,
   type TurnRecord,
   TurnRecordSchema,
 } from "./schema.ts";
@@ -41,7 +42,7 @@ import { appendWitness } from "./witness.ts";
 /** A tool call as the engine reports it (`ToolCallRecord` fits; extra fields are ignored). */
 export interface ToolCallInput {
   readonly name: string;
-  readonly outcome: "ok" | "error";
+  readonly outcome: ToolCallOutcome;
   /** The call's `action` argument, when the tool takes one (the engine records it). */
   readonly action?: string;
   /** The provider's call id. */
@@ -99,6 +100,8 @@ export interface TurnRecordInput {
   readonly model: string;
   /** The charter text the turn ran under; hashed, never stored. Absent: `prompt_hash` null. */
   readonly prompt?: string;
+  /** sha256 hex of the knowledge pack the turn ran with; absent when none was read. */
+  readonly knowledgeSha256?: string;
   /** The resolved config (any JSON value); hashed canonically, never stored. */
   readonly config: unknown;
   readonly toolCalls: readonly ToolCallInput[];
@@ -276,6 +279,7 @@ function draftOf(
     provider: input.provider,
     model: input.model,
     prompt_hash: hashes.prompt,
+    knowledge_sha256: input.knowledgeSha256,
     config_hash: hashes.config,
     tool_calls: input.toolCalls.map(({ name, outcome, action }) => ({ name, outcome, action })),
     outcome: input.outcome,

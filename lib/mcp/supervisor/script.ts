@@ -1,6 +1,4 @@
 /**
- * `lib/mcp/supervisor/`: the stdio supervisor that keeps an MCP server from outliving its wake.
- *
  * The orphan guard for stdio servers. A server must not outlive its wake — not even when the
  * wake is SIGKILLed and runs no cleanup at all. Deno cannot set `PR_SET_PDEATHSIG` itself, and
  * a server is free to ignore stdin EOF (server-everything keeps timers alive) or to fork

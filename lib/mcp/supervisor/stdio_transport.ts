@@ -12,7 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { SUPERVISOR, SUPERVISOR_LABEL } from "./script.ts";
 import { concatBytes } from "../../base/bytes.ts";
-import { agentBinDirs, pathWithDirs } from "../../base/child_path.ts";
+import { agentBinDirs, pathWithDirs } from "../../box/child_path.ts";
 
 /** What to spawn. */
 export interface StdioSpawn {

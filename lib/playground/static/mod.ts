@@ -1,6 +1,4 @@
 /**
- * `lib/playground/static/`: the playground page's files (HTML, CSS, JS), embedded in the program.
- *
  * Text imports are resolved at build time, so the bundle and the compiled binary carry them: no
  * build chain, no framework, nothing read from disk at run time. The script is a set of ES
  * modules, the `*.js` files here, one concern each (docs/playground.md#the-page), served under

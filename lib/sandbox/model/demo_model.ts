@@ -159,7 +159,7 @@ export function isSilenced(turns: readonly DemoTurn[]): boolean {
 /**
  * Index of the newest user turn that is not injected, or -1. On the wire the `injected` flag is
  * gone, so it is recognised the way the engine makes one: a user turn right after tool results
- * (system turns between are step notes), or an image caption.
+ * (system turns between are step counters), or an image caption.
  */
 export function newestUserTurn(turns: readonly DemoTurn[]): number {
   for (let i = turns.length - 1; i >= 0; i--) {

@@ -1,6 +1,4 @@
 /**
- * `lib/sandbox/model/`: the sandbox's deterministic OpenAI-compatible demo model.
- *
  * The sandbox's deterministic demo model: an OpenAI-compatible endpoint (Chat Completions,
  * Responses, models retrieve) served at `<base_url>/_sandbox/model/v1`, and the same model on
  * Anthropic's Messages wire at `<base_url>/_sandbox/model/anthropic` (with a prompt cache that

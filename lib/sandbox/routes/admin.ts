@@ -1,6 +1,4 @@
 /**
- * `lib/sandbox/routes/`: the sandbox platform's REST routes and its /_sandbox admin surface.
- *
  * The sandbox's own control surface under `/_sandbox` (each request carries the run's admin
  * token, checked before routing: lib/sandbox/guard.ts): seed users, activate a task now, inject
  * faults, read the event log, seed the admin inbox.

@@ -1,7 +1,4 @@
 /**
- * `lib/sandbox/shared/`: the sandbox platform's state, HTTP helpers, access rules and shapes,
- * shared by its routes and its model.
- *
  * Lookups shared by several route groups, and the access rules they imply: who views a
  * timeline, who may act on a record, and the 404-before-403 order the platform answers in.
  */

@@ -11,7 +11,7 @@ import { codeAttachStaged } from "../../journal/catalogue_engine.ts";
 import { NotFoundError } from "../../platform/mod.ts";
 import type { PlatformContext } from "../shared/platform_context.ts";
 import { PlatformTool } from "../shared/platform_tool.ts";
-import { baseName, CODE_FILE_MAX_BYTES, type CodeSession } from "./session.ts";
+import { baseName, CODE_FILE_MAX_BYTES, type CodeContainer } from "./container.ts";
 
 const Args = z.object({ asset_uuid: z.string().trim().min(1) });
 
@@ -39,12 +39,12 @@ export class CodeAttachTool extends PlatformTool<z.infer<typeof Args>> {
   /** JSON Schema of the arguments. */
   override readonly parameters: JsonSchema = PARAMETERS;
   protected readonly schema = Args;
-  readonly #session?: CodeSession;
+  readonly #code?: CodeContainer;
 
-  /** `session` is the wake's code session; without one the tool says code execution is off. */
-  constructor(session: CodeSession | undefined, context?: PlatformContext) {
+  /** `code` is the wake's code container; without one the tool says code execution is off. */
+  constructor(code: CodeContainer | undefined, context?: PlatformContext) {
     super(context);
-    this.#session = session;
+    this.#code = code;
   }
 
   protected async act(
@@ -53,8 +53,8 @@ export class CodeAttachTool extends PlatformTool<z.infer<typeof Args>> {
     call: ToolContext | undefined,
   ): Promise<string> {
     const uuid = args.asset_uuid;
-    const session = this.#session;
-    if (!session) {
+    const code = this.#code;
+    if (!code) {
       call?.reportOutcome?.("refused");
       return "Error: code execution is not active for this agent (it needs the code_execution " +
         "opt-in on OpenAI's responses surface), so there is no sandbox to attach a file to.";
@@ -83,14 +83,14 @@ export class CodeAttachTool extends PlatformTool<z.infer<typeof Args>> {
     let container: string;
     let path: string;
     try {
-      container = await session.ensureContainer();
+      container = await code.ensureContainer();
       try {
-        path = await session.upload(container, bytes, filename);
+        path = await code.upload(container, bytes, filename);
       } catch (error) {
-        if (!await session.isNotFound(error)) throw error;
+        if (!await code.isNotFound(error)) throw error;
         // The container expired between runs: a new one, and the next request names it.
-        container = await session.replaceContainer();
-        path = await session.upload(container, bytes, filename);
+        container = await code.replaceContainer();
+        path = await code.upload(container, bytes, filename);
       }
     } catch (error) {
       return `Couldn't put asset ${uuid} into the code sandbox: ${oneLine(error)}`;

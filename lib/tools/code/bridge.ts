@@ -19,10 +19,10 @@ import { sniffImage, uploadGenerated } from "../media/common.ts";
 import type { PlatformContext } from "../shared/platform_context.ts";
 import {
   CODE_FILE_MAX_BYTES,
-  type CodeSession,
+  type CodeContainer,
   type ContainerFile,
   ContainerFileTooLargeError,
-} from "./session.ts";
+} from "./container.ts";
 
 /** How the cells of one reply are joined into one source asset. */
 export const CELL_SEPARATOR = "\n\n# --- next cell ---\n\n";
@@ -32,15 +32,15 @@ export const ARTIFACTS_LEAD =
   "Your code execution produced artifacts, now stored as BaseCradle Assets on this timeline:";
 
 /** The hook, for one wake: it bridges every reply that carries a code run. */
-export function codeBridgeHook(session: CodeSession, context: PlatformContext): TurnHook {
+export function codeBridgeHook(code: CodeContainer, context: PlatformContext): TurnHook {
   let noted: Message | undefined;
   return {
     async afterStep(step: StepContext) {
       const run = step.reply.codeRun;
       if (!run) return;
-      const lines = await bridge(session, context, run);
+      const lines = await bridge(code, context, run);
       if (!lines.length) return;
-      step.append(Message.user(artifactNote(lines), { injected: true }));
+      step.append(Message.user(artifactsText(lines), { injected: true }));
       noted = step.reply;
     },
     beforeFinish(step: StepContext) {
@@ -54,28 +54,28 @@ export function codeBridgeHook(session: CodeSession, context: PlatformContext): 
 
 /** Stores the run's source and new output files; the note's lines (failures included). */
 export async function bridge(
-  session: CodeSession,
+  code: CodeContainer,
   context: PlatformContext,
   run: CodeRun,
 ): Promise<string[]> {
-  session.adopt(run.container);
+  code.adopt(run.container);
   const lines: string[] = [];
-  const source = await storeSource(session, context, run);
+  const source = await storeSource(code, context, run);
   if (source) lines.push(source);
-  lines.push(...await storeOutputs(session, context, run));
+  lines.push(...await storeOutputs(code, context, run));
   return lines;
 }
 
 async function storeSource(
-  session: CodeSession,
+  code: CodeContainer,
   context: PlatformContext,
   run: CodeRun,
 ): Promise<string | undefined> {
   const source = run.cells.filter((cell) => cell.trim() !== "").join(CELL_SEPARATOR);
   if (!source) return undefined;
   const digest = sha256Hex(source);
-  if (session.bridgedSources.has(digest)) return undefined;
-  const name = `code-execution-${session.sources + 1}.py`;
+  if (code.bridgedSources.has(digest)) return undefined;
+  const name = `code-execution-${code.sources + 1}.py`;
   const bytes = new TextEncoder().encode(source);
   const stored = await store(context, {
     kind: "source",
@@ -86,8 +86,8 @@ async function storeSource(
     keyName: `code-source:${digest}`,
   });
   if (typeof stored !== "string") {
-    session.sources++;
-    session.bridgedSources.add(digest);
+    code.sources++;
+    code.bridgedSources.add(digest);
   }
   return typeof stored === "string"
     ? stored
@@ -95,16 +95,16 @@ async function storeSource(
 }
 
 async function storeOutputs(
-  session: CodeSession,
+  code: CodeContainer,
   context: PlatformContext,
   run: CodeRun,
 ): Promise<string[]> {
   // The wake's container wins over the reply's: a replaced container is the live one.
-  const container = session.container ?? run.container;
+  const container = code.container ?? run.container;
   if (!container) return [];
   let files: ContainerFile[];
   try {
-    files = await session.outputs(container);
+    files = await code.outputs(container);
   } catch (error) {
     const reason = oneLine(error);
     codeBridgeFailed(context.journal, { stage: "list", reason });
@@ -114,7 +114,7 @@ async function storeOutputs(
   }
   const lines: string[] = [];
   for (const file of files) {
-    if (session.bridgedFiles.has(file.id)) continue;
+    if (code.bridgedFiles.has(file.id)) continue;
     if (file.bytes > CODE_FILE_MAX_BYTES) {
       const reason = `${file.bytes} bytes is over the ${CODE_FILE_MAX_BYTES}-byte limit`;
       codeBridgeFailed(context.journal, { stage: "download", name: file.filename, reason });
@@ -123,12 +123,12 @@ async function storeOutputs(
     }
     let bytes: Uint8Array;
     try {
-      bytes = await session.download(container, file.id);
+      bytes = await code.download(container, file.id);
     } catch (error) {
       const reason = oneLine(error);
       if (error instanceof ContainerFileTooLargeError) {
         // Marked bridged: a later harvest would only fetch the same cap's worth again.
-        session.bridgedFiles.add(file.id);
+        code.bridgedFiles.add(file.id);
         codeBridgeFailed(context.journal, { stage: "download", name: file.filename, reason });
         lines.push(`${file.filename} was not stored: ${reason}.`);
         continue;
@@ -150,7 +150,7 @@ async function storeOutputs(
       lines.push(stored);
       continue;
     }
-    session.bridgedFiles.add(file.id);
+    code.bridgedFiles.add(file.id);
     lines.push(`${file.filename} (${stored.content.uuid})`);
   }
   return lines;
@@ -199,7 +199,7 @@ async function store(context: PlatformContext, artifact: Artifact): Promise<Asse
 }
 
 /** The injected turn: the stored artifacts (and failures), and how to share them. */
-export function artifactNote(lines: readonly string[]): string {
+export function artifactsText(lines: readonly string[]): string {
   return `${ARTIFACTS_LEAD} ${lines.join(", ")}.\n\n` +
     "To share a result, post it with the messages tool and name these assets by uuid; the " +
     "sandbox's /mnt/data paths are not reachable by anyone else.";

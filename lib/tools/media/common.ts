@@ -1,6 +1,4 @@
 /**
- * `lib/tools/media/`: the opt-in media tools: image generation and editing, transcription and video, over OpenAI and xAI.
- *
  * What all the media tools share: where their requests go, the asset name a generated file gets,
  * the keyed upload of its bytes, and the one error text a failed generation reads as. A
  * generation is a paid, non-idempotent effect: it carries no key and no recovery re-runs it; the
@@ -176,16 +174,29 @@ export async function uploadGenerated(
     : keyName
     ? await mediaUploadKey(context, keyName, keyName)
     : undefined;
-  return await relay("upload the generated file", async () => {
-    const asset = await context.client.assets.create(timeline, {
-      file: file.bytes,
-      filename: file.filename,
-      contentType: file.contentType,
-      description: file.description,
-    }, { idempotencyKey: key, signal: call?.signal });
-    context.recordAct("asset");
-    return asset;
-  }, { context, timeline, what: "asset" });
+  return await relay(
+    "upload the generated file",
+    async () => {
+      const cleared = await context.gate.clear({
+        surface: "asset",
+        timeline,
+        fields: {
+          file: file.bytes,
+          filename: file.filename,
+          contentType: file.contentType,
+          description: file.description,
+        },
+      });
+      const asset = await context.client.assets.create(timeline, cleared, {
+        idempotencyKey: key,
+        signal: call?.signal,
+      });
+      context.recordAct("asset");
+      return asset;
+    },
+    { context, timeline, what: "asset" },
+    { call },
+  );
 }
 
 /** The short line a successful generation returns: the asset's uuid, never its bytes. */

@@ -375,13 +375,19 @@ export class ListenTool extends OpenAIMediaTool<ListenArgs> {
     call: ToolContext | undefined,
   ): Promise<string> {
     const uuid = args.uuid?.trim() ?? "";
-    if (!uuid) return "Error: 'uuid' is required: the audio asset to listen to.";
+    if (!uuid) {
+      call?.reportOutcome?.("invalid");
+      return "Error: 'uuid' is required: the audio asset to listen to.";
+    }
     return await this.attempt("Error transcribing audio", async (client, sdk) => {
+      // A file listen cannot transcribe is declined, never `ok`: the outcome says so.
       const audio = (type: string, size: number) => {
         if (!isAudio(type)) {
+          call?.reportOutcome?.("refused");
           return `asset ${uuid} is not audio (it is ${type}); listen only transcribes audio files.`;
         }
         if (size > this.#maxBytes) {
+          call?.reportOutcome?.("refused");
           return `asset ${uuid} is ${size} bytes, over the ${this.#maxBytes}-byte${
             this.#maxBytes === MAX_AUDIO_BYTES ? " (25 MiB)" : ""
           } ` +

@@ -1,6 +1,4 @@
 /**
- * `lib/tools/net/`: web_fetch's text extraction: content types, charsets, HTML reduced to text.
- *
  * Content-Type handling for `web_fetch`: which responses are text the model can read, which
  * are HTML to reduce, and how the bytes are encoded. Anything not recognised as text is
  * described rather than decoded, so an image or archive never floods the context.

@@ -1,7 +1,4 @@
 /**
- * `lib/tools/shared/`: what the tools share: the platform context, argument parsing, list and asset
- * formatting.
- *
  * `activate_at` for the tasks tool: a relative offset (`+90m`, `+2h`, `+1d`, `+1w`, `+30s`)
  * resolved against a clock at call time, or an absolute ISO-8601 timestamp (a `Z` or an offset;
  * a timestamp with no zone is read as UTC). Either way the platform receives one absolute

@@ -49,14 +49,18 @@ export abstract class PlatformTool<Args> extends Tool {
       call?.reportOutcome?.("invalid");
       return parsed.error;
     }
-    return await this.act(context, parsed.value, call);
+    return await this.act(context, parsed.value, call, args);
   }
 
-  /** The tool's own work, with a bound context and checked arguments. */
+  /**
+   * The tool's own work, with a bound context and checked arguments. `raw` is the call's own
+   * arguments object (the one the transcript holds), for redacting a secret the gate refused.
+   */
   protected abstract act(
     context: PlatformContext,
     args: Args,
     call: ToolContext | undefined,
+    raw?: unknown,
   ): Promise<string | ToolOutput>;
 }
 

@@ -32,6 +32,9 @@ const noGate: OutboundGate = {
   post(_request: PostRequest): Promise<Message> {
     return Promise.reject(new Error("no outbound gate is bound to this context"));
   },
+  clear(): Promise<never> {
+    return Promise.reject(new Error("no outbound gate is bound to this context"));
+  },
 };
 
 /** A plain-object platform context that records the acts reported to it. */

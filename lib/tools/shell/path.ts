@@ -1,13 +1,11 @@
 /**
- * `lib/tools/shell/`: the opt-in shell tool and its process control.
- *
  * The agent's own executables on a shell command's `PATH`
- * (docs/tools.md#run-any-command-the-shell-tool): the directories of lib/base/child_path.ts go in
+ * (docs/tools.md#run-any-command-the-shell-tool): the directories of lib/box/child_path.ts go in
  * the child's environment, and again in a one-line prelude run after the login profile, which may
  * assign `PATH` outright and so discard the inherited ones. Both only ever add, and only when
  * absent.
  */
-export { DEFAULT_PATH, pathWithDirs } from "../../base/child_path.ts";
+export { DEFAULT_PATH, pathWithDirs } from "../../box/child_path.ts";
 
 /** Quotes `text` for POSIX sh, leaving obviously safe words bare (as Python's `shlex.quote`). */
 export function shellQuote(text: string): string {

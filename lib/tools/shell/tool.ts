@@ -30,7 +30,7 @@ import {
 import type { LoadRefusing } from "../../core/policy.ts";
 import { headCodePoints } from "../../base/code_points.ts";
 import { pathPrelude, pathWithDirs } from "./path.ts";
-import { agentBinDirs } from "../../base/child_path.ts";
+import { agentBinDirs } from "../../box/child_path.ts";
 import { type GroupedResult, runGrouped } from "./run.ts";
 import { pyRepr } from "../../pycompat/repr.ts";
 
@@ -78,7 +78,7 @@ export interface ShellToolOptions {
   readonly euid?: () => number | null;
   /**
    * The directories put on `PATH`, first first (default: the agent's own, `agentBinDirs()` of
-   * lib/base/child_path.ts, read at each call; `[]` adds none).
+   * lib/box/child_path.ts, read at each call; `[]` adds none).
    */
   readonly binDirs?: readonly string[];
 }

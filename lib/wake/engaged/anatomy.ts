@@ -1,7 +1,7 @@
 /**
  * The request's anatomy (docs/records.md#the-request-anatomy): a turn's first request cut into
- * its parts in the order the provider receives them — the tool declarations, the charter (and any
- * stable part a later version leads with), the frozen transcript, the volatile brief, the
+ * its parts in the order the provider receives them — the tool declarations, the charter and the
+ * knowledge pack (one system message, two parts), the frozen transcript, the volatile brief, the
  * recalled memory, the working-state block and the new turn — each with its size, the sha256 of
  * its text and the text itself. Measured from the request the engine actually sends (the first
  * call of the view), so it is right for every provider: the vendor's wire differs, the order and
@@ -14,7 +14,7 @@ import type { TurnHook } from "../../core/turn_hook.ts";
 import type { Message, Usage } from "../../core/types/message.ts";
 import type { ToolSpec } from "../../core/types/tool.ts";
 import { imageChars, messageChars } from "./attribution.ts";
-import { newestUserTurn } from "./brief.ts";
+import { newestUserTurn, PART_JOINER } from "./brief.ts";
 
 /** One part of the request, with its text. */
 export interface AnatomyPart {
@@ -35,8 +35,8 @@ export interface AnatomyInput {
   /** The tool declarations sent with them. */
   readonly tools: readonly ToolSpec[];
   /**
-   * The stable system parts the request leads with, in order (`charter`, …): a leading system
-   * message whose content is a part's text is that part.
+   * The stable parts the request leads with, in order (`charter`, `knowledge`): the leading
+   * system message is their non-empty texts joined as the brief joins them, and each is a part.
    */
   readonly lead: readonly (readonly [name: string, text: string | undefined])[];
   /** The volatile brief's text and its named parts (`now`, `budget`, `dashboard`, `memory`). */
@@ -53,11 +53,21 @@ export async function anatomyOf(input: AnatomyInput): Promise<AnatomyPart[]> {
   const { sent } = input;
   const parts: Promise<AnatomyPart>[] = [toolsPart(input.tools)];
   let at = 0;
-  for (const [name, text] of input.lead) {
-    const message = sent[at];
-    if (!text || message?.role !== "system" || message.content !== text) continue;
-    parts.push(messagePart(name, [message]));
-    at++;
+  const lead = input.lead.filter((entry): entry is [string, string] => !!entry[1]?.trim());
+  if (
+    lead.length > 0 && sent[0]?.role === "system" &&
+    sent[0].content === lead.map(([, text]) => text).join(PART_JOINER)
+  ) {
+    // The first is the message as if it held that part alone; each later one is its text with
+    // the joiner before it, so the parts' sizes add up to the message's.
+    lead.forEach(([name, text], i) =>
+      parts.push(
+        i === 0
+          ? messagePart(name, [{ role: "system", content: text }])
+          : textPart(name, PART_JOINER + text),
+      )
+    );
+    at = 1;
   }
   const user = newestUserTurn(sent);
   let end = user < 0 ? sent.length : user;

@@ -83,6 +83,17 @@ export function composeCharter(input: CharterInput): string | undefined {
   ]);
 }
 
+/**
+ * The leading system text: the charter, then the knowledge pack (docs/context.md#the-knowledge-pack)
+ * after one {@link PART_JOINER}, so an edit to the pack leaves every byte before it unchanged.
+ */
+export function withKnowledge(
+  charter: string | undefined,
+  knowledge: string | undefined,
+): string | undefined {
+  return join([charter, knowledge]);
+}
+
 /** The volatile inputs, fresh each wake. */
 export interface VolatileInput {
   readonly now: Date;

@@ -1,7 +1,4 @@
 /**
- * `lib/wake/engaged/`: the engaged half of a wake, loaded only when there is something to answer:
- * the turn, the brief, the engine.
- *
  * Everything only an engaged turn needs: the turn runner, the engine, the model provider's
  * adapter, the tool classes and the brief. The wake loads this module through lib/wake/engaged_half.ts
  * the first time it engages a turn, so a wake with nothing to answer never reads, parses or runs any

@@ -5,7 +5,7 @@
  * report and a disposition instead of a crash.
  */
 import { errorMessage, namedError } from "../../base/error_text.ts";
-import { ContextBudget } from "../../core/compaction/context_budget.ts";
+import { ContextCeiling } from "../../core/compaction/context_ceiling.ts";
 import {
   COMPACTION_OBSERVE_TEXT,
   compactionMemoryKey,
@@ -37,7 +37,7 @@ import { observeMemory, recallMemory } from "../../memory/hooks.ts";
 import { anatomyOf, firstCallHook, observeFirstRequest } from "./anatomy.ts";
 import { attribute } from "./attribution.ts";
 import { escalateIfCalledFor } from "./escalation_trigger.ts";
-import { briefView, composeVolatile, volatileParts } from "./brief.ts";
+import { briefView, composeVolatile, volatileParts, withKnowledge } from "./brief.ts";
 import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
 import { billingReport, permanentReport, verbatim } from "../reports.ts";
@@ -159,7 +159,7 @@ async function driveTurn(
     facts.anatomy = await anatomyOf({
       sent,
       tools: engine.registry.specs(),
-      lead: [["charter", wake.brief.charter]],
+      lead: [["charter", wake.brief.charter], ["knowledge", wake.brief.knowledge?.text]],
       volatile: wake.brief.volatile
         ? { text: wake.brief.volatile, parts: wake.brief.parts ?? [] }
         : undefined,
@@ -176,6 +176,7 @@ async function driveTurn(
       transcript: cold ? cold.apply(live) : live,
       briefParts: [
         ["charter", wake.brief.charter ?? ""],
+        ["knowledge", wake.brief.knowledge?.text ?? ""],
         ...(wake.brief.parts ?? []),
         ["working_state", block ?? ""],
       ],
@@ -271,13 +272,13 @@ async function settleWorkingState(
 
 /**
  * The process's one compactor (built with the engine's provider on the first engaged turn): the
- * budget resolves the ceiling at most once, and each summary is written to memory.
+ * ceiling resolves the model's limit at most once, and each summary is written to memory.
  */
 function compactorOf(wake: Wake, engine: Engine): Compactor {
   const journal = wake.journal;
   wake.loaded.compactor ??= new Compactor(
     engine.provider,
-    new ContextBudget(engine.provider, {
+    new ContextCeiling(engine.provider, {
       override: wake.env.maxContextTokens,
       maxSteps: wake.env.maxSteps,
       journal,
@@ -368,6 +369,9 @@ async function ensureBrief(wake: Wake, query: string) {
   if (!brief.composed) {
     startDashboardRead(wake); // unless started already (a resumed turn comes here first)
     brief.composed = true;
+    // The pack is read before the charter is kept: a pack that refuses fails the turn before
+    // anything is composed (docs/context.md#the-knowledge-pack).
+    brief.knowledge = await wake.knowledge();
     brief.charter = await wake.charter();
     if (wake.env.onboard) {
       const [dashboard, memory] = await Promise.all([
@@ -390,7 +394,8 @@ async function ensureBrief(wake: Wake, query: string) {
   }
   // An explicit-cache provider gets its one breakpoint on the last frozen turn (brief.ts).
   const { provider } = await wake.engine.get();
-  return briefView(brief.charter, brief.volatile, provider.cacheMode);
+  const lead = withKnowledge(brief.charter, brief.knowledge?.text);
+  return briefView(lead, brief.volatile, provider.cacheMode);
 }
 
 function permanentReason(error: unknown): PermanentReason | undefined {

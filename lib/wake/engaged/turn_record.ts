@@ -60,6 +60,7 @@ export async function recordTurn(
       provider: env.aiProvider,
       model: settings.model,
       prompt: wake.brief.charter,
+      knowledgeSha256: wake.brief.knowledge?.sha256,
       config: {
         provider: env.aiProvider,
         sdk: env.aiSdk,

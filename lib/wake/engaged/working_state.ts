@@ -1,7 +1,7 @@
 /**
  * Working state in an engaged wake (docs/context.md#working-state-notes-tasks-and-handoff): the
  * notes tools and `summarize` registered on the wake's engine, the working-state block at each
- * user-input boundary, the handoff reminder in the step notes, the handoff applied when a turn
+ * user-input boundary, the handoff reminder in the step counters, the handoff applied when a turn
  * settles, and the cold-start filter. Everything here runs on the engaged half only; an idle wake
  * loads none of it.
  *
@@ -24,10 +24,10 @@ import {
   DEFAULT_BLOCK_LIMITS,
 } from "./working_state_block.ts";
 
-/** The share of the context budget past which each step note reminds the model of `summarize`. */
+/** The share of the context budget past which each step counter reminds the model of `summarize`. */
 export const HANDOFF_REMINDER_AT = 0.65;
 
-/** The line added to the step note once the last call's input crossed {@link HANDOFF_REMINDER_AT}. */
+/** The line added to the step counter once the last call's input crossed {@link HANDOFF_REMINDER_AT}. */
 export const HANDOFF_REMINDER: string =
   "Context: your last request used more than 65% of your context budget. At a natural break, " +
   "reconcile your notes (note_write, note_delete) and call summarize to hand the conversation " +
@@ -140,13 +140,13 @@ export class WakeWorkingState {
     return filter;
   }
 
-  /** The step-note reminder, once the last call (this wake's, else the stored one) crossed 65%. */
+  /** The step-counter reminder, once the last call (this wake's, else the stored one) crossed 65%. */
   async reminder(engine: Engine): Promise<string | undefined> {
     let tokensIn = engine.provider.lastTokensIn ?? undefined;
     if (typeof tokensIn !== "number") {
       tokensIn = await this.store.lastTokensIn().catch(() => undefined);
     }
-    const crossed = await this.#compactor.budget.crossed(tokensIn, HANDOFF_REMINDER_AT);
+    const crossed = await this.#compactor.ceiling.crossed(tokensIn, HANDOFF_REMINDER_AT);
     return crossed ? HANDOFF_REMINDER : undefined;
   }
 

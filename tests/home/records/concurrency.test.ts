@@ -8,14 +8,15 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { appendTurnRecord, statsRecords, verifyRecords } from "../../../lib/home/records/mod.ts";
+import { waitFor } from "../../support/wait_for.ts";
 import { chainLines, TL, turnInput, withHome } from "./fixture.ts";
 
 const WORKER = fileURLToPath(new URL("./append_worker.ts", import.meta.url));
 const EACH = 40;
 
-function appender(home: string, tag: string, startAt: number): Promise<Deno.CommandOutput> {
+function appender(home: string, tag: string, gate: string): Promise<Deno.CommandOutput> {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", WORKER, home, TL, String(EACH), tag, String(startAt)],
+    args: ["run", "-A", "--quiet", WORKER, home, TL, String(EACH), tag, gate],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -23,9 +24,20 @@ function appender(home: string, tag: string, startAt: number): Promise<Deno.Comm
 
 Deno.test("concurrency: two appender processes on one chain leave a valid linear chain", async () => {
   await withHome(async (home) => {
-    const startAt = Date.now() + 1500; // both booted by then, even on a loaded box
-    const results = await Promise.all([appender(home, "a", startAt), appender(home, "b", startAt)]);
-    for (const r of results) assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+    // Both workers boot, say so, and start appending together once told to.
+    const gate = await Deno.makeTempDir({ prefix: "append-gate-" });
+    try {
+      const running = Promise.all([appender(home, "a", gate), appender(home, "b", gate)]);
+      await waitFor("both appenders to be ready", async () => {
+        const names = (await Array.fromAsync(Deno.readDir(gate))).map((e) => e.name);
+        return names.includes("ready-a") && names.includes("ready-b");
+      }, { ms: 120_000 });
+      await Deno.writeTextFile(`${gate}/go`, "");
+      const results = await running;
+      for (const r of results) assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+    } finally {
+      await Deno.remove(gate, { recursive: true });
+    }
     const report = await verifyRecords(home);
     assert.deepEqual(report.bad, []);
     assert.equal(report.records, 2 * EACH);

@@ -1,17 +1,22 @@
 /**
  * Retention: pruning drops whole UTC days of the oldest records, leaves an anchor naming the last
- * one dropped, and the remaining chain — and every record appended after — still verifies.
+ * one dropped, and the remaining chain — and every record appended after — still verifies; a
+ * prune interrupted before the rewrite verifies from genesis; an unreadable anchor, a genesis
+ * record pasted into a pruned chain and a head naming another record at the anchor are named.
  */
 import assert from "node:assert/strict";
 import {
   anchorPath,
   appendTurnRecord,
+  canonicalJson,
+  headPath,
   parseAnchor,
   pruneRecords,
   retentionCutoff,
   verifyRecords,
+  witnessPath,
 } from "../../../lib/home/records/mod.ts";
-import { chainLines, TL, turnInput, withHome } from "./fixture.ts";
+import { chainLines, putLines, TL, TL2, turnInput, withHome } from "./fixture.ts";
 
 const day = (d: number, hour = 12) => new Date(Date.UTC(2026, 10, d, hour));
 
@@ -88,5 +93,63 @@ Deno.test("an anchor that does not match the first remaining record fails verify
     const verified = await verifyRecords(home);
     assert.equal(verified.ok, false);
     assert.equal(verified.bad[0].reason, "removed");
+  });
+});
+
+Deno.test("a prune interrupted before the rewrite (anchor written, genesis still first) verifies", async () => {
+  await withHome(async (home) => {
+    const records = await history(home, 5);
+    const anchor = { at: records[1].at, pruned_at: day(9).toISOString() };
+    await Deno.writeTextFile(
+      anchorPath(home, TL),
+      `${canonicalJson({ ...anchor, record_hash: records[1].record_hash, seq: 2 })}\n`,
+    );
+    const verified = await verifyRecords(home);
+    assert.equal(verified.ok, true, JSON.stringify(verified.bad));
+    assert.equal(verified.records, 5);
+  });
+});
+
+Deno.test("an anchor that cannot be read fails verify as invalid at line 1", async () => {
+  await withHome(async (home) => {
+    await history(home, 4);
+    await pruneRecords(home, 1, day(4));
+    await Deno.writeTextFile(anchorPath(home, TL), "{not an anchor");
+    const verified = await verifyRecords(home);
+    assert.equal(verified.ok, false);
+    assert.deepEqual(
+      [verified.bad[0].line, verified.bad[0].reason, verified.bad[0].detail],
+      [1, "invalid", "the anchor file is unreadable"],
+    );
+  });
+});
+
+Deno.test("a chain's first record pasted into a pruned chain is `reordered`, not a gap", async () => {
+  await withHome(async (home) => {
+    await history(home, 5);
+    await appendTurnRecord(home, turnInput(1, { timeline: TL2 }), { now: () => day(1) });
+    const [first] = await chainLines(home, TL2); // a genesis record, whole and well hashed
+    await pruneRecords(home, 2, day(5)); // TL keeps Nov 3, 4, 5 after its anchor
+    const lines = await chainLines(home);
+    await putLines(home, [lines[0], first, ...lines.slice(1)]);
+    const bad = (await verifyRecords(home, { timeline: TL })).bad[0];
+    assert.deepEqual([bad.line, bad.reason], [2, "reordered"]);
+    assert.match(bad.detail, /claims to be a chain's first record but is not the first line/);
+  });
+});
+
+Deno.test("a head naming another record at the anchor's seq is `edited`", async () => {
+  await withHome(async (home) => {
+    const records = await history(home, 3);
+    await pruneRecords(home, 1, day(20)); // pruned to nothing: the head names the anchored record
+    await Deno.remove(witnessPath(home)); // the head is the one witness left
+    await Deno.writeTextFile(
+      headPath(home, TL),
+      `${canonicalJson({ record_hash: records[0].record_hash, seq: 3 })}\n`,
+    );
+    const verified = await verifyRecords(home);
+    assert.equal(verified.ok, false);
+    assert.equal(verified.bad[0].reason, "edited");
+    assert.match(verified.bad[0].detail, /its head names another record at seq 3/);
   });
 });

@@ -77,3 +77,22 @@ Deno.test("stats: per-timeline numbers on a known fixture", async () => {
     assert.deepEqual((await statsRecords(home, { timeline: TL2 })).map((s) => s.turns), [1]);
   });
 });
+
+Deno.test("stats: posts are what reached the timeline, not every messages create", async () => {
+  const { postsOf } = await import("../../../lib/home/records/stats.ts");
+  const call = (outcome: "ok" | "blocked" | "error") => ({
+    name: "messages",
+    action: "create",
+    outcome,
+  });
+  const base = { tool_calls: [call("blocked"), call("blocked"), call("ok"), call("ok")] };
+  // Two creates said ok but only one post has a uuid on the platform (the other's outcome was
+  // unknown): the record's outbound is the truth.
+  const withOutbound = {
+    ...base,
+    outbound: [{ uuid: "m1", kind: "tool" }, { uuid: "m2", kind: "probe-ack" }],
+  };
+  assert.equal(postsOf(withOutbound as never), 1);
+  // An older record without outbound: its ok creates only, never the blocked ones.
+  assert.equal(postsOf(base as never), 2);
+});

@@ -1,7 +1,8 @@
 /**
  * The chain verifier against the damage it exists to catch: an edited field, a deleted line
  * (first, middle, last), two swapped lines, a file cut mid-line, an appended garbage line, a
- * duplicated line, a fork — each named at the right line with the right reason.
+ * duplicated line, a fork, a re-linked chain whose `seq` does not count up — each named at the
+ * right line with the right reason.
  */
 import assert from "node:assert/strict";
 import { appendFile, readFile, truncate, writeFile } from "node:fs/promises";
@@ -11,6 +12,7 @@ import {
   headPath,
   recordHash,
   verifyRecords,
+  witnessPath,
 } from "../../../lib/home/records/mod.ts";
 import { chainLines, putLines, TL, TL2, withHome, writeChain } from "./fixture.ts";
 
@@ -230,5 +232,106 @@ Deno.test("verify: the head file is read, not trusted blindly", async () => {
     await writeFile(headPath(home, TL), "{not json");
     const bad = await firstBad(home);
     assert.deepEqual([bad.line, bad.reason], [3, "invalid"]);
+  });
+});
+
+/**
+ * Rewrites records from `from` on with `seqs` (one per record), re-hashing each and re-linking
+ * the next onto it, and leaves a head naming the new last record: a chain whose links all hold
+ * but whose numbering does not (a writer that lost count, or a hand-forged chain).
+ */
+function renumbered(records: readonly Record<string, unknown>[], seqs: readonly number[]) {
+  const out: string[] = [];
+  let prev = records[0].prev_hash;
+  records.forEach((record, i) => {
+    const copy: Record<string, unknown> = { ...record, seq: seqs[i], prev_hash: prev };
+    delete copy.record_hash;
+    copy.record_hash = recordHash(copy);
+    prev = copy.record_hash;
+    out.push(canonicalJson(copy));
+  });
+  const last = JSON.parse(out.at(-1)!);
+  return {
+    lines: out,
+    head: `${canonicalJson({ record_hash: last.record_hash, seq: last.seq })}\n`,
+  };
+}
+
+Deno.test("verify: a well-linked chain whose seq repeats or skips is `invalid` at that line", async () => {
+  await withHome(async (home) => {
+    const records = await writeChain(home, 5);
+    await Deno.remove(witnessPath(home)); // the head and the links are the only witnesses left
+    for (
+      const [seqs, line, detail] of [
+        [[1, 2, 2, 3, 4], 3, "seq 2 where 3 was due"],
+        [[1, 2, 3, 5, 6], 4, "seq 5 where 4 was due"],
+        [[3, 4, 5, 6, 7], 1, "seq 3 where 1 was due"],
+      ] as const
+    ) {
+      const { lines, head } = renumbered(records, seqs);
+      await putLines(home, lines);
+      await writeFile(headPath(home, TL), head);
+      const bad = await firstBad(home);
+      assert.deepEqual([bad.line, bad.reason, bad.detail], [line, "invalid", detail]);
+    }
+    // The same surgery with the right numbers verifies: the numbering alone was the fault.
+    const { lines, head } = renumbered(records, [1, 2, 3, 4, 5]);
+    await putLines(home, lines);
+    await writeFile(headPath(home, TL), head);
+    assert.equal((await verifyRecords(home)).ok, true);
+  });
+});
+
+Deno.test("verify: a lone record that does not start at seq 1 is `invalid`", async () => {
+  await withHome(async (home) => {
+    const records = await writeChain(home, 1);
+    await Deno.remove(witnessPath(home));
+    await Deno.remove(headPath(home, TL)); // a one-record chain may lack its head
+    await putLines(home, renumbered(records, [2]).lines);
+    const bad = await firstBad(home);
+    assert.deepEqual([bad.line, bad.reason, bad.detail], [1, "invalid", "seq 2 where 1 was due"]);
+  });
+});
+
+Deno.test("verify: a chain rewritten whole, its head to match, is `edited` by the witness log", async () => {
+  await withHome(async (home) => {
+    const records = await writeChain(home, 4);
+    // Every record re-hashed and re-linked with one field changed: the links and the head hold.
+    const edited = records.map((r, i) => i === 1 ? { ...r, steps: 9 } : r);
+    const { lines, head } = renumbered(edited, [1, 2, 3, 4]);
+    await putLines(home, lines);
+    await writeFile(headPath(home, TL), head);
+    const bad = await firstBad(home);
+    assert.deepEqual([bad.line, bad.reason], [4, "edited"]);
+    assert.match(
+      bad.detail,
+      /the witness log names another record at seq 4: the chain was rewritten/,
+    );
+  });
+});
+
+Deno.test("verify: a record of another version, however well hashed, is `invalid`", async () => {
+  await withHome(async (home) => {
+    const records = await writeChain(home, 2);
+    const { lines, head } = renumbered(records.map((r) => ({ ...r, version: 2 })), [1, 2]);
+    await putLines(home, lines);
+    await writeFile(headPath(home, TL), head);
+    await Deno.remove(witnessPath(home));
+    const bad = await firstBad(home);
+    assert.deepEqual([bad.line, bad.reason, bad.detail], [
+      1,
+      "invalid",
+      "record version 2 is not 1",
+    ]);
+  });
+});
+
+Deno.test("verify: a blank line is `invalid` and says so", async () => {
+  await withHome(async (home) => {
+    await writeChain(home, 3);
+    const lines = await chainLines(home);
+    await putLines(home, [lines[0], "", ...lines.slice(1)]);
+    const bad = await firstBad(home);
+    assert.deepEqual([bad.line, bad.reason, bad.detail], [2, "invalid", "blank line"]);
   });
 });
