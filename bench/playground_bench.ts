@@ -5,7 +5,8 @@
  *
  *   deno run -A bench/playground_bench.ts [--wakes 200] [--idle 20] [--no-browser] [--json]
  *
- * 1. First load: `/`, `/app.js`, `/app.css` and `/api/state`, requested the way a browser does
+ * 1. First load: the page, every embedded script module, stylesheet and the icon
+ *    (lib/playground/static/mod.ts), and `/api/state`, requested the way a browser does
  *    (`Accept-Encoding: gzip, br`), summing the bytes on the wire (the body as served, compressed
  *    or not; `content-encoding` is reported). Target ≤ 300 KB, judged at 0 wakes; also shown after
  *    the session. With Chromium (playwright-core, /usr/bin/chromium) the first load is summed from
@@ -14,15 +15,20 @@
  * 2. Idle CPU: utime+stime of the playground process (and any children) from /proc over
  *    `--idle` seconds with nothing happening, as % of one core, beside an idle
  *    `deno eval "setInterval(() => {}, 1000)"` sampled over the same seconds. Target ≤ 2%.
- * 3. A session of `--wakes` wakes: one message mentioning the agent posted through the page's own
- *    `POST /api/post`, then waiting for that wake's `playground wake exit` line, one after
- *    another. The agent's breaker window file is removed before each post: the breaker's 10 wakes
- *    per minute would otherwise decline most of them, and a declined wake is not the wake a
- *    session is about. At 0, 50, 100 and `--wakes` wakes: `/api/state` size and latency
+ * 3. A session of `--wakes` questions (the playground started with `--no-rate-caps`, since one
+ *    a second is past the fleet router's caps): one message mentioning the agent posted through
+ *    the page's own `POST /api/post`, then waiting (on `/api/state`) until its wake and the
+ *    follow-up delivery of the agent's reply have settled, one after another; each is posted
+ *    once the clock is past the last wake's start second, since the router twin coalesces an
+ *    event into a wake started in the same second, as the fleet router does. The agent's
+ *    breaker window file is removed before each post, so that no window left by earlier wakes
+ *    can decline one: a declined wake is not the wake a session is about. At 0, 50, 100 and
+ *    `--wakes` wakes: `/api/state` size and latency
  *    (p50/p95 of 20 requests). At the end, in Chromium: navigation to the last wake's panel
  *    rendered, a `requestAnimationFrame` round trip, expanding one panel's journal by keyboard,
- *    and, while one more wake runs with the page open, the long tasks (≥ 50 ms) on the page's
- *    main thread and the event-stream bytes and events that wake caused.
+ *    opening the newest answered wake's context view by keyboard (fetched, rendered, next frame),
+ *    and, while one more wake runs with that context view open, the long tasks (≥ 50 ms) on the
+ *    page's main thread and the event-stream bytes and events that wake caused.
  *
  * Prints a table (or `--json`); exits 1 when a target is missed.
  */
@@ -56,18 +62,27 @@ const DENO_DIR = Deno.env.get("DENO_DIR") ??
 
 // ---- the playground process -----------------------------------------------------------------
 
+/** What the session reads of `/api/state`. */
+interface SessionState {
+  wakes: {
+    id: string;
+    startedAt: string;
+    finishedAt: string | null;
+    trigger: { item: string | null };
+  }[];
+}
+
 interface Running {
   readonly url: string;
   readonly pid: number;
-  /** Resolves once `n` wakes have exited in total. */
-  exits(n: number, timeoutMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 async function startPlayground(data: string): Promise<Running> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-P=harness", "--quiet", `${ROOT}main.ts`, "playground", "--port", "0"]
-      .concat(["--data", data]),
+      // One question a second is past the fleet router's rate caps, which would refuse most.
+      .concat(["--data", data, "--no-rate-caps"]),
     cwd: ROOT,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -80,8 +95,6 @@ async function startPlayground(data: string): Promise<Running> {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let exited = 0;
-  let wakeUp = () => {};
   let err = "";
   const errDone = (async () => {
     let rest = "";
@@ -89,10 +102,8 @@ async function startPlayground(data: string): Promise<Running> {
       const lines = (rest + text).split("\n");
       rest = lines.pop() ?? "";
       for (const line of lines) {
-        if (line.startsWith("playground wake exit")) exited++;
-        else if (!line.startsWith("playground wake start")) err += line + "\n";
+        if (!line.startsWith("playground wake ")) err += line + "\n";
       }
-      wakeUp();
     }
   })();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -109,19 +120,6 @@ async function startPlayground(data: string): Promise<Running> {
   return {
     url,
     pid: child.pid,
-    async exits(n, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (exited < n) {
-        if (Date.now() > deadline) throw new Error(`wake ${n} did not finish: ${err.slice(-2000)}`);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 1000);
-          wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    },
     async stop() {
       try {
         child.kill("SIGTERM");
@@ -170,7 +168,9 @@ function rawGet(url: string): Promise<Fetched> {
 
 async function firstLoad(url: string) {
   const parts: { path: string; bytes: number; encoding: string }[] = [];
-  for (const path of ["", "app.js", "app.css", "api/state"]) {
+  const { STATIC_FILES } = await import("../lib/playground/static/mod.ts");
+  const files = Object.keys(STATIC_FILES).map((p) => p.slice(1));
+  for (const path of [...files, "api/state"]) {
     const got = await rawGet(`${url}${path}`);
     if (got.status !== 200) throw new Error(`GET /${path} answered ${got.status}`);
     parts.push({ path: `/${path}`, bytes: got.wireBytes, encoding: got.encoding });
@@ -288,23 +288,38 @@ try {
   const checkpoints = [0, 50, 100, WAKES].filter((n, i, all) => n <= WAKES && all.indexOf(n) === i);
   const latency = [await stateLatency(url, 0)];
   const wakeMs: number[] = [];
+  let lastStart = 0;
   const sessionStarted = performance.now();
-  for (let i = 1; i <= WAKES; i++) {
+  const ask = async (body: string) => {
     for (const suffix of [".wakes", ".tripped"]) {
       await Deno.remove(join(breaker, `${timeline}${suffix}`)).catch(() => {});
     }
-    const posted = performance.now();
+    // The router twin coalesces an event into a wake started in the same whole second, as the
+    // fleet router does: post once the clock is past the last wake's start, so each is answered.
+    while (Math.floor(Date.now() / 1000) <= Math.floor(lastStart / 1000)) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const reply = await fetch(`${url}api/post`, {
       method: "POST",
       headers: writeHeaders,
-      body: JSON.stringify({
-        timeline,
-        body: `@${state0.agent.handle} question ${i}: what is ${i} times seven?`,
-      }),
+      body: JSON.stringify({ timeline, body }),
     });
     if (reply.status !== 201) throw new Error(`POST /api/post answered ${reply.status}`);
-    await reply.body?.cancel();
-    await playground.exits(i, 120_000);
+    const { uuid } = await reply.json() as { uuid: string };
+    // Its wake, and the follow-up delivery of the agent's own reply, settled.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const wakes = (await (await fetch(`${url}api/state`)).json() as SessionState).wakes;
+      lastStart = Math.max(lastStart, ...wakes.map((w) => Date.parse(w.startedAt)));
+      const mine = wakes.find((w) => w.trigger.item === uuid);
+      if (mine?.finishedAt && wakes.every((w) => w.finishedAt !== null)) return mine;
+      if (Date.now() > deadline) throw new Error(`the wake of ${uuid} did not finish`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  for (let i = 1; i <= WAKES; i++) {
+    const posted = performance.now();
+    await ask(`@${state0.agent.handle} question ${i}: what is ${i} times seven?`);
     wakeMs.push(performance.now() - posted);
     if (checkpoints.includes(i)) latency.push(await stateLatency(url, i));
     if (!values.json && i % 25 === 0) {
@@ -321,23 +336,17 @@ try {
   report.stateLatency = latency;
   report.firstLoadAfter = await firstLoad(url);
   const finalState = await (await fetch(`${url}api/state`)).json() as {
-    wakes: { id: string; code: number | null; summary: { outcome: string | null } }[];
+    wakes: { id: string; code: number | null; outcome: string }[];
   };
   report.outcomes = finalState.wakes.reduce<Record<string, number>>((acc, w) => {
-    const key = w.summary.outcome ?? `code ${w.code}`;
+    const key = w.outcome ?? `code ${w.code}`;
     acc[key] = (acc[key] ?? 0) + 1;
     return acc;
   }, {});
 
   if (BROWSER) {
     report.browser = await inChromium(url, finalState.wakes.at(-1)?.id ?? "", async () => {
-      await Deno.remove(join(breaker, `${timeline}.wakes`)).catch(() => {});
-      await fetch(`${url}api/post`, {
-        method: "POST",
-        headers: writeHeaders,
-        body: JSON.stringify({ timeline, body: `@${state0.agent.handle} one more question` }),
-      }).then((r) => r.body?.cancel());
-      await playground.exits(WAKES + 1, 120_000);
+      await ask(`@${state0.agent.handle} one more question`);
     });
   }
 } finally {
@@ -378,21 +387,28 @@ async function inChromium(url: string, lastWake: string, oneMoreWake: () => Prom
   }
   // Expand the newest wake's journal by keyboard: focus its summary, press Enter, until its
   // lines are shown and the next frame.
-  const summary = page.locator("article.wake").first().locator("summary").first();
-  await summary.focus();
+  const newest = page.locator("article.wake").first();
+  await newest.locator("summary", { hasText: /^Journal/ }).focus();
   const expandStarted = performance.now();
   await page.keyboard.press("Enter");
-  // The panel's body is built on its first toggle, so wait for it, then for the next frame.
-  await page.waitForFunction(
-    'document.querySelector("article.wake details[open] pre.journal") !== null',
-    undefined,
-    { polling: "raf" },
-  );
+  // The panel's body is fetched and built on its first toggle: wait for it (from here — the
+  // page's CSP refuses an in-page poll), then for the next frame.
+  await newest.locator("details[open] pre.journal").waitFor({ timeout: 120_000 });
   await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))");
   const expandMs = Math.round(performance.now() - expandStarted);
   const opened = await page.evaluate<boolean>(
-    'document.querySelector("article.wake details")?.open === true',
+    'document.querySelector("article.wake details[open] pre.journal") !== null',
   );
+
+  // Open the newest answered wake's context view by keyboard: fetched, rendered, next frame.
+  const answered = page.locator("article.wake").filter({ hasText: "posted=1" }).first();
+  await answered.locator("summary", { hasText: "Context" }).focus();
+  const contextStarted = performance.now();
+  await page.keyboard.press("Enter");
+  await answered.locator(".prefix-diff").waitFor({ timeout: 120_000 });
+  await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))");
+  const contextMs = Math.round(performance.now() - contextStarted);
+  const contextParts = await answered.locator(".parts > li").count();
 
   // One more wake with the page open: its long tasks and the event stream it caused.
   await page.evaluate(
@@ -413,6 +429,8 @@ async function inChromium(url: string, lastWake: string, oneMoreWake: () => Prom
     rafMs: frames.map((f) => round(f)),
     expandByKeyboardMs: expandMs,
     expanded: opened === true,
+    contextViewMs: contextMs,
+    contextParts,
     oneMoreWake: {
       longTasks: long.length,
       longTaskMs: round(long.reduce((a, b) => a + b, 0)),
@@ -475,7 +493,7 @@ if (values.json) {
   const rows: [string, string, string][] = [];
   const encodings = [...new Set(first0.parts.map((p) => p.encoding))].join("/");
   rows.push([
-    "first load, 0 wakes (/, app.js, app.css, /api/state)",
+    "first load, 0 wakes (page, scripts, styles, icon, /api/state)",
     `≤ ${TARGETS.firstLoadKb} KB`,
     `${kb(first0.totalBytes)} (${encodings}; ${
       first0.parts.map((p) => `${p.path} ${kb(p.bytes)}`).join(", ")
@@ -492,7 +510,7 @@ if (values.json) {
   rows.push([
     `session of ${WAKES} wakes`,
     "(information)",
-    `${session.seconds} s; post → wake exit p50 ${session.wakeP50Ms} ms, p95 ${session.wakeP95Ms} ms; ${
+    `${session.seconds} s; post → settled p50 ${session.wakeP50Ms} ms, p95 ${session.wakeP95Ms} ms; ${
       JSON.stringify(report.outcomes)
     }`,
   ]);
@@ -529,7 +547,12 @@ if (values.json) {
     ]);
     const w = b.oneMoreWake;
     rows.push([
-      `Chromium: one more wake with the page open`,
+      "Chromium: open a context view by keyboard (Enter → rendered → next frame)",
+      "(information)",
+      `${b.contextViewMs} ms, ${b.contextParts} parts`,
+    ]);
+    rows.push([
+      `Chromium: one more wake with the context view open`,
       "(information)",
       `${w.longTasks} long tasks, ${w.longTaskMs} ms in all, longest ${w.longestTaskMs} ms; ${w.streamEvents} events, ${
         kb(w.streamBytes)

@@ -48,6 +48,7 @@ export const LAZY_MODULES = [
   "lib/journal/otel.ts",
   "lib/memory/recall_provider.ts",
   "lib/memory/recall_embeddings.ts",
+  "lib/playground/tool_runner.ts",
 ] as const;
 
 /** A module path `lazyImport` accepts. */

@@ -14,19 +14,23 @@ const options = {
   data: { type: "string", completes: "directory" },
   host: { type: "string" },
   "allow-remote": { type: "boolean" },
+  "no-rate-caps": { type: "boolean" },
 } as const;
 
 const stderrLine = (line: string) => writeStderr(line + "\n");
 
 export const playgroundCommand: Command<typeof options> = {
   name: "playground",
-  usage: `Usage: harness playground [--port N] [--data DIR] [--host H --allow-remote]
+  usage:
+    `Usage: harness playground [--port N] [--data DIR] [--host H --allow-remote] [--no-rate-caps]
 
 Watch and talk to an agent in a browser, offline. Starts the local BaseCradle-compatible
 platform, seats a human @ada and an AI peer @vega on a shared timeline (or finds them again in
 --data), wakes vega for every message, asset, activated task or webhook delivery by running
-"harness wake --timeline <uuid>" as a separate process — what a router runs — and serves a page
-showing the timeline, each wake's journal, tool calls, tokens, cost and turn record, live.
+"harness wake --timeline <uuid>" as a separate process — what a router runs — and serves a
+studio: the timeline and a composer, each wake's journal, tool calls, tokens, cost and turn
+record live, what each request sent the model and what the prompt cache served, a draft of the
+charter to replay recorded turns against, the agent's notes and memory, and its tools by hand.
 Prints one JSON line once serving:
   {"url": "http://127.0.0.1:PORT/", "base_url": "http://127.0.0.1:PORT2",
    "admin_token": "sbx_admin_…"}
@@ -43,6 +47,8 @@ Options:
                    needs --allow-remote, since the page has no login. The page answers
                    requests addressed to H or to a loopback name only
   --allow-remote   serve on a non-loopback --host anyway (prints a warning)
+  --no-rate-caps   lift the router's rate caps (20 wakes per agent, 15 per agent and
+                   timeline a minute), for a long scripted session
   -h, --help       show this help
 `,
   options,
@@ -65,6 +71,7 @@ Options:
         dataDir,
         env: Deno.env.toObject(),
         log: stderrLine,
+        noRateCaps: values["no-rate-caps"] === true,
       });
     } catch (error) {
       stderrLine(`harness playground: ${errorMessage(error)}`);

@@ -149,6 +149,11 @@ export interface HarnessEnv {
    * results (default 3600); `0` (or `off`) disables the filter.
    */
   readonly coldStartIdleSeconds: number;
+  /**
+   * `HARNESS_CAPTURE_REQUESTS`: keep the text of each turn's first request beside its record
+   * (default off; the playground turns it on for its wakes; docs/records.md#the-request-anatomy).
+   */
+  readonly captureRequests: boolean;
   /** `HARNESS_LOG_LEVEL` as a Python logging number (default 20, INFO). */
   readonly logLevel: number;
   /** `HARNESS_LOG_FORMAT`: `text` (default) or `json`, one object per line. */
@@ -294,6 +299,7 @@ const Schema = z.object({
     if (FALSY.has(raw.trim().toLowerCase())) return 0;
     return number("HARNESS_COLD_START_IDLE_SECONDS", raw, "0 or off disables the filter");
   }),
+  HARNESS_CAPTURE_REQUESTS: flag(false),
   HARNESS_LOG_LEVEL: field((raw) => {
     try {
       return parseLogLevel(raw);
@@ -399,6 +405,7 @@ const Schema = z.object({
     paceFloorSeconds: v.HARNESS_PACE_FLOOR_SECONDS,
     paceMaxBuilds: Math.max(1, v.HARNESS_PACE_MAX_BUILDS),
     coldStartIdleSeconds: v.HARNESS_COLD_START_IDLE_SECONDS,
+    captureRequests: v.HARNESS_CAPTURE_REQUESTS,
     logLevel: v.HARNESS_LOG_LEVEL,
     logFormat: v.HARNESS_LOG_FORMAT,
     systemPrompt: v.HARNESS_SYSTEM_PROMPT,

@@ -4,6 +4,7 @@
  */
 import { scrubSecrets } from "../journal/scrub.ts";
 import type { Snapshot, SnapshotUpdate, TimelineView } from "./views.ts";
+import type { WakeSummary } from "./wake_summary.ts";
 import type { WakeView } from "./wakes.ts";
 
 /** What {@link Hub} builds its events from. */
@@ -12,6 +13,8 @@ export interface HubSources {
   readonly snapshot: () => Promise<Snapshot>;
   /** The timelines alone, re-read when a platform event or a write touched them. */
   readonly timelines: () => Promise<TimelineView[]>;
+  /** What the page is sent of one wake. */
+  readonly summary: (wake: WakeView) => WakeSummary;
 }
 
 /** What changed; see {@link Hub.changed}. */
@@ -61,9 +64,10 @@ export class Hub {
       if (this.#streams.size === 0) return;
       this.#sending = this.#sending.then(async () => {
         try {
+          const summaries = wakes.map(this.#sources.summary);
           const update: SnapshotUpdate = timelines
-            ? { timelines: await this.#sources.timelines(), wakes }
-            : { wakes };
+            ? { timelines: await this.#sources.timelines(), wakes: summaries }
+            : { wakes: summaries };
           this.#send(`event: update\ndata: ${scrubSecrets(JSON.stringify(update))}\n\n`);
         } catch {
           // The sandbox is closing; the next change (if any) tries again.

@@ -14,8 +14,7 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import type { Gate } from "../gate/mod.ts";
-import { GateRefusal } from "../gate/mod.ts";
-import { scrubSecrets } from "../journal/scrub.ts";
+import { GateRefusal, GuardrailsError } from "../gate/mod.ts";
 import * as z from "../base/zod.ts";
 import { PayloadTooLargeError } from "../platform/mod.ts";
 import {
@@ -24,13 +23,16 @@ import {
   hostRefusal,
   limitBody,
   Problem,
-  type Sandbox,
-  type ServedHosts,
   userContentHeaders,
 } from "../sandbox/mod.ts";
 import { STATIC_FILES } from "./static/mod.ts";
-import type { Hub } from "./hub.ts";
-import type { PlaygroundWorld } from "./world.ts";
+import { json, jsonBody, mediaType, Refusal, SECURITY_HEADERS, text } from "./http.ts";
+import { DraftError } from "./drafts.ts";
+import { ConfigError } from "../config/errors.ts";
+import { studioRead, studioWrite } from "./studio_routes.ts";
+import type { PageContext } from "./page_context.ts";
+
+export type { PageContext };
 
 /** The header the page sends its token in, on every write. */
 export const PAGE_TOKEN_HEADER = "playground-token";
@@ -41,57 +43,25 @@ export const JSON_BODY_BYTES = 256 * 1024;
 /** What an upload's form may add to the file itself (boundaries, the timeline, a description). */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
-/** What the routes work with. */
-export interface PageContext {
-  /** The `Host` values the page answers to. */
-  readonly hosts: ServedHosts;
-  /** This run's page token, written into the page and required on every write. */
-  readonly pageToken: string;
-  readonly world: PlaygroundWorld;
-  readonly gate: Gate;
-  readonly hub: Hub;
-  readonly sandbox: Sandbox;
-}
-
 /** A new page token: `pgt_` and 32 hex digits (128 random bits). */
 export function newPageToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `pgt_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
-const PostBody = z.object({ timeline: z.string().min(1), body: z.string().min(1).max(20_000) });
+/** `as`: the human seat to act as (default: the first, @ada). */
+const Seat = z.string().min(1).max(64).optional();
+const PostBody = z.object({
+  timeline: z.string().min(1),
+  body: z.string().min(1).max(20_000),
+  as: Seat,
+});
 const TaskBody = z.object({
   timeline: z.string().min(1),
   instructions: z.string().min(1).max(20_000),
   minutes: z.number().int().min(1).max(525_600),
+  as: Seat,
 });
-
-/** A browser-facing refusal: a status and one line the page shows. */
-class Refusal extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-const SECURITY_HEADERS = {
-  "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "cross-origin-resource-policy": "same-origin",
-  "cache-control": "no-store",
-};
-
-function text(body: string, type: string, status = 200): Response {
-  return new Response(scrubSecrets(body), {
-    status,
-    headers: { ...SECURITY_HEADERS, "content-type": type },
-  });
-}
-
-function json(value: unknown, status = 200): Response {
-  return text(JSON.stringify(value), "application/json; charset=utf-8", status);
-}
 
 /** Answers one request to the page server. */
 export async function handlePage(req: Request, ctx: PageContext): Promise<Response> {
@@ -100,9 +70,11 @@ export async function handlePage(req: Request, ctx: PageContext): Promise<Respon
     const wrongHost = hostRefusal(req, ctx.hosts);
     if (wrongHost) throw new Refusal(403, wrongHost);
     const bounded = limitBody(req, bodyLimit(url.pathname, ctx));
-    if (req.method === "GET") return await read(url.pathname, ctx);
+    if (req.method === "GET") return await studioRead(url, ctx) ?? await read(url.pathname, ctx);
     if (req.method !== "POST") throw new Refusal(405, `${req.method} is not allowed here.`);
     fromThePage(req, ctx);
+    const studio = await studioWrite(url.pathname, bounded, ctx);
+    if (studio) return studio;
     const response = await write(url.pathname, bounded, ctx);
     ctx.hub.changed({ timelines: true });
     return response;
@@ -117,6 +89,10 @@ export async function handlePage(req: Request, ctx: PageContext): Promise<Respon
     }
     if (error instanceof GateRefusal) {
       return json({ error: `The outbound gate refused the post (check: ${error.check}).` }, 422);
+    }
+    if (error instanceof DraftError) return json({ error: error.message }, 409);
+    if (error instanceof ConfigError || error instanceof GuardrailsError) {
+      return json({ error: `The agent's configuration does not load: ${error.message}` }, 409);
     }
     return json({ error: errorMessage(error) }, 502);
   }
@@ -183,11 +159,11 @@ function fromThePage(req: Request, ctx: PageContext): void {
 }
 
 async function write(path: string, req: Request, ctx: PageContext): Promise<Response> {
-  const { world } = ctx;
   if (path === "/api/post") {
     const input = PostBody.safeParse(await jsonBody(req));
     if (!input.success) throw new Refusal(400, "Send {timeline, body} with a non-empty body.");
-    const message = await ctx.gate.post({ ...input.data, kind: "tool" });
+    const { timeline, body } = input.data;
+    const message = await gateOf(ctx, input.data.as).post({ timeline, body, kind: "tool" });
     return json({ uuid: message.content.uuid }, 201);
   }
   if (path === "/api/upload") {
@@ -198,8 +174,10 @@ async function write(path: string, req: Request, ctx: PageContext): Promise<Resp
       throw new Refusal(400, "Choose a file to upload.");
     }
     const description = form?.get("description");
-    // The person's words pass the same gate as their posts (the page's gate, their own token).
-    const cleared = await ctx.gate.clear({
+    const as = form?.get("as");
+    const handle = typeof as === "string" ? as : undefined;
+    // The person's words pass the same gate as their posts (the seat's gate, its own token).
+    const cleared = await gateOf(ctx, handle).clear({
       surface: "asset",
       timeline,
       fields: {
@@ -211,19 +189,19 @@ async function write(path: string, req: Request, ctx: PageContext): Promise<Resp
           : undefined,
       },
     });
-    const asset = await world.human.client.assets.create(timeline, cleared);
+    const asset = await seatOf(ctx, handle).client.assets.create(timeline, cleared);
     return json({ uuid: asset.content.uuid }, 201);
   }
   if (path === "/api/tasks") {
     const input = TaskBody.safeParse(await jsonBody(req));
     if (!input.success) throw new Refusal(400, "Send {timeline, instructions, minutes}.");
     const { timeline, instructions, minutes } = input.data;
-    const cleared = await ctx.gate.clear({
+    const cleared = await gateOf(ctx, input.data.as).clear({
       surface: "task",
       timeline,
       fields: { instructions, activateAt: new Date(Date.now() + minutes * 60_000) },
     });
-    const task = await world.human.client.tasks.create(timeline, cleared);
+    const task = await seatOf(ctx, input.data.as).client.tasks.create(timeline, cleared);
     return json({ uuid: task.content.uuid }, 201);
   }
   const activate = path.match(/^\/api\/tasks\/([0-9a-f-]{36})\/activate$/);
@@ -232,19 +210,6 @@ async function write(path: string, req: Request, ctx: PageContext): Promise<Resp
     return json({ activated: activate[1] });
   }
   throw new Refusal(404, `Nothing at ${path}.`);
-}
-
-/** The body as JSON, or null when it does not parse; a body not declared JSON is refused. */
-async function jsonBody(req: Request): Promise<unknown> {
-  if (mediaType(req) !== "application/json") {
-    throw new Refusal(415, "Send the body as JSON, with Content-Type: application/json.");
-  }
-  try {
-    return await req.json();
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw error;
-    return null;
-  }
 }
 
 /** The body as a multipart form, or null when it does not parse; any other body is refused. */
@@ -260,6 +225,16 @@ async function formBody(req: Request): Promise<FormData | null> {
   }
 }
 
-function mediaType(req: Request): string {
-  return (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+/** The human seat `handle` (the first one when absent); a handle not seated is refused. */
+function seatOf(ctx: PageContext, handle: string | undefined) {
+  const seat = handle === undefined
+    ? ctx.world.human
+    : ctx.world.humans.find((s) => s.handle === handle);
+  if (!seat) throw new Refusal(400, `@${handle} has no seat here: add the seat first.`);
+  return seat;
+}
+
+/** The outbound gate of the human seat `handle` (the first one when absent). */
+function gateOf(ctx: PageContext, handle: string | undefined): Gate {
+  return ctx.gate(seatOf(ctx, handle).handle)!;
 }

@@ -11,6 +11,10 @@ import { WakeRunner } from "./wakes.ts";
 import { Hub } from "./hub.ts";
 import { handlePage, newPageToken, type PageContext } from "./page_routes.ts";
 import { openWorld, type PlaygroundWorld } from "./world.ts";
+import type { Seat } from "../demo/world.ts";
+import { Studio } from "./studio.ts";
+import { appendWakeLog, readWakeLog, wakeLogPath } from "./wake_log.ts";
+import { errorMessage } from "../base/error_text.ts";
 
 /** Options for {@link startPlayground}. */
 export interface PlaygroundOptions {
@@ -24,6 +28,8 @@ export interface PlaygroundOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Wake start and exit lines. */
   readonly log: (line: string) => void;
+  /** Lift the router twin's rate caps (a long scripted session); the fleet's apply otherwise. */
+  readonly noRateCaps?: boolean;
 }
 
 /** A running playground. */
@@ -58,11 +64,18 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   try {
     const model = chooseModel({ ...options.env }, sandbox.modelUrl, sandbox.anthropicModelUrl);
     const world = await openWorld(sandbox, dataDir);
-    registerSecret(world.human.token);
-    registerSecret(world.agent.token);
+    for (const seat of [...world.humans, world.agent]) registerSecret(seat.token);
+    const earlier = await readWakeLog(dataDir);
+    if (earlier.unreadable) {
+      options.log(
+        `playground warning: ${earlier.unreadable} line(s) of ${wakeLogPath(dataDir)} could ` +
+          "not be read and were skipped",
+      );
+    }
     const hub = new Hub({
-      snapshot: () => snapshot(world, model.label, runner),
+      snapshot: () => snapshot(world, model.label, studio),
       timelines: () => timelineViews(world.human.client),
+      summary: (wake) => studio.summary(wake),
     });
     const runner = new WakeRunner({
       directory: sandbox.directory,
@@ -70,9 +83,27 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       dataDir,
       model,
       parentEnv: options.env,
+      earlier: earlier.wakes,
+      noRateCaps: options.noRateCaps,
       onChange: (wake) => hub.changed({ wake }),
+      onSettled: (wake) => {
+        // Kept for a restart on the same --data; a failed write costs only that.
+        appendWakeLog(dataDir, wake).catch((error) =>
+          options.log(`playground warning: could not keep wake ${wake.id}: ${errorMessage(error)}`)
+        );
+        studio.refreshPrices().then(() => hub.changed({ wake }));
+      },
       log: options.log,
     });
+    const studio = new Studio({
+      dataDir,
+      world,
+      runner,
+      sandbox,
+      model,
+      parentEnv: options.env,
+    });
+    await studio.refreshPrices();
     cleanups.push(() => runner.close());
     // Routing starts after the world is seated: the welcome message wakes no one.
     const unsubscribe = sandbox.onEvent((event) => {
@@ -81,10 +112,26 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     });
     cleanups.push(() => Promise.resolve(unsubscribe()));
     const abort = new AbortController();
-    const gate = new Gate({ client: world.human.client, secrets: [world.human.token] });
     // Filled in once the port is known, before the first request can be served.
     const hosts = new Set<string>();
-    const page: PageContext = { hosts, pageToken: newPageToken(), world, gate, hub, sandbox };
+    const gates = new Map(
+      world.humans.map((seat) => [seat.handle, seatGate(seat)]),
+    );
+    const page: PageContext = {
+      hosts,
+      pageToken: newPageToken(),
+      world,
+      gate: (handle) => {
+        const seat = world.humans.find((s) => s.handle === handle);
+        if (!seat) return undefined;
+        let found = gates.get(handle);
+        if (!found) gates.set(handle, found = seatGate(seat));
+        return found;
+      },
+      hub,
+      sandbox,
+      studio,
+    };
     const server = Deno.serve({
       hostname: options.host,
       port: options.port,
@@ -113,16 +160,19 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   }
 }
 
-async function snapshot(
-  world: PlaygroundWorld,
-  model: string,
-  runner: WakeRunner,
-): Promise<Snapshot> {
+async function snapshot(world: PlaygroundWorld, model: string, studio: Studio): Promise<Snapshot> {
   return {
     human: { handle: world.human.handle, name: world.human.name },
+    humans: world.humans.map((s) => ({ handle: s.handle, name: s.name })),
     agent: { handle: world.agent.handle, name: world.agent.name },
     model,
+    prices: studio.prices,
     timelines: await timelineViews(world.human.client),
-    wakes: runner.wakes,
+    wakes: studio.summaries(),
   };
+}
+
+/** A human seat's outbound gate: every post from the page goes through one, as every message. */
+function seatGate(seat: Seat): Gate {
+  return new Gate({ client: seat.client, secrets: [seat.token] });
 }

@@ -6,7 +6,7 @@
  */
 import type { Item, PlatformClient, TimelineItem } from "../platform/mod.ts";
 import { servedInline } from "../sandbox/mod.ts";
-import type { WakeView } from "./wakes.ts";
+import type { WakeSummary } from "./wake_summary.ts";
 
 /** One timeline item as the page shows it. */
 export interface ItemView {
@@ -44,14 +44,23 @@ export interface TimelineView {
   readonly items: readonly ItemView[];
 }
 
-/** Everything the page renders. */
+/** Everything the page renders first; a panel asks for a wake's details when it is opened. */
 export interface Snapshot {
   readonly human: { readonly handle: string; readonly name: string };
+  /** Every human seat the page may post as, the first one first. */
+  readonly humans: readonly { readonly handle: string; readonly name: string }[];
   readonly agent: { readonly handle: string; readonly name: string };
   /** Which model the wakes talk to, in one line. */
   readonly model: string;
+  /** Where wakes without a provider cost are priced from (docs/playground.md#charts). */
+  readonly prices: {
+    readonly file: string;
+    /** Whether the wakes' model has a price there or among the built-in ones. */
+    readonly priced: boolean;
+    readonly problem: string | null;
+  };
   readonly timelines: readonly TimelineView[];
-  readonly wakes: readonly WakeView[];
+  readonly wakes: readonly WakeSummary[];
 }
 
 /**
@@ -62,7 +71,7 @@ export interface Snapshot {
  */
 export interface SnapshotUpdate {
   readonly timelines?: readonly TimelineView[];
-  readonly wakes: readonly WakeView[];
+  readonly wakes: readonly WakeSummary[];
 }
 
 /** Maps one platform item to what the page shows of it. */

@@ -27,7 +27,7 @@ import {
   summariseJournal,
 } from "./journal_view.ts";
 import { readToolCalls, type ToolCallView, transcriptLength } from "./transcript_view.ts";
-import { readTurnRecord, type RecordView } from "./record_view.ts";
+import { type RecordFacts, recordFacts } from "./record_view.ts";
 
 /** One wake as the page shows it. */
 export interface WakeView {
@@ -51,11 +51,34 @@ export interface WakeView {
   spawnError: string | null;
   /** What the router did instead of running it (`coalesced`, `dedup`, …), else null. */
   skipped: string | null;
+  /** How the router twin handled the delivery: its outcome, why, and each attempt. */
+  delivery: DeliveryView | null;
   readonly journal: JournalLine[];
   summary: JournalSummary;
   toolCalls: ToolCallView[];
-  record: RecordView | null;
+  /** The turn records the wake wrote (by its delivery id) and its chain's verdict. */
+  records: RecordFacts | null;
 }
+
+/** The router twin's handling of one delivery (docs/sandbox.md#the-router-twin). */
+export interface DeliveryView {
+  /** `woke`, `failed`, `dedup`, `coalesced`, `wake-locked`, `rate-refused` or `dropped`. */
+  readonly outcome: string;
+  /** Why it did not wake, when it did not. */
+  readonly detail: string | null;
+  readonly attempts: readonly {
+    readonly attempt: number;
+    readonly code: number | null;
+    readonly ms: number;
+    readonly error?: string;
+  }[];
+}
+
+/** What the playground sets for every wake, beside the agent's identity and the model. */
+export const WAKE_SETTINGS: Readonly<Record<string, string>> = {
+  HARNESS_CAPTURE_REQUESTS: "1",
+  HARNESS_MEMORY_PROVIDER: "recall",
+};
 
 /** Options for {@link WakeRunner}. */
 export interface WakeRunnerOptions {
@@ -69,6 +92,12 @@ export interface WakeRunnerOptions {
   readonly parentEnv: Readonly<Record<string, string>>;
   /** Called with the wake whenever one is queued, starts, logs a line or finishes. */
   readonly onChange: (wake: WakeView) => void;
+  /** Called once a delivery is settled (run or not), with its final view: the wake log keeps it. */
+  readonly onSettled?: (wake: WakeView) => void;
+  /** Wakes of earlier runs (the wake log), shown before this run's. */
+  readonly earlier?: readonly WakeView[];
+  /** Lift the router's rate caps (docs/sandbox.md#the-router-twin); they apply by default. */
+  readonly noRateCaps?: boolean;
   /** One line per wake start and exit (no trailing newline). */
   readonly log: (line: string) => void;
 }
@@ -82,18 +111,30 @@ export class WakeRunner {
 
   constructor(options: WakeRunnerOptions) {
     this.#options = options;
+    for (const wake of options.earlier ?? []) {
+      this.#wakes.push(wake);
+      this.#views.set(wake.id, wake);
+    }
     this.#router = new WakeRouter({
       baseUrl: options.baseUrl,
       directory: options.directory,
       launcher: (launch) => this.#launch(launch),
       log: options.log,
       logPrefix: "playground",
-      rules: { wakeLockDir: join(options.dataDir, "wake-locks") },
+      rules: {
+        wakeLockDir: join(options.dataDir, "wake-locks"),
+        ...(options.noRateCaps ? { rateCaps: null } : {}),
+      },
       observer: {
         queued: (delivery, agent) => this.#queued(delivery, agent),
         settled: (record) => this.#settled(record),
       },
     });
+  }
+
+  /** One wake by its delivery id. */
+  wake(id: string): WakeView | undefined {
+    return this.#views.get(id);
   }
 
   /** Every wake so far, queued, running or finished, in the order they were called for. */
@@ -140,10 +181,11 @@ export class WakeRunner {
       code: null,
       spawnError: null,
       skipped: null,
+      delivery: null,
       journal: [],
       summary: summariseJournal([]),
       toolCalls: [],
-      record: null,
+      records: null,
     };
     this.#views.set(view.id, view);
     this.#wakes.push(view);
@@ -155,7 +197,18 @@ export class WakeRunner {
     if (!view) return;
     if (record.attempts.length === 0) view.skipped = record.outcome;
     view.finishedAt = record.finishedAt;
+    view.delivery = {
+      outcome: record.outcome,
+      detail: record.detail,
+      attempts: record.attempts.map((a) => ({
+        attempt: a.attempt,
+        code: a.code,
+        ms: Math.max(0, Date.parse(a.finishedAt) - Date.parse(a.startedAt)),
+        ...(a.error ? { error: a.error } : {}),
+      })),
+    };
     this.#options.onChange(view);
+    this.#options.onSettled?.(view);
   }
 
   /** One attempt: the real `harness wake --timeline <uuid>`, its journal read as it arrives. */
@@ -176,6 +229,9 @@ export class WakeRunner {
       BASECRADLE_TOKEN: launch.token,
       BASECRADLE_CONFIG_HOME: join(home, "config"),
       ...(launch.deliveryId ? { BASECRADLE_DELIVERY_ID: launch.deliveryId } : {}),
+      // The studio shows each turn's request (docs/playground.md#the-context-view) and the
+      // automatic memory (docs/memory.md#automatic-recall-the-recall-provider).
+      ...WAKE_SETTINGS,
     }, model);
     // The page renders the journal's colours, so the wake writes them whatever this shell says.
     delete env.NO_COLOR;
@@ -212,7 +268,7 @@ export class WakeRunner {
     view.ms = Math.round(performance.now() - started);
     view.summary = summariseJournal(view.journal);
     view.toolCalls = await readToolCalls(home, view.timeline, before);
-    view.record = await readTurnRecord(home, view.timeline, view.id);
+    view.records = await recordFacts(home, view.timeline, view.id);
     onChange(view);
     return view.spawnError ? { code: null, error: view.spawnError } : { code: view.code };
   }

@@ -1,7 +1,8 @@
 /**
  * Who sits at the playground: the demo's human (@ada) and AI peer (@vega) on a timeline they
- * share, seated on first use of a data directory and remembered in `<data>/playground.json`
- * (uuids and handles, never tokens), so a restart on the same `--data` finds them again.
+ * share, seated on first use of a data directory, and any further human seats added from the
+ * page; all remembered in `<data>/playground.json` (uuids and handles, never tokens), so a
+ * restart on the same `--data` finds them again.
  */
 import { join } from "node:path";
 import * as z from "../base/zod.ts";
@@ -9,9 +10,12 @@ import { PlatformClient } from "../platform/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import { type Seat, seedWorld } from "../demo/world.ts";
 
-/** The seated human, agent and their shared timeline. */
+/** The seated humans, the agent and their shared timeline. */
 export interface PlaygroundWorld {
+  /** The first human (@ada): the timeline's owner, whose view the page shows. */
   readonly human: Seat;
+  /** Every human seat, @ada first; the page posts as any of them. */
+  readonly humans: Seat[];
   readonly agent: Seat;
   readonly timeline: { readonly uuid: string; readonly name: string };
 }
@@ -24,6 +28,8 @@ const WorldFile = z.object({
   human: SeatFile,
   agent: SeatFile,
   timeline: z.object({ uuid: z.string(), name: z.string() }),
+  /** Human seats added from the page, beside @ada. */
+  humans: z.array(SeatFile).optional(),
 });
 
 /** `<data>/playground.json`. */
@@ -42,13 +48,13 @@ export async function openWorld(sandbox: Sandbox, dataDir: string): Promise<Play
   }
   if (text === null) {
     const seeded = await seedWorld(sandbox, WELCOME);
-    const world = { human: seeded.ada, agent: seeded.vega, timeline: seeded.timeline };
-    const file = {
-      human: { uuid: world.human.uuid, handle: world.human.handle, name: world.human.name },
-      agent: { uuid: world.agent.uuid, handle: world.agent.handle, name: world.agent.name },
-      timeline: world.timeline,
+    const world = {
+      human: seeded.ada,
+      humans: [seeded.ada],
+      agent: seeded.vega,
+      timeline: seeded.timeline,
     };
-    await Deno.writeTextFile(path, JSON.stringify(file, null, 2) + "\n");
+    await saveWorld(dataDir, world);
     return world;
   }
   let parsed;
@@ -65,9 +71,55 @@ export async function openWorld(sandbox: Sandbox, dataDir: string): Promise<Play
     const client = new PlatformClient({ baseUrl: sandbox.baseUrl, token });
     return { ...s, kind, token, client };
   };
+  const human = seat(parsed.human, "human");
   return {
-    human: seat(parsed.human, "human"),
+    human,
+    humans: [human, ...(parsed.humans ?? []).map((s) => seat(s, "human"))],
     agent: seat(parsed.agent, "ai"),
     timeline: parsed.timeline,
   };
+}
+
+/** Writes `playground.json` (uuids, handles and names; never tokens). */
+async function saveWorld(dataDir: string, world: PlaygroundWorld): Promise<void> {
+  const file = (s: Seat) => ({ uuid: s.uuid, handle: s.handle, name: s.name });
+  const body = {
+    human: file(world.human),
+    agent: file(world.agent),
+    timeline: world.timeline,
+    humans: world.humans.slice(1).map(file),
+  };
+  await Deno.writeTextFile(worldPath(dataDir), JSON.stringify(body, null, 2) + "\n");
+}
+
+/**
+ * Seats one more human: a sandbox user in mutual trust with the agent and every other seat,
+ * added to the shared timeline by its owner, and remembered in `playground.json`.
+ */
+export async function addHumanSeat(
+  sandbox: Sandbox,
+  dataDir: string,
+  world: PlaygroundWorld,
+  handle: string,
+  name: string,
+): Promise<Seat> {
+  const { user, token } = sandbox.createUser({ handle, name, kind: "human" });
+  const client = new PlatformClient({ baseUrl: sandbox.baseUrl, token });
+  const seat: Seat = {
+    uuid: user.uuid,
+    handle: user.handle,
+    name: user.name,
+    kind: "human",
+    token,
+    client,
+  };
+  // The platform seats a participant only in mutual trust with every viewer.
+  for (const other of [world.agent, ...world.humans]) {
+    await client.users.grantTrust(other.uuid);
+    await other.client.users.grantTrust(seat.uuid);
+  }
+  await world.human.client.timelines.addParticipant(world.timeline.uuid, seat.uuid);
+  world.humans.push(seat);
+  await saveWorld(dataDir, world);
+  return seat;
 }

@@ -431,14 +431,26 @@ const LAYERS: readonly Layer[] = [
     purpose:
       "the playground: the sandbox platform, router emulation running real wakes, and a local web page to watch and talk to an agent",
     // lib/demo: the playground seats the demo's world and spawns wakes the way the demo does.
+    // lib/home: the studio reads the agents' notes and captured requests.
+    // lib/config: the studio prices wakes from prices.json and judges a draft config home.
+    // lib/core, lib/runtime, lib/wake, lib/memory: the studio runs one tool as the agent's wake
+    // would build it, and searches its memory as a wake does (both loaded lazily).
+    // lib/replay: the studio reads the replay report `harness replay --json` prints.
     may: [
       "lib/base",
       "lib/pycompat",
       "lib/journal",
       "lib/platform",
       "lib/home/records",
+      "lib/home",
+      "lib/core",
       "lib/core/transcript",
+      "lib/memory",
+      "lib/config",
       "lib/gate",
+      "lib/runtime",
+      "lib/wake",
+      "lib/replay",
       "lib/sandbox",
       "lib/demo",
       "lib/playground/static",

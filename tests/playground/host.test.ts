@@ -41,7 +41,7 @@ Deno.test({
     assert.match(playground.url, /^http:\/\/0\.0\.0\.0:\d+\/$/);
     const port = new URL(playground.url).port;
     const page = await fetch(`http://127.0.0.1:${port}/`);
-    assert.match(await page.text(), /Harness playground/);
+    assert.match(await page.text(), /Harness studio/);
     // Beyond loopback there is still no DNS rebinding: only the --host and loopback names.
     assert.match(await rawGet(`http://127.0.0.1:${port}/`, `0.0.0.0:${port}`), /^HTTP\/1\.1 200 /);
     const rebound = await rawGet(`http://127.0.0.1:${port}/`, `evil.example:${port}`);
@@ -93,6 +93,12 @@ Deno.test({
     const port = new URL(playground.url).port;
     assert.match(await rawGet(playground.url, `evil.example:${port}`), /^HTTP\/1\.1 403 /);
     assert.match(await rawGet(playground.url, `localhost:${port}`), /^HTTP\/1\.1 200 /);
+    // The studio's reads (the agent's memory, notes, tools, wakes) answer no foreign name either.
+    for (
+      const path of [`/api/memory?timeline=${timeline}&q=x`, `/api/notes?timeline=${timeline}`]
+    ) {
+      assert.match(await rawGet(playground.url, `evil.example:${port}`, path), /^HTTP\/1\.1 403 /);
+    }
     // The sandbox behind the page checks Host too, and its admin API wants this run's token.
     assert.match(await rawGet(playground.baseUrl, "evil.example"), /^HTTP\/1\.1 403 /);
     const admin = (headers: Record<string, string>) =>
@@ -115,10 +121,12 @@ Deno.test({
 });
 
 /** The whole answer to `GET /` sent to `url`'s port with this `Host` header. */
-async function rawGet(url: string, host: string): Promise<string> {
+async function rawGet(url: string, host: string, path = "/"): Promise<string> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(url).port) });
   await conn.write(
-    new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+    new TextEncoder().encode(
+      `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ),
   );
   return await new Response(conn.readable).text();
 }

@@ -1,7 +1,7 @@
 /**
  * The playground's page server bounds every request body before reading it: a 200 MB declared
  * body is answered 413 at once, a 200 MB chunked one is cut off at the route's ceiling (small
- * JSON for posts and tasks, the platform's upload limit for files), and the process's peak
+ * JSON for posts, tasks and the studio's writes, the platform's upload limit for files), and the process's peak
  * memory does not grow by anything like the body. Real `harness playground` process; the
  * client pushes over raw TCP and stops when the server answers (tests/support/push_body.ts).
  */
@@ -31,6 +31,11 @@ Deno.test({
       { name: "post, declared", path: "/api/post", headers: json, declared: true },
       { name: "post, chunked", path: "/api/post", headers: json, declared: false },
       { name: "task, chunked", path: "/api/tasks", headers: json, declared: false },
+      // The studio's writes share the small JSON ceiling.
+      { name: "draft, chunked", path: "/api/drafts", headers: json, declared: false },
+      { name: "replay, declared", path: "/api/replay", headers: json, declared: true },
+      { name: "tool run, chunked", path: "/api/tools/run", headers: json, declared: false },
+      { name: "seat, declared", path: "/api/seats", headers: json, declared: true },
       {
         name: "upload, declared",
         path: "/api/upload",

@@ -90,7 +90,14 @@ function settled(tab: Page, url: string): Promise<number | null> {
 
 /** Uploads one file through the page's form and returns the link the page shows for it. */
 async function upload(page: Page, name: string, mimeType: string, body: string): Promise<string> {
-  await page.getByLabel("File").setInputFiles({ name, mimeType, buffer: Buffer.from(body) });
+  // The upload form sits behind the composer's "More" disclosure.
+  const more = page.locator("#more");
+  if (await more.getAttribute("open") === null) await more.locator("summary").click();
+  await page.getByLabel("File", { exact: true }).setInputFiles({
+    name,
+    mimeType,
+    buffer: Buffer.from(body),
+  });
   await page.getByRole("button", { name: "Upload file" }).click();
   const link = page.locator(".item a", { hasText: `${name} (` });
   await link.waitFor();

@@ -30,6 +30,10 @@ export {
   WitnessSchema,
 } from "./witness.ts";
 export {
+  type ContextAnatomy,
+  ContextAnatomySchema,
+  type ContextPart,
+  ContextPartSchema,
   type Outcome,
   RECORD_VERSION,
   type TurnRecord,

@@ -101,6 +101,39 @@ export const UsageSchema = z.strictObject({
 });
 
 /**
+ * One part of a turn's first request (docs/records.md#the-request-anatomy), in request order:
+ * its name (`tools`, `charter`, `transcript`, `brief`, `recall`, `working_state`, `new_turn`, or a
+ * part a later version adds), its size in characters and the sha256 of its text. The text itself
+ * is never stored here.
+ */
+export const ContextPartSchema = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9_]*$/, "a lower-case part name"),
+  chars: Count,
+  sha256: Hash,
+  /** How many messages the part holds (message parts only). */
+  messages: Count.optional(),
+});
+
+/** One part of a turn's first request. */
+export type ContextPart = z.infer<typeof ContextPartSchema>;
+
+/**
+ * What the turn's first request was made of, and what the provider reported for that one call:
+ * `first_call` holds its usage counters by their snake_case names (`tokens_in`, `cached_tokens`,
+ * …), so a provider that reports more counters adds keys, not schema.
+ */
+export const ContextAnatomySchema = z.strictObject({
+  parts: z.array(ContextPartSchema),
+  first_call: z.record(
+    z.string().regex(/^[a-z][a-z0-9_]*$/, "a snake_case usage counter"),
+    z.number().nonnegative(),
+  ).optional(),
+});
+
+/** What the turn's first request was made of. */
+export type ContextAnatomy = z.infer<typeof ContextAnatomySchema>;
+
+/**
  * Written by the writer when the file's tail was not a valid record (a torn append, a garbage
  * line, an edited last record): it chains onto the last valid record instead and says what it
  * stepped over, so the damage stays visible and fingerprinted rather than silently adopted.
@@ -168,6 +201,8 @@ export const TurnRecordSchema = z.strictObject({
   escalation_reason: z.string().optional(),
   /** sha256 hex of the canonical encoding of the tool manifest the model was offered. */
   tool_manifest_hash: Hash.optional(),
+  /** The first request's anatomy: its parts' sizes and hashes, and the first call's usage. */
+  context: ContextAnatomySchema.optional(),
   /** The previous record's `record_hash`, or 64 zeros for the chain's first record. */
   prev_hash: Hash,
   /** sha256 hex of the canonical encoding of this record without `record_hash`. */

@@ -29,6 +29,7 @@ import {
 import { readAnchor } from "./anchor.ts";
 import { anchorPath, chainPath, headPath, recordsDir } from "./files.ts";
 import {
+  type ContextAnatomy,
   type Outcome,
   RECORD_VERSION,
   type ToolCallOutcome,
@@ -124,6 +125,8 @@ export interface TurnRecordInput {
   readonly escalationReason?: string;
   /** The tool specs the model was offered (any JSON value); hashed canonically, never stored. */
   readonly toolManifest?: unknown;
+  /** The first request's anatomy (docs/records.md#the-request-anatomy), stored as given. */
+  readonly context?: ContextAnatomy;
 }
 
 /** Knobs for tests. */
@@ -294,6 +297,10 @@ function draftOf(
         ? {}
         : { cache_write_tokens: usage.cacheWriteTokens }),
       cost_usd: usage.cost ?? null,
+    },
+    context: input.context && {
+      parts: input.context.parts.map((p) => ({ ...p })),
+      first_call: input.context.first_call && { ...input.context.first_call },
     },
   };
 }

@@ -17,6 +17,11 @@ import {
   str,
 } from "./wire_common.ts";
 
+/** The prompt as the emulated cache sees it: the tools, then the messages (lib/sandbox/model/prompt_cache.ts). */
+export function chatPrompt(body: Record<string, unknown>): string {
+  return JSON.stringify(body.tools ?? []) + JSON.stringify(body.messages ?? []);
+}
+
 /** Reads a Chat Completions request body. */
 export function chatConversation(body: Record<string, unknown>): DemoConversation {
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
@@ -64,6 +69,7 @@ function chatReply(
   body: Record<string, unknown>,
   conversation: DemoConversation,
   decision: DemoDecision,
+  cached: number,
 ): ChatReply {
   const seed = digest(JSON.stringify(conversation));
   const promptChars = JSON.stringify(body.messages ?? []).length +
@@ -88,7 +94,7 @@ function chatReply(
       prompt_tokens: prompt,
       completion_tokens: completion,
       total_tokens: prompt + completion,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: Math.min(cached, prompt), audio_tokens: 0 },
       completion_tokens_details: {
         reasoning_tokens: 0,
         audio_tokens: 0,
@@ -104,8 +110,9 @@ export function chatCompletion(
   body: Record<string, unknown>,
   conversation: DemoConversation,
   decision: DemoDecision,
+  cached = 0,
 ): Record<string, unknown> {
-  const reply = chatReply(body, conversation, decision);
+  const reply = chatReply(body, conversation, decision, cached);
   const message: Record<string, unknown> = {
     role: "assistant",
     content: reply.content,
@@ -136,8 +143,9 @@ export function chatStream(
   body: Record<string, unknown>,
   conversation: DemoConversation,
   decision: DemoDecision,
+  cached = 0,
 ): Response {
-  const reply = chatReply(body, conversation, decision);
+  const reply = chatReply(body, conversation, decision, cached);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
     id: reply.id,
     object: "chat.completion.chunk",

@@ -72,15 +72,22 @@ function responsesTurn(item: Record<string, unknown>): DemoTurn | undefined {
   return { role: "system", text };
 }
 
+/** The prompt as the emulated cache sees it: the tools, the instructions, then the input. */
+export function responsesPrompt(body: Record<string, unknown>): string {
+  return JSON.stringify(body.tools ?? []) + JSON.stringify(body.instructions ?? "") +
+    JSON.stringify(body.input ?? "");
+}
+
 /**
  * A completed `response` object for `decision`; a code decision reports its run in `container`
- * (the routes recorded it there).
+ * (the routes recorded it there), and `cached` is the emulated cache's answer for the prompt.
  */
 export function responsesReply(
   body: Record<string, unknown>,
   conversation: DemoConversation,
   decision: DemoDecision,
   container?: string,
+  cached = 0,
 ): Record<string, unknown> {
   const seed = digest(JSON.stringify(conversation));
   const promptChars = JSON.stringify(body.input ?? "").length +
@@ -145,7 +152,7 @@ export function responsesReply(
     truncation: "disabled",
     usage: {
       input_tokens: input,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: Math.min(cached, input) },
       output_tokens: out,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: input + out,

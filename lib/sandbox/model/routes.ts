@@ -5,7 +5,7 @@
  * and live under `/_sandbox`, so the platform's fault injection never touches them.
  */
 import type { RouteTable } from "../shared/http.ts";
-import { chatCompletion, chatConversation, chatStream } from "./chat_wire.ts";
+import { chatCompletion, chatConversation, chatPrompt, chatStream } from "./chat_wire.ts";
 import { decide, DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from "./demo_model.ts";
 import {
   imageEdit,
@@ -16,7 +16,8 @@ import {
   videoStatus,
 } from "./media_wire.ts";
 import { DemoContainers } from "./code_wire.ts";
-import { responsesConversation, responsesReply } from "./responses_wire.ts";
+import { DemoPromptCache } from "./prompt_cache.ts";
+import { responsesConversation, responsesPrompt, responsesReply } from "./responses_wire.ts";
 import {
   anthropicConversation,
   anthropicErrorResponse,
@@ -24,7 +25,7 @@ import {
   AnthropicRequestError,
   readAnthropicRequest,
 } from "./anthropic_wire.ts";
-import { DemoPromptCache } from "./anthropic_cache.ts";
+import { DemoPromptCache as AnthropicPromptCache } from "./anthropic_cache.ts";
 import {
   DEMO_CREATED,
   errorResponse,
@@ -50,16 +51,19 @@ export const ANTHROPIC_MODEL_PATH = "/_sandbox/model/anthropic";
 export function modelRoutes(table: RouteTable): void {
   // The code sandbox's containers live as long as this sandbox (lib/sandbox/model/code_wire.ts).
   const containers = new DemoContainers();
-  // Anthropic's prompt cache, as this sandbox keeps it (lib/sandbox/model/anthropic_cache.ts).
-  const promptCache = new DemoPromptCache();
+  // The emulated prompt caches live as long as this sandbox too: OpenAI's automatic prefix cache
+  // (./prompt_cache.ts) and Anthropic's breakpoint cache (./anthropic_cache.ts).
+  const cache = new DemoPromptCache();
+  const promptCache = new AnthropicPromptCache();
   table.public("POST", `${MODEL_PATH}/chat/completions`, (ctx) =>
     answer(async () => {
       const body = await readRequest(ctx.req);
       const conversation = chatConversation(body);
       const decision = decide(conversation);
+      const cached = cache.serve(chatPrompt(body));
       return body.stream === true
-        ? chatStream(body, conversation, decision)
-        : jsonResponse(200, chatCompletion(body, conversation, decision));
+        ? chatStream(body, conversation, decision, cached)
+        : jsonResponse(200, chatCompletion(body, conversation, decision, cached));
     }), LARGE);
 
   table.public("POST", `${MODEL_PATH}/responses`, (ctx) =>
@@ -70,7 +74,8 @@ export function modelRoutes(table: RouteTable): void {
       const container = decision.kind === "code"
         ? containers.run(conversation.code?.container, decision.code)
         : undefined;
-      return jsonResponse(200, responsesReply(body, conversation, decision, container));
+      const cached = cache.serve(responsesPrompt(body));
+      return jsonResponse(200, responsesReply(body, conversation, decision, container, cached));
     }), LARGE);
 
   table.public("POST", `${ANTHROPIC_MODEL_PATH}/v1/messages`, (ctx) =>

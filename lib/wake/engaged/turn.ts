@@ -13,12 +13,7 @@ import {
 } from "../../core/compaction/compaction.ts";
 import { withOverflowHeal } from "../../core/compaction/heal.ts";
 import { codePointLength } from "../../base/code_points.ts";
-import {
-  type Engine,
-  EngineError,
-  type EngineResult,
-  type ToolCallRecord,
-} from "../../core/engine.ts";
+import { type Engine, EngineError, type EngineResult } from "../../core/engine.ts";
 import {
   ProviderBillingError,
   ProviderContextLengthError,
@@ -28,7 +23,7 @@ import { Message } from "../../core/types/message.ts";
 import type { TurnHook } from "../../core/turn_hook.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
 import { unspoken } from "../../journal/catalogue_engine.ts";
-import { appendTurnRecord, StageTimer } from "../../home/records/mod.ts";
+import { StageTimer } from "../../home/records/mod.ts";
 import { lazyImport } from "../../base/lazy_import.ts";
 import {
   billingBlocked,
@@ -39,6 +34,7 @@ import {
   type PermanentReason,
 } from "../../journal/catalogue_wake.ts";
 import { observeMemory, recallMemory } from "../../memory/hooks.ts";
+import { anatomyOf, firstCallHook, observeFirstRequest } from "./anatomy.ts";
 import { attribute } from "./attribution.ts";
 import { escalateIfCalledFor } from "./escalation_trigger.ts";
 import { briefView, composeVolatile, volatileParts, withKnowledge } from "./brief.ts";
@@ -49,6 +45,7 @@ import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../..
 import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
 import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
+import { recordTurn, type TurnFacts } from "./turn_record.ts";
 
 /** The narration substituted when the reserve summary failed: nothing is posted. */
 export const STUCK_NOTE = "I got stuck working through that and stopped before reaching an answer.";
@@ -132,23 +129,6 @@ export async function drive(
   }
 }
 
-/** What the turn record is made of, gathered while the turn runs. */
-interface TurnFacts {
-  readonly timer: StageTimer;
-  engine?: Engine;
-  result?: EngineResult;
-  /** `narration`, `reserve`, `stuck`, `billing` or a permanent reason. */
-  kind?: string;
-  error?: string;
-  /** The transcript the turn ran over and where its user turn sits (for the tool texts). */
-  readonly live: readonly Message[];
-  readonly turnStart: number;
-  /** Whether this build replaced a discarded one. */
-  readonly regenerated: boolean;
-  /** The escalation reason, when the turn escalated. */
-  escalated?: string;
-}
-
 async function driveTurn(
   wake: Wake,
   spec: TurnSpec,
@@ -174,7 +154,19 @@ async function driveTurn(
   const turnMessage = live[turnStart];
   const working = workingStateOf(wake, engine, compactor);
   const [block, cold] = await Promise.all([working.block(), working.coldFilter(live, turnStart)]);
-  const request = withWorkingState(view, block, cold);
+  // The first request's anatomy is read off the request the engine actually sends.
+  const request = observeFirstRequest(withWorkingState(view, block, cold), async (sent) => {
+    facts.anatomy = await anatomyOf({
+      sent,
+      tools: engine.registry.specs(),
+      lead: [["charter", wake.brief.charter], ["knowledge", wake.brief.knowledge?.text]],
+      volatile: wake.brief.volatile
+        ? { text: wake.brief.volatile, parts: wake.brief.parts ?? [] }
+        : undefined,
+      block,
+    });
+  });
+  hooks.push(firstCallHook((usage) => facts.firstCall = usage));
   // What the first request of this turn carries, measured from the request itself.
   contextAttribution(
     wake.journal,
@@ -276,99 +268,6 @@ async function settleWorkingState(
     working.warn(`summarize: the handoff failed: ${namedError(error)}`);
     return false;
   }
-}
-
-/**
- * Appends the turn's record (docs/records.md) — the chain `harness records verify` checks.
- * A record that cannot be written is a WARNING: a lost record never fails the turn it describes.
- */
-async function recordTurn(
-  wake: Wake,
-  spec: TurnSpec,
-  outcome: TurnOutcome | undefined,
-  facts: TurnFacts,
-): Promise<void> {
-  const { settings, env } = wake;
-  try {
-    const result = facts.result;
-    await appendTurnRecord(settings.home, {
-      timeline: settings.timeline,
-      wakeId: settings.wakeId,
-      deliveryId: env.deliveryId,
-      triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
-        uuid,
-        kind: spec.report.kind,
-      })),
-      provider: env.aiProvider,
-      model: settings.model,
-      prompt: wake.brief.charter,
-      knowledgeSha256: wake.brief.knowledge?.sha256,
-      config: {
-        provider: env.aiProvider,
-        sdk: env.aiSdk,
-        surface: env.aiSdkSurface,
-        model: settings.model,
-        tools: facts.engine?.registry.names() ?? [],
-      },
-      toolCalls: persistedCalls(result?.toolCalls ?? [], facts.live.slice(facts.turnStart)),
-      outcome: outcome === undefined
-        ? "error"
-        : outcome === "done" || outcome === "unsettled"
-        ? "ok"
-        : "reported",
-      outcomeKind: facts.kind,
-      error: outcome === undefined ? facts.error : undefined,
-      steps: result?.steps ?? 0,
-      latencyMs: facts.timer.latency(),
-      usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
-      content: wake.records.content,
-      inbound: { items: spec.itemLabel.split(",").filter((uuid) => uuid), text: spec.text },
-      outbound: wake.context.outbound,
-      gateVerdicts: wake.context.verdicts,
-      regenerated: facts.regenerated,
-      result: turnResult(wake, outcome, facts),
-      escalationReason: facts.escalated,
-      toolManifest: facts.engine?.registry.specs(),
-    });
-  } catch (error) {
-    const why = namedError(error);
-    wake.journal.text("WARNING", `Could not append the turn record; continuing. (${why})`);
-  }
-}
-
-/** The turn in one word (docs/records.md#fields): failed, escalated, spoke, or silent. */
-function turnResult(
-  wake: Wake,
-  outcome: TurnOutcome | undefined,
-  facts: TurnFacts,
-): "spoke" | "silent" | "escalated" | "failed" {
-  if (outcome === undefined || outcome === "billing" || outcome === "permanent") return "failed";
-  if (facts.escalated) return "escalated";
-  const acts = wake.context.acts;
-  return acts.includes("message") || acts.includes("post_image") ? "spoke" : "silent";
-}
-
-/**
- * The engine's tool calls with their arguments and results as the transcript persisted them
- * (matched by call id; a call compaction already folded away keeps only its name and outcome).
- */
-function persistedCalls(calls: readonly ToolCallRecord[], turn: readonly Message[]) {
-  const args = new Map<string, unknown>();
-  const results = new Map<string, string>();
-  for (const message of turn) {
-    for (const call of message.toolCalls ?? []) args.set(call.id, call.arguments);
-    if (message.role === "tool" && message.toolCallId !== undefined) {
-      results.set(message.toolCallId, message.content ?? "");
-    }
-  }
-  return calls.map((call) => ({
-    name: call.name,
-    outcome: call.outcome,
-    action: call.action,
-    callId: call.callId,
-    arguments: args.get(call.callId),
-    result: results.get(call.callId),
-  }));
 }
 
 /**
