@@ -32,6 +32,8 @@ export {
 export {
   type Outcome,
   RECORD_VERSION,
+  type TurnContext,
+  TurnContextSchema,
   type TurnRecord,
   TurnRecordSchema,
   type TurnResult,
@@ -40,6 +42,7 @@ export {
 export {
   type AppendOptions,
   appendTurnRecord,
+  type ContextInput,
   type LatencyInput,
   type PostInput,
   StageTimer,

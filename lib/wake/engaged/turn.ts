@@ -48,6 +48,7 @@ import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
 import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
 import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
+import { turnContext } from "./turn_context.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
 
 /** The narration substituted when the reserve summary failed: nothing is posted. */
@@ -147,6 +148,8 @@ interface TurnFacts {
   readonly regenerated: boolean;
   /** The escalation reason, when the turn escalated. */
   escalated?: string;
+  /** What the model read around the user turn (lib/wake/engaged/turn_context.ts). */
+  context?: Awaited<ReturnType<typeof turnContext>>;
 }
 
 async function driveTurn(
@@ -175,6 +178,7 @@ async function driveTurn(
   const working = workingStateOf(wake, engine, compactor);
   const [block, cold] = await Promise.all([working.block(), working.coldFilter(live, turnStart)]);
   const request = withWorkingState(view, block, cold);
+  facts.context = await turnContext(wake, live, turnStart, block);
   // What the first request of this turn carries, measured from the request itself.
   contextAttribution(
     wake.journal,
@@ -324,6 +328,7 @@ async function recordTurn(
       content: wake.records.content,
       inbound: { items: spec.itemLabel.split(",").filter((uuid) => uuid), text: spec.text },
       outbound: wake.context.outbound,
+      context: facts.context,
       gateVerdicts: wake.context.verdicts,
       regenerated: facts.regenerated,
       result: turnResult(wake, outcome, facts),
