@@ -35,6 +35,7 @@ const options = {
   surface: SURFACE_FLAG,
   "base-url": { type: "string" },
   handle: { type: "string" },
+  "with-history": { type: "boolean" },
   json: { type: "boolean" },
   "fail-on": { type: "list", values: ["more-refusals", "fewer-replies"] },
 } as const;
@@ -60,6 +61,8 @@ export interface ReplayRun {
   readonly handle?: string;
   readonly json: boolean;
   readonly rules: readonly FailRule[];
+  /** `--with-history`. */
+  readonly withHistory?: boolean;
   readonly env: Readonly<Record<string, string>>;
   readonly io?: Io;
 }
@@ -138,6 +141,7 @@ export async function runReplay(run: ReplayRun): Promise<number> {
       env: run.env,
       handle: run.handle,
       rules: run.rules,
+      withHistory: run.withHistory,
     });
     io.stdout(run.json ? `${JSON.stringify(report, null, 2)}\n` : replayTable(report));
     const crossed = report.thresholds.some((t) => t.crossed);
@@ -163,7 +167,7 @@ export const replayCommand: Command<typeof options> = {
   name: "replay",
   usage: `Usage: harness replay [selection] [--config-home DIR] [--model M] [--provider P]
                       [--sdk S] [--surface S] [--base-url URL] [--handle H] [--json]
-                      [--fail-on RULES]
+                      [--with-history] [--fail-on RULES]
 
 Re-run recorded turns (HARNESS_HOME/records) offline against another charter or model and show
 what the agent would have said. Tools answer from the record; posts and other creates are
@@ -187,6 +191,11 @@ What to replay against (defaults: what each record says, then the environment):
   --sdk S           AI_SDK (default: AI_SDK, else openai)
   --surface S       AI_SDK_SURFACE (default: AI_SDK_SURFACE, else the SDK's own)
   --base-url URL    AI_BASE_URL (default: AI_BASE_URL, else the vendor's)
+  --with-history    replay each turn after the conversation it read: the earlier messages from
+                    HARNESS_HOME/sessions (checked against the record's history sha256), and the
+                    recalled memory and working-state notes the record kept; a turn whose
+                    transcript no longer holds them (compacted, pruned) fails, naming what is
+                    missing
 
 Output:
   --handle H        the agent's handle: turns whose inbound text mentions @H are the mentions
@@ -258,6 +267,7 @@ Exit codes: 0 done, no rule crossed; 1 a rule crossed, a turn failed to replay, 
       handle: values.handle?.trim() || undefined,
       json: values.json === true,
       rules,
+      withHistory: values["with-history"] === true,
       env,
     });
   },

@@ -10,6 +10,7 @@ export { runTurn, type TurnRun, unreplayable } from "./turn.ts";
 export { type FailRule, judgeRules, mentions, parseFailOn, similarity, summarize } from "./diff.ts";
 export {
   type Diff,
+  HistorySchema,
   type ReplayReport,
   ReplayReportSchema,
   type Side,
@@ -20,3 +21,10 @@ export {
 export { notCaptured, ReplayCapture, ReplayTurnTools } from "./tools.ts";
 export { REPLAY_OFFLINE, replayContext } from "./context.ts";
 export { replayTable } from "./table.ts";
+export {
+  HistoryUnavailable,
+  type HistoryUsed,
+  rebuildHistory,
+  type RebuiltHistory,
+  TranscriptCache,
+} from "./history.ts";

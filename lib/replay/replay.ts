@@ -21,6 +21,7 @@ import { type ReplayReport, ReplayReportSchema, type TurnReport } from "./report
 import { selectTurns, type TurnSelection } from "./select.ts";
 import { prepareReplay, type ReplayModel, type ReplaySetup } from "./setup.ts";
 import { failureText, runTurn, unreplayable } from "./turn.ts";
+import { HistoryUnavailable, rebuildHistory, TranscriptCache } from "./history.ts";
 
 /** Who answered a recorded turn (the record's `provider` and `model`). */
 export interface RecordedModel {
@@ -38,12 +39,17 @@ export interface ReplayOptions {
   /** The model a turn recorded under `recorded` is replayed against. */
   readonly modelFor: (recorded: RecordedModel) => ReplayModel;
   /** What the report says the turns were replayed against. */
-  readonly against: Omit<ReplayReport["against"], "config_home" | "charter_hash">;
+  readonly against: Omit<ReplayReport["against"], "config_home" | "charter_hash" | "with_history">;
   /** The process environment. */
   readonly env: Readonly<Record<string, string>>;
   /** `--handle`: which turns are mentions (every turn without it). */
   readonly handle?: string;
   readonly rules: readonly FailRule[];
+  /**
+   * `--with-history`: each turn after the conversation it read, from the timeline's transcript
+   * under {@link home}, with its recorded recall and working-state block.
+   */
+  readonly withHistory?: boolean;
   /** Where the engine's lines go (default: silent). */
   readonly journal?: Journal;
 }
@@ -56,6 +62,7 @@ export async function replayTurns(options: ReplayOptions): Promise<ReplayReport>
   const journal = options.journal ?? silentJournal;
   const selected = await selectTurns(options.home, options.selection);
   const scratch = await Deno.makeTempDir({ prefix: "harness-replay-" });
+  const transcripts = options.withHistory ? new TranscriptCache(options.home) : undefined;
   const setups = new Map<string, Promise<{ setup: ReplaySetup; provider: Provider }>>();
   const prepared = (model: ReplayModel) => {
     const key = JSON.stringify(model);
@@ -86,7 +93,13 @@ export async function replayTurns(options: ReplayOptions): Promise<ReplayReport>
     const turns: TurnReport[] = [];
     for (const record of selected.records) {
       turns.push(
-        await replayOne(record, options, await prepared(options.modelFor(record)), journal),
+        await replayOne(
+          record,
+          options,
+          await prepared(options.modelFor(record)),
+          journal,
+          transcripts,
+        ),
       );
     }
     const summary = summarize(turns);
@@ -94,6 +107,7 @@ export async function replayTurns(options: ReplayOptions): Promise<ReplayReport>
       version: 1,
       against: {
         ...options.against,
+        with_history: transcripts !== undefined,
         config_home: base.setup.configHome,
         charter_hash: base.setup.charterHash,
       },
@@ -113,6 +127,7 @@ async function replayOne(
   options: ReplayOptions,
   { setup, provider }: { setup: ReplaySetup; provider: Provider },
   journal: Journal,
+  transcripts: TranscriptCache | undefined,
 ): Promise<TurnReport> {
   const original = originalSide(record);
   const head = {
@@ -129,11 +144,19 @@ async function replayOne(
   };
   const why = unreplayable(record);
   if (why !== undefined) return { ...head, status: "skipped", reason: why };
+  let history;
   try {
-    const run = await runTurn(record, setup, provider, journal);
+    history = transcripts && await rebuildHistory(record, transcripts);
+  } catch (error) {
+    if (!(error instanceof HistoryUnavailable)) throw error;
+    return { ...head, status: "failed", reason: `no history: ${error.message}` };
+  }
+  try {
+    const run = await runTurn(record, setup, provider, journal, history);
     const replay = replaySide(run, setup.provider.model);
     return {
       ...head,
+      ...(history && { history: history.used }),
       status: "replayed",
       replay,
       diff: diffSides(original, replay),

@@ -45,6 +45,20 @@ export const DiffSchema = z.strictObject({
 /** How the two sides differ. */
 export type Diff = z.infer<typeof DiffSchema>;
 
+/** The conversation a turn was replayed after (`--with-history`, docs/records.md#replaying-with-history). */
+export const HistorySchema = z.strictObject({
+  /** Transcript messages before the turn's user message. */
+  messages: z.number().int().nonnegative(),
+  /** Of those, the user turns. */
+  turns: z.number().int().nonnegative(),
+  /** Their UTF-8 bytes as the transcript file writes them, and the sha256 of those bytes. */
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string(),
+  /** UTF-8 bytes of the recorded recall and working-state block (0: none). */
+  memory_bytes: z.number().int().nonnegative(),
+  working_state_bytes: z.number().int().nonnegative(),
+});
+
 /** One selected turn. */
 export const TurnReportSchema = z.strictObject({
   record_id: z.string(),
@@ -63,6 +77,8 @@ export const TurnReportSchema = z.strictObject({
   /** Calls the record answered / had nothing for. */
   calls_from_record: z.number().int().nonnegative().optional(),
   calls_not_captured: z.number().int().nonnegative().optional(),
+  /** The history the turn was replayed after; only with `--with-history`. */
+  history: HistorySchema.optional(),
   /** Whether the replay's charter / tool manifest hash equals the record's. */
   same_charter: z.boolean(),
   same_tools: z.boolean().nullable(),
@@ -118,6 +134,8 @@ export const AgainstSchema = z.strictObject({
   base_url: z.string().nullable(),
   /** Whether it is the sandbox's deterministic model, started in this process. */
   sandbox_model: z.boolean(),
+  /** `--with-history`: each turn after the conversation it read. */
+  with_history: z.boolean(),
   config_home: z.string(),
   /** sha256 of the replay's charter (null without one). */
   charter_hash: z.string().nullable(),

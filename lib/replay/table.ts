@@ -21,6 +21,12 @@ const COLUMNS: readonly [string, (t: TurnReport) => string][] = [
   ["diff", verdictOf],
 ];
 
+/** `--with-history`: the earlier user turns and transcript bytes the turn was replayed after. */
+const HISTORY_COLUMN: readonly [string, (t: TurnReport) => string] = [
+  "history",
+  (t) => t.history ? `${t.history.turns} turns ${t.history.bytes}B` : "-",
+];
+
 function usd(cost: number | null): string {
   return cost === null ? "-" : cost.toFixed(4);
 }
@@ -38,13 +44,19 @@ export function replayTable(report: ReplayReport): string {
     ? "the sandbox's deterministic model"
     : `${against.model ?? "each record's model"} (${against.provider ?? "each record's provider"}` +
       `, sdk ${against.sdk}${against.base_url ? ` at ${against.base_url}` : ""})`;
-  const out = [`replayed against ${model}, charter of ${against.config_home}\n`];
+  const out = [
+    `replayed against ${model}, charter of ${against.config_home}` +
+    `${against.with_history ? ", after the recorded history" : ""}\n`,
+  ];
   if (report.turns.length === 0) {
     out.push("no turn records match the selection\n");
     return out.join("") + notes(report);
   }
-  const header = ["turn", ...COLUMNS.map(([name]) => name)];
-  const cells = report.turns.map((t) => [t.record_id.slice(0, 8), ...COLUMNS.map(([, f]) => f(t))]);
+  const columns = against.with_history
+    ? [...COLUMNS.slice(0, -1), HISTORY_COLUMN, ...COLUMNS.slice(-1)]
+    : COLUMNS;
+  const header = ["turn", ...columns.map(([name]) => name)];
+  const cells = report.turns.map((t) => [t.record_id.slice(0, 8), ...columns.map(([, f]) => f(t))]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const render = (cols: string[]) =>
     cols.map((c, i) => i === cols.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();

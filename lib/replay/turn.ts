@@ -1,9 +1,9 @@
 /**
  * Re-running one recorded turn (docs/records.md#what-is-re-run): a fresh transcript holding only
- * the user turn exactly as the model read it (`inbound.text`), the replay's charter first and the
- * volatile brief's time anchor (the record's `at`) and step budget before the user turn, one
- * engine run with the replay tool set. No transcript is written, no memory is recalled or
- * observed, nothing is posted.
+ * the user turn exactly as the model read it (`inbound.text`) — after the conversation it read,
+ * with `--with-history` — the replay's charter first and the volatile brief's time anchor (the
+ * record's `at`) and step budget before the user turn, one engine run with the replay tool set.
+ * No transcript is written, no memory is recalled or observed, nothing is posted.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { Engine } from "../core/engine.ts";
@@ -14,6 +14,8 @@ import type { TurnRecord } from "../home/records/schema.ts";
 import type { Journal } from "../journal/journal.ts";
 import { scrubSecrets } from "../journal/scrub.ts";
 import { briefView, composeVolatile, withKnowledge } from "../wake/engaged/brief.ts";
+import { withWorkingState } from "../wake/engaged/working_state.ts";
+import type { RebuiltHistory } from "./history.ts";
 import { ReplayCapture, ReplayTurnTools } from "./tools.ts";
 import type { ReplaySetup } from "./setup.ts";
 
@@ -53,7 +55,8 @@ export function unreplayable(record: TurnRecord): string | undefined {
 }
 
 /**
- * Re-runs `record` under `setup` with `provider`.
+ * Re-runs `record` under `setup` with `provider`; with `history`, after the conversation the turn
+ * read and with its recorded recall and working-state block (docs/records.md#replaying-with-history).
  * @throws whatever the provider or engine throws (the caller reports the turn as failed).
  */
 export async function runTurn(
@@ -61,6 +64,7 @@ export async function runTurn(
   setup: ReplaySetup,
   provider: Provider,
   journal: Journal,
+  history?: RebuiltHistory,
 ): Promise<TurnRun> {
   const capture = new ReplayCapture();
   const answers = new ReplayTurnTools({ record, checks: setup.checks, capture });
@@ -73,15 +77,23 @@ export async function runTurn(
     imagePrep: setup.imagePrep,
   });
   const volatile = setup.onboard
-    ? composeVolatile({ now: new Date(record.at), maxSteps: setup.maxSteps })
+    ? composeVolatile({
+      now: new Date(record.at),
+      maxSteps: setup.maxSteps,
+      memory: history?.memory,
+    })
     : undefined;
-  const messages = [Message.user(record.inbound?.text ?? "", { items: record.inbound?.items })];
+  const messages = [
+    ...history?.messages ?? [],
+    Message.user(record.inbound?.text ?? "", { items: record.inbound?.items }),
+  ];
+  const view = briefView(
+    withKnowledge(setup.charter, setup.knowledge.text),
+    volatile,
+    provider.cacheMode,
+  );
   const result = await engine.run(messages, {
-    view: briefView(
-      withKnowledge(setup.charter, setup.knowledge.text),
-      volatile,
-      provider.cacheMode,
-    ),
+    view: history?.workingState ? withWorkingState(view, history.workingState, null) : view,
   });
   return {
     posts: capture.posts.map((post) => post.text),

@@ -332,12 +332,14 @@ const LAYERS: readonly Layer[] = [
     folder: "lib/wake/engaged",
     purpose:
       "the engaged half of a wake, loaded only when there is something to answer: the turn, the brief, the engine",
+    // lib/core/transcript: the turn record measures the history in the transcript's saved form.
     may: [
       "lib/base",
       "lib/journal",
       "lib/home/records",
       "lib/home",
       "lib/core/types",
+      "lib/core/transcript",
       "lib/core",
       "lib/core/compaction",
       "lib/providers",
@@ -371,12 +373,14 @@ const LAYERS: readonly Layer[] = [
     purpose:
       "re-running recorded turns offline against a changed charter or model, with the tools answered from the record and nothing sent, and the diff of what the agent would have said",
     // lib/wake/engaged: the brief (charter and volatile half) is composed exactly as a wake does.
+    // lib/core/transcript: --with-history reads the transcript as a wake loads it.
     may: [
       "lib/base",
       "lib/journal",
       "lib/platform",
       "lib/home/records",
       "lib/core/types",
+      "lib/core/transcript",
       "lib/core",
       "lib/providers",
       "lib/config",

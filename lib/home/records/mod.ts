@@ -36,6 +36,8 @@ export {
   ContextPartSchema,
   type Outcome,
   RECORD_VERSION,
+  type TurnContext,
+  TurnContextSchema,
   type TurnRecord,
   TurnRecordSchema,
   type TurnResult,
@@ -44,6 +46,7 @@ export {
 export {
   type AppendOptions,
   appendTurnRecord,
+  type ContextInput,
   type LatencyInput,
   type PostInput,
   StageTimer,

@@ -79,6 +79,30 @@ export const GateVerdictSchema = z.strictObject({
   checks: z.array(z.string()),
 });
 
+/**
+ * What the model read around the user turn (docs/records.md#fields), so `harness replay
+ * --with-history` can rebuild it: the conversation before the turn as the transcript saved it
+ * (counted and hashed, never copied: the transcript holds it), and the recalled memory and the
+ * working-state block as they were sent (texts in `full` mode, their sha256 in `hashes` mode).
+ */
+export const TurnContextSchema = z.strictObject({
+  /** Messages of the transcript before the turn's user message. */
+  history_messages: Count,
+  /** Of those, the user turns (injected work not counted). */
+  history_turns: Count,
+  /** UTF-8 bytes of those messages as the transcript file writes them. */
+  history_bytes: Count,
+  /** sha256 of those bytes. */
+  history_sha256: Hash,
+  memory: z.string().optional(),
+  memory_sha256: Hash.optional(),
+  working_state: z.string().optional(),
+  working_state_sha256: Hash.optional(),
+});
+
+/** What the model read around the user turn. */
+export type TurnContext = z.infer<typeof TurnContextSchema>;
+
 /** What the turn came to, in one word: it posted, stayed silent, escalated, or failed. */
 export const TurnResultSchema = z.enum(["spoke", "silent", "escalated", "failed"]);
 /** What the turn came to. */
@@ -193,6 +217,7 @@ export const TurnRecordSchema = z.strictObject({
   content: z.enum(["full", "hashes"]).optional(),
   inbound: InboundSchema.optional(),
   outbound: z.array(OutboundSchema).optional(),
+  history: TurnContextSchema.optional(),
   gate_verdicts: z.array(GateVerdictSchema).optional(),
   /** Whether the turn was rebuilt (read-speed pacing found new peers and built it again). */
   regenerated: z.boolean().optional(),

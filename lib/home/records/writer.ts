@@ -70,6 +70,21 @@ export interface VerdictInput {
   readonly checks: readonly string[];
 }
 
+/**
+ * The conversation before the turn, measured on the transcript's own bytes, and the recall and
+ * working-state texts as they were sent (absent: none was sent).
+ */
+export interface ContextInput {
+  readonly history: {
+    readonly messages: number;
+    readonly turns: number;
+    readonly bytes: number;
+    readonly sha256: string;
+  };
+  readonly memory?: string;
+  readonly workingState?: string;
+}
+
 /** Usage as the engine sums it (`UsageTotals` fits). */
 export interface UsageInput {
   readonly calls?: number;
@@ -119,6 +134,8 @@ export interface TurnRecordInput {
   readonly inbound?: { readonly items: readonly string[]; readonly text: string };
   /** Posts that reached the timeline during the turn. */
   readonly outbound?: readonly PostInput[];
+  /** What the model read around the user turn (see {@link ContextInput}). */
+  readonly history?: ContextInput;
   readonly gateVerdicts?: readonly VerdictInput[];
   readonly regenerated?: boolean;
   readonly result?: "spoke" | "silent" | "escalated" | "failed";
@@ -240,12 +257,27 @@ async function completeFields(input: TurnRecordInput): Promise<Record<string, un
   for (const post of input.outbound ?? []) {
     outbound.push({ uuid: post.uuid, kind: post.kind, ...await text(post.text) });
   }
+  const context = input.history;
+  const brief = async (key: string, value: string | undefined) =>
+    value === undefined
+      ? {}
+      : hashes
+      ? { [`${key}_sha256`]: await sha256HexAsync(value) }
+      : { [key]: scrubSecrets(value) };
   return {
     content: input.content,
     tool_calls: toolCalls,
     inbound: input.inbound &&
       { items: [...input.inbound.items], ...await text(input.inbound.text) },
     outbound,
+    history: context && {
+      history_messages: context.history.messages,
+      history_turns: context.history.turns,
+      history_bytes: context.history.bytes,
+      history_sha256: context.history.sha256,
+      ...await brief("memory", context.memory),
+      ...await brief("working_state", context.workingState),
+    },
     gate_verdicts: (input.gateVerdicts ?? []).map((v) => ({
       kind: v.kind,
       verdict: v.verdict,

@@ -44,6 +44,7 @@ import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
 import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
 import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
+import { turnContext } from "./turn_context.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
 import { recordTurn, type TurnFacts } from "./turn_record.ts";
 
@@ -167,6 +168,7 @@ async function driveTurn(
     });
   });
   hooks.push(firstCallHook((usage) => facts.firstCall = usage));
+  facts.history = await turnContext(wake, live, turnStart, block);
   // What the first request of this turn carries, measured from the request itself.
   contextAttribution(
     wake.journal,

@@ -10,6 +10,7 @@ import { appendTurnRecord, type StageTimer } from "../../home/records/mod.ts";
 import { writeCapture } from "../../home/request_capture.ts";
 import type { TurnOutcome, TurnSpec } from "../engaged_half.ts";
 import type { Wake } from "../wake_state.ts";
+import type { turnContext } from "./turn_context.ts";
 import type { AnatomyPart } from "./anatomy.ts";
 
 /** What the turn record is made of, gathered while the turn runs. */
@@ -31,6 +32,8 @@ export interface TurnFacts {
   anatomy?: readonly AnatomyPart[];
   /** The first model call's usage counters, when the provider reported any. */
   firstCall?: Record<string, number>;
+  /** What the model read around the user turn (lib/wake/engaged/turn_context.ts). */
+  history?: Awaited<ReturnType<typeof turnContext>>;
 }
 
 /**
@@ -82,6 +85,7 @@ export async function recordTurn(
       content: wake.records.content,
       inbound: { items: spec.itemLabel.split(",").filter((uuid) => uuid), text: spec.text },
       outbound: wake.context.outbound,
+      history: facts.history,
       gateVerdicts: wake.context.verdicts,
       regenerated: facts.regenerated,
       result: turnResult(wake, outcome, facts),
