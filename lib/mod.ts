@@ -21,19 +21,31 @@
 export { Harness } from "./core/harness.ts";
 export type { Charter, HarnessOptions, SendOptions } from "./core/harness.ts";
 export { Message } from "./core/types/message.ts";
-export type { Ending, ImageContent, Role, ToolCall, Usage } from "./core/types/message.ts";
+export type {
+  CodeRun,
+  CodeRunFile,
+  Ending,
+  ImageContent,
+  MessageFactories,
+  Role,
+  ToolCall,
+  Usage,
+} from "./core/types/message.ts";
+export type { ImagePrepPolicy } from "./core/types/image_policy.ts";
 export { SHELL, Tool } from "./core/types/tool.ts";
 export type {
   Capability,
   JsonSchema,
   ToolContext,
+  ToolOutcome,
   ToolOutput,
   ToolSpec,
+  ToolVerdict,
 } from "./core/types/tool.ts";
 export { ToolRegistrationError, ToolRegistry } from "./core/registry.ts";
 export type { ToolRegistryOptions } from "./core/registry.ts";
 export { Policy, PolicyError } from "./core/policy.ts";
-export type { Profile } from "./core/policy.ts";
+export type { LoadRefusing, Profile } from "./core/policy.ts";
 export type { CacheMode, Provider } from "./core/types/provider.ts";
 export { Engine, EngineError, nudgeOnce } from "./core/engine.ts";
 export type {

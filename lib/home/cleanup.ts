@@ -63,15 +63,21 @@ export class SweepCredentialError extends Error {
 
 /** The one platform call the sweep makes; a `PlatformClient` satisfies it. */
 export interface TimelineLookup {
+  /** Looks a timeline up; a timeline the platform reports gone (404/410) is what the sweep purges. */
   readonly timelines: { get(uuid: string): Promise<unknown> };
 }
 
 /** How each checked timeline was classified; the four counts partition `checked`. */
 export interface SweepSummary {
+  /** Timelines with on-box state that the sweep asked the platform about. */
   checked: number;
+  /** Timelines the platform reported deleted, whose on-box state was removed. */
   purged: number;
+  /** Timelines the platform still has; their state stays. */
   kept: number;
+  /** Timelines the agent can no longer view (403): kept, since the timeline itself may still exist. */
   keptForbidden: number;
+  /** Timelines the platform gave no definite answer for (a transient failure); left for the next sweep. */
   skippedTransient: number;
   /**
    * Why the sweep proved nothing, or null when it did: the platform could not be reached (the

@@ -27,7 +27,9 @@ export interface InspectOptions {
 
 /** One claim a wake took and has not settled (committed or abandoned). */
 export interface InFlightClaim {
+  /** The timeline's uuid. */
   readonly timeline: string;
+  /** What kind of item was claimed (message, asset, event, task). */
   readonly kind: ClaimKind;
   /** The item's uuid. */
   readonly item: string;
@@ -46,6 +48,7 @@ export interface InFlightClaim {
 
 /** The walls engaged on one timeline. */
 export interface TimelineWalls {
+  /** The timeline's uuid. */
   readonly timeline: string;
   /** When the wake breaker tripped, epoch seconds; null when it is not tripped. */
   readonly breakerTrippedAt: number | null;
@@ -55,8 +58,11 @@ export interface TimelineWalls {
 
 /** A temp file whose writer is gone, or that nobody touched for 6 h. */
 export interface StrandedTemp {
+  /** The timeline's uuid. */
   readonly timeline: string;
+  /** The temp file's absolute path. */
   readonly path: string;
+  /** Its size, so an operator sees what clearing it frees. */
   readonly bytes: number;
 }
 

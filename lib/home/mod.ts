@@ -38,6 +38,7 @@ export {
   timelinesOnDisk,
 } from "./cleanup.ts";
 export {
+  type Listed,
   sweepStaleTemps,
   TEMP_STALE_AFTER_SECONDS,
   type TempFile,

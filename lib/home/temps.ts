@@ -37,6 +37,7 @@ export const TEMP_STALE_AFTER_SECONDS = 6 * 60 * 60;
 
 /** One temp file of a timeline, and its writer's pid when the name says. */
 export interface TempFile {
+  /** The temp file's absolute path. */
   readonly path: string;
   /** The writing process; undefined for a name that does not carry one (age decides). */
   readonly pid: number | undefined;

@@ -66,13 +66,19 @@ export type HistorySection = typeof HISTORY_SECTIONS[number];
 export interface Attribution {
   /** The session's channel key, e.g. `timeline:<uuid>`. */
   readonly source?: string | null;
+  /** Characters of the system and conversation messages sent. */
   readonly messages: number;
+  /** Characters of the tool schemas sent. */
   readonly tools: number;
+  /** How many tools were offered. */
   readonly toolsCount: number;
+  /** Characters of the brief (the charter and the wake's situation). */
   readonly brief: number;
   /** The brief's composed parts, in composition order (absent parts are not listed). */
   readonly briefParts?: readonly (readonly [name: string, chars: number])[];
+  /** Characters of each transcript section. */
   readonly history: Readonly<Record<HistorySection, number>>;
+  /** How many images the request carried. */
   readonly images: number;
 }
 

@@ -14,10 +14,13 @@ export const RESUME_MID_TOOL_CHAIN = "the wake died mid-tool-chain; finishing th
 
 /** The item a recovery line is about. */
 export interface RecoveredItem {
+  /** The item's uuid. */
   readonly item: string;
   /** The claim kind (message, asset, event, task). */
   readonly kind: string;
+  /** The timeline's uuid. */
   readonly timeline: string;
+  /** The author's handle, when known; omitted from the line otherwise. */
   readonly handle?: string | null;
 }
 

@@ -9,8 +9,11 @@ import { formatDuration } from "./render.ts";
 
 /** What fired a wake; the first non-empty of message, event, asset becomes `trigger=`. */
 export interface WakeTrigger {
+  /** The message uuid the router passed (`--message`). */
   readonly message?: string | null;
+  /** The webhook event uuid the router passed (`--event`). */
   readonly event?: string | null;
+  /** The asset uuid the router passed (`--asset`). */
   readonly asset?: string | null;
 }
 
@@ -94,10 +97,15 @@ export function wakeFailed(journal: Journal, f: {
 export interface BillingFields {
   /** `out_of_funds` for a real outage; `log_grammar_probe` for the synthetic probe. */
   readonly reason?: string;
+  /** The model provider whose account is out of funds. */
   readonly provider?: string | null;
+  /** The timeline the wake was for. */
   readonly timeline?: string | null;
+  /** The router's delivery id, when it passed one. */
   readonly delivery?: string | null;
+  /** Who wrote the probe line (the log-grammar probe only). */
   readonly source?: string | null;
+  /** The agent the probe ran as (the log-grammar probe only). */
   readonly agent?: string | null;
 }
 

@@ -32,6 +32,7 @@ export const MAX_LOG_LEVEL = 100;
 
 /** A `HARNESS_LOG_LEVEL` value that names no level. */
 export class LogLevelError extends Error {
+  /** Names the error class in messages and logs. */
   override name = "LogLevelError";
 }
 
@@ -67,6 +68,7 @@ export type LogFormat = "text" | "json";
 
 /** A `HARNESS_LOG_FORMAT` value that names no format. */
 export class LogFormatError extends Error {
+  /** Names the error class in messages and logs. */
   override name = "LogFormatError";
 }
 

@@ -27,7 +27,7 @@ export const RESET = "\x1b[0m";
 export type EnvGetter = (name: string) => string | undefined;
 
 /** Reads the process environment, treating a denied permission as unset. */
-export const processEnv: EnvGetter = (name) => {
+export const processEnv: EnvGetter = (name): string | undefined => {
   try {
     return Deno.env.get(name);
   } catch {

@@ -36,7 +36,7 @@ import { lazyImport } from "../base/lazy_import.ts";
 export type LineSink = (line: string) => void;
 
 /** Writes `line` and a newline to stderr synchronously (through the scrubbed output). */
-export const stderrSink: LineSink = (line) => writeStderr(line + "\n");
+export const stderrSink: LineSink = (line): void => writeStderr(line + "\n");
 
 /** How a {@link StreamJournal} is built. */
 export interface StreamJournalOptions {

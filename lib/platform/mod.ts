@@ -74,6 +74,18 @@ export {
   WebhookEndpointSchema,
   WebhookEventSchema,
 } from "./schemas.ts";
+export {
+  DashboardSectionSchema,
+  EventEndpointSchema,
+  type ItemBase,
+  type Loose,
+  type Nul,
+  type Obj,
+  type Opt,
+  type OptNul,
+  type Str,
+  type WebhookEventWire,
+} from "./schemas.ts";
 export type {
   Actor,
   Asset,

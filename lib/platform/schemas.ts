@@ -9,14 +9,22 @@ import * as z from "../base/zod.ts";
 
 // The schemas carry explicit types, spelled with these shorthands, so the published package's
 // API has no inferred types (the slow-type check of `deno publish`). The checker proves each
-// annotation equals what the schema builds.
-type Str = z.ZodString;
-type Opt<T extends z.ZodType> = z.ZodOptional<T>;
-type Nul<T extends z.ZodType> = z.ZodNullable<T>;
-type OptNul<T extends z.ZodType> = z.ZodOptional<z.ZodNullable<T>>;
-type Obj<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$strip>;
-type Loose<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$loose>;
-type ItemBase = { created_at: Str; updated_at: Opt<Str>; timeline: typeof ReferenceSchema };
+// annotation equals what the schema builds. The shorthands are exported because the schemas'
+// published types are written with them.
+/** Schema-type shorthand: a string field. */
+export type Str = z.ZodString;
+/** Schema-type shorthand: a field that may be absent. */
+export type Opt<T extends z.ZodType> = z.ZodOptional<T>;
+/** Schema-type shorthand: a field that may be null. */
+export type Nul<T extends z.ZodType> = z.ZodNullable<T>;
+/** Schema-type shorthand: a field that may be absent or null. */
+export type OptNul<T extends z.ZodType> = z.ZodOptional<z.ZodNullable<T>>;
+/** Schema-type shorthand: an object whose unknown keys are dropped when parsed. */
+export type Obj<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$strip>;
+/** Schema-type shorthand: an object whose unknown keys are kept when parsed. */
+export type Loose<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$loose>;
+/** The fields every timeline item carries: when it was made and changed, and its timeline. */
+export type ItemBase = { created_at: Str; updated_at: Opt<Str>; timeline: typeof ReferenceSchema };
 
 /** A timestamp string as sent by the platform (ISO-8601; offsets vary, so not parsed here). */
 const Timestamp: Str = z.string();
@@ -110,7 +118,7 @@ export const UserSchema: Obj<{
 export type User = z.infer<typeof UserSchema>;
 
 /** Free-form dashboard sections: known string fields typed, everything else kept. */
-const Section: Loose<Record<never, never>> = z.looseObject({});
+export const DashboardSectionSchema: Loose<Record<never, never>> = z.looseObject({});
 
 /** `GET /users/dashboard`: only `identity` is required; older dashboards omit the rest. */
 export const DashboardSchema: Obj<{
@@ -118,8 +126,8 @@ export const DashboardSchema: Obj<{
   environment: Opt<
     Loose<{ name: Opt<Str>; summary: Opt<Str>; you_are: Opt<Str>; concepts_url: Opt<Str> }>
   >;
-  interaction: Opt<typeof Section>;
-  account: Opt<typeof Section>;
+  interaction: Opt<typeof DashboardSectionSchema>;
+  account: Opt<typeof DashboardSectionSchema>;
   documentation: Opt<
     Loose<{
       user_guide: Opt<Str>;
@@ -137,8 +145,8 @@ export const DashboardSchema: Obj<{
     you_are: z.string().optional(),
     concepts_url: z.string().optional(),
   }).optional(),
-  interaction: Section.optional(),
-  account: Section.optional(),
+  interaction: DashboardSectionSchema.optional(),
+  account: DashboardSectionSchema.optional(),
   documentation: z.looseObject({
     user_guide: z.string().optional(),
     api: z.string().optional(),
@@ -340,7 +348,7 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
  * An event's endpoint pointer: a `{uuid}` reference on older platforms, the full endpoint
  * object on newer ones (uuid at `content.uuid`); compatibility servers send both.
  */
-const EventEndpointSchema: Loose<{ uuid: Opt<Str>; content: Opt<Loose<{ uuid: Str }>> }> = z
+export const EventEndpointSchema: Loose<{ uuid: Opt<Str>; content: Opt<Loose<{ uuid: Str }>> }> = z
   .looseObject({
     uuid: z.string().optional(),
     content: z.looseObject({ uuid: z.string() }).optional(),
@@ -349,7 +357,7 @@ const EventEndpointSchema: Loose<{ uuid: Opt<Str>; content: Opt<Loose<{ uuid: St
   });
 
 /** A webhook event item as sent, before `endpoint_uuid` is resolved. */
-type WebhookEventWire = Obj<
+export type WebhookEventWire = Obj<
   ItemBase & {
     type: z.ZodLiteral<"webhook_event">;
     webhook_endpoint: typeof EventEndpointSchema;

@@ -12,6 +12,7 @@ export type ContextWindow = number | "all";
 
 /** The high-water mark: the newest message the agent has already taken in. */
 export interface Mark {
+  /** The message's uuid. */
   readonly uuid: string;
   /** Its timestamp, so a deleted mark cannot make the whole history look new. */
   readonly createdAt: string;

@@ -34,6 +34,7 @@ export interface FromEnvOptions {
 
 /** A configuration problem poll mode itself detects. */
 export class PollConfigError extends Error {
+  /** Names the error class in messages and logs. */
   override name = "PollConfigError";
 }
 

@@ -20,16 +20,23 @@ const MAX_RECORDS = 10_000;
 
 /** One delivery attempt, as kept for tests and shown in the log. */
 export interface DeliveryRecord {
+  /** The delivery's id (its `X-BaseCradle-Delivery` header). */
   readonly delivery: string;
+  /** The event name, e.g. `message.created`. */
   readonly event: string;
+  /** The uuid of the user whose integration received it. */
   readonly recipient: string;
+  /** That user's handle. */
   readonly handle: string;
+  /** The integration URL it was posted to. */
   readonly url: string;
   /** The receiver's HTTP status, or null when there was no answer. */
   readonly status: number | null;
   /** Why it failed without an answer (connection refused, timeout), else null. */
   readonly error: string | null;
+  /** Whether the receiver answered 2xx. */
   readonly ok: boolean;
+  /** How long the attempt took, in milliseconds. */
   readonly ms: number;
 }
 

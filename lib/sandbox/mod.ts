@@ -17,7 +17,12 @@ export {
   type WakeRouterOptions,
   type WakeViewer,
 } from "./router.ts";
-export type { LaunchResult, WakeLaunch, WakeLauncher } from "./router_launch.ts";
+export type {
+  CommandLauncherOptions,
+  LaunchResult,
+  WakeLaunch,
+  WakeLauncher,
+} from "./router_launch.ts";
 export { FLEET_RATE_CAPS, FLEET_RULES, type RateCaps, type RouterRules } from "./router_rules.ts";
 export { type DeliveryRecord, signatureOf } from "./integration_deliveries.ts";
 export type { DeliveryResource, PlatformDelivery } from "./shared/deliveries.ts";
@@ -26,7 +31,9 @@ export type { CreatedUser, NewUser } from "./routes/admin.ts";
 export type { EventName, SandboxEvent } from "./shared/events.ts";
 export type { Fault, FaultSpec } from "./shared/faults.ts";
 export type { SandboxLimits } from "./shared/state.ts";
-export { Problem } from "./shared/problem.ts";
+export { type FieldErrors, Problem } from "./shared/problem.ts";
+export type { Actor } from "./shared/shapes.ts";
+export { AdminUserCreate } from "./shared/schemas.ts";
 export { ADMIN_TOKEN_HEADER } from "./shared/admin_token.ts";
 export { BodyTooLargeError, limitBody } from "./shared/body_limit.ts";
 export {

@@ -53,6 +53,7 @@ export interface WakeDirectory {
 export interface WakeRouterOptions extends Partial<Omit<CommandLauncherOptions, "baseUrl">> {
   /** Deliveries' resource URLs, and `BASECRADLE_BASE_URL` for a command. */
   readonly baseUrl: string;
+  /** Who may be woken for a timeline, and their tokens. */
   readonly directory: WakeDirectory;
   /** Starts each attempt; default: runs `command`. */
   readonly launcher?: WakeLauncher;
@@ -70,7 +71,9 @@ export interface WakeRouterOptions extends Partial<Omit<CommandLauncherOptions, 
 
 /** Watches deliveries go through the router. */
 export interface RouterObserver {
+  /** A delivery entered an agent's queue. */
   queued?(delivery: PlatformDelivery, agent: WakeViewer): void;
+  /** A delivery's fate is final (woke, failed, or why not). */
   settled?(record: WakeRecord): void;
 }
 
@@ -86,11 +89,15 @@ export type WakeOutcome =
 
 /** One attempt to run the wake. */
 export interface WakeAttempt {
+  /** 1 for the first attempt. */
   readonly attempt: number;
+  /** When the attempt started (ISO-8601). */
   readonly startedAt: string;
+  /** When it ended (ISO-8601). */
   readonly finishedAt: string;
   /** The exit code, or null when the command could not be started. */
   readonly code: number | null;
+  /** Why the command could not be started. */
   readonly error?: string;
   /** The attempt's output, when the launcher keeps it. */
   readonly output?: string;
@@ -98,22 +105,31 @@ export interface WakeAttempt {
 
 /** One delivery's fate, recorded once it is settled. */
 export interface WakeRecord {
+  /** The delivery's id. */
   readonly delivery: string;
+  /** The event name, e.g. `message.created`. */
   readonly event: string;
+  /** The timeline's uuid. */
   readonly timeline: string;
   /** The agent's uuid. */
   readonly agent: string;
+  /** The agent's handle. */
   readonly handle: string;
   /** The item the event is about, and who caused it. */
   readonly item: string;
+  /** The uuid of the user who caused the event; null for outside deliveries. */
   readonly actor: string | null;
+  /** When the event happened on the platform (ISO-8601). */
   readonly occurredAt: string;
+  /** What became of the delivery. */
   readonly outcome: WakeOutcome;
   /** Why it did not wake (which wake covered it, which cap refused it), else null. */
   readonly detail: string | null;
+  /** Every attempt to run the wake, in order. */
   readonly attempts: readonly WakeAttempt[];
   /** The first attempt's start, or when the router decided not to wake. */
   readonly startedAt: string;
+  /** When the fate was settled (ISO-8601). */
   readonly finishedAt: string;
   /** The last attempt's exit code; null when none ran or it could not start. */
   readonly code: number | null;
@@ -139,6 +155,7 @@ export class WakeRouter {
   readonly #log: (line: string) => void;
   readonly #abort = new AbortController();
 
+  /** Takes the rules and starts no process until a delivery arrives. */
   constructor(options: WakeRouterOptions) {
     this.#options = options;
     this.#rules = routerRules(options.rules);

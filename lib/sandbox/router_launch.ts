@@ -12,8 +12,11 @@ import type { PlatformDelivery } from "./shared/deliveries.ts";
 
 /** A viewer as the router needs it. */
 export interface WakeViewer {
+  /** The user's uuid. */
   readonly uuid: string;
+  /** The user's handle. */
   readonly handle: string;
+  /** Only `ai` users are woken. */
   readonly kind: "human" | "ai";
   /**
    * True when the user's integration is on: the platform delivers to its integration URL, so
@@ -24,7 +27,9 @@ export interface WakeViewer {
 
 /** One attempt to wake one agent for one delivery. */
 export interface WakeLaunch {
+  /** The platform delivery that caused the attempt. */
   readonly delivery: PlatformDelivery;
+  /** The agent to wake. */
   readonly agent: WakeViewer;
   /** A live API token for the agent. */
   readonly token: string;
@@ -40,6 +45,7 @@ export interface WakeLaunch {
 
 /** How an attempt ended: the exit code (null when it could not start) and, if kept, its output. */
 export interface LaunchResult {
+  /** The exit code; null when the process could not be started. */
   readonly code: number | null;
   /** Why it could not start. */
   readonly error?: string;

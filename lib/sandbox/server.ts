@@ -85,15 +85,15 @@ export interface SandboxOptions {
 
 /** One served request, as kept for tests (never the token or the body). */
 export interface RequestRecord {
+  /** The HTTP method. */
   readonly method: string;
   /** The path, with ingest tokens and blob keys masked. */
   readonly path: string;
+  /** The status it was answered with. */
   readonly status: number;
+  /** How long serving it took, in milliseconds. */
   readonly ms: number;
-  /**
-   * When the request arrived, in ms on this process's monotonic clock (`performance.now()`):
-   * compare records with each other (did two requests overlap?), not with wall time.
-   */
+  /** Arrival, ms on the monotonic clock (`performance.now()`): compare records, not wall time. */
   readonly startedAt: number;
   /** The `Idempotency-Key` header, when one was sent. */
   readonly idempotencyKey: string | null;
@@ -105,6 +105,7 @@ const MAX_REQUEST_RECORDS = 10_000;
 
 /** A request that has arrived and is not answered yet (held by a delay fault, or being served). */
 export interface PendingRequest {
+  /** The HTTP method. */
   readonly method: string;
   /** The path, masked as in {@link RequestRecord}. */
   readonly path: string;

@@ -15,7 +15,13 @@ import { imageWithheld } from "../journal/catalogue_engine.ts";
 import type { Asset } from "../platform/mod.ts";
 import { mediaType } from "./net/content_type.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
+import {
+  optionalText,
+  present,
+  type TextArgs,
+  textArgs,
+  type TextArgValues,
+} from "./shared/args.ts";
 import {
   captureFilename,
   describeAsset,
@@ -45,7 +51,10 @@ const Args: TextArgs<
   description: optionalText,
   timeline: optionalText,
 });
-type AssetsArgs = typeof Args._output;
+/** The `assets` tool's arguments once checked: what the tool acts on. */
+export type AssetsArgs = TextArgValues<
+  "action" | "uuid" | "image" | "content" | "filename" | "description" | "timeline"
+>;
 
 /**
  * Per-wake extras the host may put on the bound context (read by shape, so the shared

@@ -14,7 +14,7 @@ import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { PlatformClient, Timeline } from "../platform/mod.ts";
 import { PlatformError } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, type TextArgs, textArgs } from "./shared/args.ts";
+import { optionalText, type TextArgs, textArgs, type TextArgValues } from "./shared/args.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { explain, relay } from "./shared/relay.ts";
 import { pyRepr } from "../pycompat/repr.ts";
@@ -23,7 +23,8 @@ const Args: TextArgs<"confirm" | "timeline"> = textArgs({
   confirm: optionalText,
   timeline: optionalText,
 });
-type ConfirmArgs = typeof Args._output;
+/** A confirmed timeline action's arguments (`lock`, `delete`) once checked: what the tool acts on. */
+export type ConfirmArgs = TextArgValues<"confirm" | "timeline">;
 
 const PARAMETERS: JsonSchema = {
   type: "object",

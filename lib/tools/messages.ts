@@ -67,10 +67,10 @@ function redactRefusedBody(args: unknown, refusal: GateRefusal): void {
 
 /** The `messages` tool. Construct it bound, or bind it once the wake knows its timeline. */
 export class MessagesTool extends Tool {
-  /** @inheritdoc */
+  /** The name the model calls the tool by. */
   readonly name = "messages";
-  /** @inheritdoc */
-  readonly description =
+  /** What the model reads about the tool: its actions, and that posting is how it speaks. */
+  readonly description: string =
     "Read and post messages on a timeline. action='list' shows recent messages on a " +
     "timeline, newest first, each with its uuid, author, time, and a preview (what was said " +
     "before you woke); action='read' returns one message in full by uuid; action='create' " +
@@ -81,7 +81,7 @@ export class MessagesTool extends Tool {
     "final reply text is never posted. Every post passes deterministic checks (no " +
     "credentials, a length limit, the operator's rules); if one fails, nothing is posted and " +
     "the reply names the check so you can fix the message.";
-  /** @inheritdoc */
+  /** The JSON Schema of the tool's arguments, as the model sees it. */
   override readonly parameters: JsonSchema = {
     type: "object",
     properties: {

@@ -12,7 +12,13 @@ import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { Task } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
 import { type Clock, normalizeActivateAt } from "./shared/activate_at.ts";
-import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
+import {
+  optionalText,
+  present,
+  type TextArgs,
+  textArgs,
+  type TextArgValues,
+} from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -29,7 +35,10 @@ const Args: TextArgs<"action" | "uuid" | "instructions" | "activate_at" | "timel
   activate_at: optionalText,
   timeline: optionalText,
 });
-type TasksArgs = typeof Args._output;
+/** The `tasks` tool's arguments once checked: what the tool acts on. */
+export type TasksArgs = TextArgValues<
+  "action" | "uuid" | "instructions" | "activate_at" | "timeline"
+>;
 
 /** Options for {@link TasksTool}. */
 export interface TasksToolOptions {

@@ -9,7 +9,13 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { Participant, Timeline } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
+import {
+  optionalText,
+  present,
+  type TextArgs,
+  textArgs,
+  type TextArgValues,
+} from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -34,7 +40,8 @@ const Args: TextArgs<"action" | "name" | "user" | "timeline"> = textArgs({
   user: optionalText,
   timeline: optionalText,
 });
-type TimelinesArgs = typeof Args._output;
+/** The `timelines` tool's arguments once checked: what the tool acts on. */
+export type TimelinesArgs = TextArgValues<"action" | "name" | "user" | "timeline">;
 
 const PARAMETERS: JsonSchema = {
   type: "object",

@@ -7,7 +7,13 @@
 import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
+import {
+  optionalText,
+  present,
+  type TextArgs,
+  textArgs,
+  type TextArgValues,
+} from "./shared/args.ts";
 import { PlatformTool } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
 import { resolveUser } from "./shared/users.ts";
@@ -15,7 +21,8 @@ import { resolveUser } from "./shared/users.ts";
 const ACTIONS = ["grant", "revoke"] as const;
 
 const Args: TextArgs<"action" | "user"> = textArgs({ action: optionalText, user: optionalText });
-type TrustArgs = typeof Args._output;
+/** The `trust` tool's arguments once checked: what the tool acts on. */
+export type TrustArgs = TextArgValues<"action" | "user">;
 
 const PARAMETERS: JsonSchema = {
   type: "object",

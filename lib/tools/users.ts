@@ -7,7 +7,13 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { Dashboard } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
+import {
+  optionalText,
+  present,
+  type TextArgs,
+  textArgs,
+  type TextArgValues,
+} from "./shared/args.ts";
 import { FIRST_NOTE, renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -16,7 +22,8 @@ import { resolveUser, trustPhrase, userLine } from "./shared/users.ts";
 const ACTIONS = ["list", "read", "me"] as const;
 
 const Args: TextArgs<"action" | "user"> = textArgs({ action: optionalText, user: optionalText });
-type UsersArgs = typeof Args._output;
+/** The `users` tool's arguments once checked: what the tool acts on. */
+export type UsersArgs = TextArgValues<"action" | "user">;
 
 const PARAMETERS: JsonSchema = {
   type: "object",

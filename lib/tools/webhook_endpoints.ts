@@ -9,7 +9,13 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema, ToolContext } from "../core/types/tool.ts";
 import type { WebhookEndpoint } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
+import {
+  optionalText,
+  present,
+  type TextArgs,
+  textArgs,
+  type TextArgValues,
+} from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -22,7 +28,8 @@ const Args: TextArgs<"action" | "description" | "uuid" | "timeline"> = textArgs(
   uuid: optionalText,
   timeline: optionalText,
 });
-type EndpointArgs = typeof Args._output;
+/** The `webhook_endpoints` tool's arguments once checked: what the tool acts on. */
+export type EndpointArgs = TextArgValues<"action" | "description" | "uuid" | "timeline">;
 
 const PARAMETERS: JsonSchema = {
   type: "object",

@@ -7,7 +7,13 @@ import type * as z from "../base/zod.ts";
 import type { JsonSchema } from "../core/types/tool.ts";
 import type { WebhookEvent } from "../platform/mod.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { optionalText, present, type TextArgs, textArgs } from "./shared/args.ts";
+import {
+  optionalText,
+  present,
+  type TextArgs,
+  textArgs,
+  type TextArgValues,
+} from "./shared/args.ts";
 import { renderList, takeCapped } from "./shared/lists.ts";
 import { PlatformTool, targetTimeline } from "./shared/platform_tool.ts";
 import { relay, unknownAction } from "./shared/relay.ts";
@@ -23,7 +29,8 @@ const Args: TextArgs<"action" | "uuid" | "endpoint" | "timeline"> = textArgs({
   endpoint: optionalText,
   timeline: optionalText,
 });
-type EventArgs = typeof Args._output;
+/** The `webhook_events` tool's arguments once checked: what the tool acts on. */
+export type EventArgs = TextArgValues<"action" | "uuid" | "endpoint" | "timeline">;
 
 const PARAMETERS: JsonSchema = {
   type: "object",

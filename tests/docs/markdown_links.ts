@@ -39,7 +39,7 @@ export function slug(heading: string): string {
 }
 
 /** Lines outside fenced code blocks, with their 1-based numbers. */
-function proseLines(text: string): { line: string; number: number }[] {
+export function proseLines(text: string): { line: string; number: number }[] {
   const out: { line: string; number: number }[] = [];
   let fence: string | undefined;
   text.split("\n").forEach((line, index) => {

@@ -33,8 +33,11 @@ export type NewUser = z.input<typeof AdminUserCreate>;
 
 /** A created user, its first token and, when one was asked for, its integration. */
 export interface CreatedUser {
+  /** The new user. */
   readonly user: Actor;
+  /** Its first API token. */
   readonly token: string;
+  /** Its integration, when one was asked for. */
   readonly integration?: Integration;
 }
 

@@ -7,9 +7,14 @@
 
 /** A request body over its route's limit (declared or counted); a server answers 413. */
 export class BodyTooLargeError extends Error {
+  /** Names the error class in messages and logs. */
   override name = "BodyTooLargeError";
 
-  /** @param limit the route's ceiling in bytes. */
+  /**
+   * Names the limit so the 413 answer can say it.
+   *
+   * @param limit the route's ceiling in bytes.
+   */
   constructor(readonly limit: number) {
     super(`The request body exceeds ${limit} bytes.`);
   }

@@ -8,20 +8,29 @@ import { uuid7 } from "./uuid7.ts";
 
 /** What an event points at: its item (the timeline itself for `timeline.deleted`). */
 export interface DeliveryResource {
+  /** What kind of record it is. */
   readonly type: "message" | "asset" | "task" | "webhook_event" | "timeline";
+  /** The record's uuid. */
   readonly uuid: string;
+  /** The record's API URL, which the receiver fetches. */
   readonly url: string;
 }
 
 /** One delivery body, field for field as the platform sends it. */
 export interface PlatformDelivery {
+  /** The event name, e.g. `message.created`. */
   readonly event: string;
   /** Unique per delivery; also the `X-BaseCradle-Delivery` header. */
   readonly event_id: string;
+  /** When the event happened (ISO-8601). */
   readonly occurred_at: string;
+  /** Who caused it; null for webhook deliveries, which come from outside. */
   readonly actor_uuid: string | null;
+  /** The user this delivery is for. */
   readonly recipient_uuid: string;
+  /** The timeline the event happened on. */
   readonly timeline_uuid: string;
+  /** The record the event is about. */
   readonly resource: DeliveryResource;
 }
 

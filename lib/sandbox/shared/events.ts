@@ -14,12 +14,15 @@ export type EventName =
 
 /** One event as `GET /_sandbox/events` shows it. */
 export interface SandboxEvent {
+  /** The event name. */
   readonly event: EventName;
+  /** The timeline's uuid. */
   readonly timeline: string;
   /** The record the event is about (the timeline itself for `timeline.deleted`). */
   readonly item: string | null;
   /** Who caused it; `null` for webhook deliveries, which come from outside. */
   readonly actor: string | null;
+  /** When it happened (ISO-8601). */
   readonly at: string;
   /**
    * Who viewed the timeline when the event happened, for an event whose timeline is gone by the

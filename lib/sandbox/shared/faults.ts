@@ -32,7 +32,9 @@ export interface FaultSpec {
 
 /** A registered fault and how many uses it has left. */
 export interface Fault extends FaultSpec {
+  /** The fault's id, for removing it. */
   readonly uuid: string;
+  /** Uses left; the fault is dropped when it reaches 0. */
   remaining: number;
 }
 

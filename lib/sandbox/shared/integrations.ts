@@ -21,9 +21,13 @@ export interface IntegrationRow {
 
 /** An integration as the admin surface shows it (the secret included: the operator needs it). */
 export interface Integration {
+  /** Where deliveries for the user are posted; null when none is set. */
   readonly integration_url: string | null;
+  /** Whether the platform delivers to it; it is switched off after repeated failures. */
   readonly integration_enabled: boolean;
+  /** Consecutive failed deliveries. */
   readonly integration_failure_count: number;
+  /** The key deliveries are signed with (`X-BaseCradle-Signature`). */
   readonly integration_secret: string;
 }
 

@@ -15,9 +15,12 @@ const TITLES: Record<string, string> = {
 
 /** An error the client sees as `application/problem+json`. */
 export class Problem extends Error {
+  /** Names the error class in messages and logs. */
   override name = "Problem";
 
   /**
+   * A problem answered with `status`; `code` and `detail` become the problem+json body.
+   *
    * @param status HTTP status.
    * @param code stable machine-readable code (e.g. `not_a_viewer`).
    * @param detail the human sentence clients relay.

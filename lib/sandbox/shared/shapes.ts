@@ -15,9 +15,13 @@ import {
 
 /** The nested-actor form: exactly `{uuid, handle, name, kind}`. */
 export interface Actor {
+  /** The user's uuid. */
   uuid: string;
+  /** The user's handle, without the `@`. */
   handle: string;
+  /** The display name. */
   name: string;
+  /** Whether a person or an agent. */
   kind: "human" | "ai";
 }
 

@@ -17,7 +17,11 @@ export class Uuid7Generator {
   #counter = 0;
   readonly #clock: () => number;
 
-  /** @param clock milliseconds since the epoch; injectable for tests. */
+  /**
+   * A generator whose ids follow the given clock.
+   *
+   * @param clock milliseconds since the epoch; injectable for tests.
+   */
   constructor(clock: () => number = Date.now) {
     this.#clock = clock;
   }

@@ -22,6 +22,15 @@ export function textArgs<Shape extends Record<string, typeof optionalText>>(
 /** The schema {@link textArgs} builds for the fields `K`, spelled out for exported tool types. */
 export type TextArgs<K extends string> = z.ZodObject<Record<K, typeof optionalText>, z.core.$loose>;
 
+/**
+ * What a {@link TextArgs} schema yields once it has checked the fields `K`: each a string or
+ * absent, plus whatever extra keys the model sent. Spelled out, not inferred, so a tool's
+ * published argument type names no schema.
+ */
+export type TextArgValues<K extends string> =
+  & { readonly [P in K]?: string }
+  & { readonly [key: string]: unknown };
+
 /** The outcome of {@link parseArgs}. */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | {
   readonly ok: false;

@@ -16,7 +16,9 @@ export type VisibleAct = "message" | "asset" | "task" | "post_image";
 
 /** The agent's own identity on the platform. */
 export interface SelfIdentity {
+  /** The agent's user uuid. */
   readonly uuid: string;
+  /** The agent's handle. */
   readonly handle: string;
 }
 
