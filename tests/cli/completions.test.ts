@@ -171,6 +171,10 @@ Deno.test("every flag that takes a value says what it takes: its words, a path, 
     "host",
     "wake-command",
     "lanes",
+    "max-guardrail-failure-rate",
+    "max-escalation-rate",
+    "max-p95-latency-ms",
+    "min-cache-hit-rate",
   ]);
   const entries = await completionEntries(COMMANDS);
   for (const entry of entries) {
