@@ -25,6 +25,7 @@ const FIELDS = [
   "escalation",
   "harness_version",
   "host_rules",
+  "knowledge",
   "max_context_tokens",
   "mcp_request_timeout",
   "mcp_servers",

@@ -237,7 +237,10 @@ Deno.test("offline against the sandbox's demo model: /code runs once, its output
 });
 
 Deno.test("a build that ran code is never rebuilt when a message arrives during it", async () => {
-  await using w = await world({ third: true }); // not one-on-one: no nudge on a silent build
+  // Not one-on-one: no nudge on a silent build. The late arrival lands mid-turn, possibly inside
+  // the start second: with the catch-up on it would be answered by this wake
+  // (tests/e2e/wake_catch_up.test.ts); here the pacing rule alone.
+  await using w = await world({ third: true, env: { HARNESS_CATCH_UP: "off" } });
   await install(w);
   await say(w, "compute something");
   w.model.reply(

@@ -136,7 +136,9 @@ Deno.test("a message arriving during a tool-free build triggers ONE rebuild over
 });
 
 Deno.test("the max-builds cap stands unconditionally; the last arrival stays unseen", async () => {
-  await using w = await world({ third: true });
+  // The late arrival lands mid-turn, possibly inside the start second: with the catch-up on it
+  // would be answered by this wake (tests/e2e/wake_catch_up.test.ts); here the pacing rule alone.
+  await using w = await world({ third: true, env: { HARNESS_CATCH_UP: "off" } });
   await say(w, "one");
   const arrivals: string[] = [];
   const silentWhileSomeoneTalks = async () => {
@@ -158,7 +160,9 @@ Deno.test("the max-builds cap stands unconditionally; the last arrival stays uns
 });
 
 Deno.test("a build that ran a tool is never rebuilt (exactly one post)", async () => {
-  await using w = await world({ third: true });
+  // The late arrival lands mid-turn, possibly inside the start second: with the catch-up on it
+  // would be answered by this wake (tests/e2e/wake_catch_up.test.ts); here the pacing rule alone.
+  await using w = await world({ third: true, env: { HARNESS_CATCH_UP: "off" } });
   const first = await say(w, "please answer");
   w.model.reply(
     "chat",

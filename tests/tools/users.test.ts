@@ -2,6 +2,8 @@
 import { strict as assert } from "node:assert";
 import { UsersTool } from "../../lib/tools/users.ts";
 import { contextFor, withRoom } from "./timelines_fixture.ts";
+import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
+import { MemoryJournal } from "../../lib/journal/mod.ts";
 
 Deno.test("users: list shows every trust state and read shows one user", async () => {
   await withRoom(async ({ c, agent, context }) => {
@@ -93,8 +95,15 @@ Deno.test("SimpleContext records acts, has no gate, and derives keys only when t
     context.recordAct("asset");
     assert.deepEqual(context.acts, ["asset"]);
     assert.equal(await context.idempotencyKey("asset", "call-1"), undefined);
+    // The room's context has the real gate bound; a context built without one refuses to post.
+    const bare = new SimpleContext({
+      client: agent.client,
+      timeline: context.timeline,
+      self: { uuid: agent.uuid, handle: agent.handle },
+      journal: new MemoryJournal(),
+    });
     await assert.rejects(
-      context.gate.post({ timeline: context.timeline, body: "hi", kind: "tool" }),
+      bare.gate.post({ timeline: bare.timeline, body: "hi", kind: "tool" }),
       /no outbound gate/,
     );
     const keyed = contextFor(agent, context.timeline, { idempotencyKey: (k, id) => `${k}:${id}` });
