@@ -36,6 +36,7 @@ const options = {
   "base-url": { type: "string" },
   handle: { type: "string" },
   json: { type: "boolean" },
+  "rejudge-tone": { type: "boolean" },
   "fail-on": { type: "list", values: ["more-refusals", "fewer-replies"] },
 } as const;
 
@@ -59,6 +60,8 @@ export interface ReplayRun {
   readonly flags: ModelFlags;
   readonly handle?: string;
   readonly json: boolean;
+  /** `--rejudge-tone`: ask the tone judge again instead of reusing recorded verdicts. */
+  readonly rejudgeTone?: boolean;
   readonly rules: readonly FailRule[];
   readonly env: Readonly<Record<string, string>>;
   readonly io?: Io;
@@ -137,6 +140,7 @@ export async function runReplay(run: ReplayRun): Promise<number> {
       against,
       env: run.env,
       handle: run.handle,
+      rejudgeTone: run.rejudgeTone,
       rules: run.rules,
     });
     io.stdout(run.json ? `${JSON.stringify(report, null, 2)}\n` : replayTable(report));
@@ -163,7 +167,7 @@ export const replayCommand: Command<typeof options> = {
   name: "replay",
   usage: `Usage: harness replay [selection] [--config-home DIR] [--model M] [--provider P]
                       [--sdk S] [--surface S] [--base-url URL] [--handle H] [--json]
-                      [--fail-on RULES]
+                      [--fail-on RULES] [--rejudge-tone]
 
 Re-run recorded turns (HARNESS_HOME/records) offline against another charter or model and show
 what the agent would have said. Tools answer from the record; posts and other creates are
@@ -187,6 +191,9 @@ What to replay against (defaults: what each record says, then the environment):
   --sdk S           AI_SDK (default: AI_SDK, else openai)
   --surface S       AI_SDK_SURFACE (default: AI_SDK_SURFACE, else the SDK's own)
   --base-url URL    AI_BASE_URL (default: AI_BASE_URL, else the vendor's)
+  --rejudge-tone    ask guardrails.json's tone judge about every captured post (default: a
+                    post whose exact text the record's judge passed or refused gets that
+                    verdict again, without a model call)
 
 Output:
   --handle H        the agent's handle: turns whose inbound text mentions @H are the mentions
@@ -257,6 +264,7 @@ Exit codes: 0 done, no rule crossed; 1 a rule crossed, a turn failed to replay, 
       },
       handle: values.handle?.trim() || undefined,
       json: values.json === true,
+      rejudgeTone: values["rejudge-tone"] === true,
       rules,
       env,
     });
