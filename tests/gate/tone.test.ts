@@ -165,7 +165,7 @@ Deno.test("tone gate: a broken judge fails closed with a typed verdict and one W
       /^WARNING tone unjudged timeline=\S+ model=judge-mini error=unparseable why=/,
     );
     assert.match(journal.lines[2], /^WARNING tone unjudged .*error=failed why=.*does not exist/);
-    assert.ok(journal.lines.every((l) => !/\n|    at /.test(l)), "no stack trace");
+    assert.ok(journal.lines.every((l) => !/\n|\s{4}at /.test(l)), "no stack trace");
   }, { tone: judgeOn(mock) });
 });
 
