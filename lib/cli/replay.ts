@@ -37,6 +37,7 @@ const options = {
   handle: { type: "string" },
   "with-history": { type: "boolean" },
   json: { type: "boolean" },
+  "rejudge-tone": { type: "boolean" },
   "fail-on": { type: "list", values: ["more-refusals", "fewer-replies"] },
 } as const;
 
@@ -60,6 +61,8 @@ export interface ReplayRun {
   readonly flags: ModelFlags;
   readonly handle?: string;
   readonly json: boolean;
+  /** `--rejudge-tone`: ask the tone judge again instead of reusing recorded verdicts. */
+  readonly rejudgeTone?: boolean;
   readonly rules: readonly FailRule[];
   /** `--with-history`. */
   readonly withHistory?: boolean;
@@ -140,6 +143,7 @@ export async function runReplay(run: ReplayRun): Promise<number> {
       against,
       env: run.env,
       handle: run.handle,
+      rejudgeTone: run.rejudgeTone,
       rules: run.rules,
       withHistory: run.withHistory,
     });
@@ -167,7 +171,7 @@ export const replayCommand: Command<typeof options> = {
   name: "replay",
   usage: `Usage: harness replay [selection] [--config-home DIR] [--model M] [--provider P]
                       [--sdk S] [--surface S] [--base-url URL] [--handle H] [--json]
-                      [--with-history] [--fail-on RULES]
+                      [--with-history] [--fail-on RULES] [--rejudge-tone]
 
 Re-run recorded turns (HARNESS_HOME/records) offline against another charter or model and show
 what the agent would have said. Tools answer from the record; posts and other creates are
@@ -196,6 +200,9 @@ What to replay against (defaults: what each record says, then the environment):
                     recalled memory and working-state notes the record kept; a turn whose
                     transcript no longer holds them (compacted, pruned) fails, naming what is
                     missing
+  --rejudge-tone    ask guardrails.json's tone judge about every captured post (default: a
+                    post whose exact text the record's judge passed or refused gets that
+                    verdict again, without a model call)
 
 Output:
   --handle H        the agent's handle: turns whose inbound text mentions @H are the mentions
@@ -266,6 +273,7 @@ Exit codes: 0 done, no rule crossed; 1 a rule crossed, a turn failed to replay, 
       },
       handle: values.handle?.trim() || undefined,
       json: values.json === true,
+      rejudgeTone: values["rejudge-tone"] === true,
       rules,
       withHistory: values["with-history"] === true,
       env,

@@ -20,6 +20,8 @@ import { clearText, type SurfaceChecks } from "./clear.ts";
 import { deliver } from "./deliver.ts";
 import { DEFAULT_GUARDRAILS, type Guardrails } from "./guardrails.ts";
 import { GateRefusal } from "./refusal.ts";
+import { TONE_CHECK, type ToneCheck, toneRefusalReason, type ToneVerdict } from "./tone.ts";
+import { fail } from "./verdict.ts";
 import type { Check } from "./verdict.ts";
 
 /** What a gate is built from. */
@@ -35,6 +37,11 @@ export interface GateOptions {
    * the same values the wake registers with the journal's scrubber.
    */
   readonly secrets?: Iterable<string | null | undefined>;
+  /**
+   * The tone check (docs/security.md#the-tone-check), when `guardrails.json` configures one: it
+   * judges the agent's own messages (kind `tool`) after every rule check passed.
+   */
+  readonly tone?: ToneCheck;
 }
 
 /** The outbound gate. */
@@ -45,11 +52,13 @@ export class Gate implements OutboundGate {
   readonly surfaces: SurfaceChecks;
   readonly #client: PlatformClient;
   readonly #journal: Journal;
+  readonly #tone: ToneCheck | undefined;
 
   /** Builds the pipeline once; guardrails and secrets are fixed for the gate's life. */
   constructor(options: GateOptions) {
     this.#client = options.client;
     this.#journal = options.journal ?? silentJournal;
+    this.#tone = options.tone;
     const surfaces = surfaceChecks(options.guardrails ?? DEFAULT_GUARDRAILS, options.secrets ?? []);
     this.surfaces = Object.freeze({
       message: Object.freeze(surfaces.message),
@@ -86,9 +95,29 @@ export class Gate implements OutboundGate {
     }
   }
 
-  /** Screens, then posts; a replayed idempotency key resolves to the original message. */
+  /**
+   * Screens, has the agent's own message judged for tone when a tone check is configured, then
+   * posts; a replayed idempotency key resolves to the original message.
+   */
   async post(request: PostRequest): Promise<Message> {
     const checked = this.screen(request);
+    if (this.#tone !== undefined && request.kind === "tool") {
+      const verdict = await this.#tone.judge(checked.body);
+      request.onTone?.(verdict);
+      if (!verdict.passed) {
+        const refusal = toneRefusal(verdict);
+        if (verdict.error !== undefined) {
+          this.#journal.event("WARNING", "tone unjudged", {
+            timeline: request.timeline,
+            model: verdict.model,
+            error: verdict.error,
+            why: verdict.reason,
+          }, { color: "yellow" });
+        }
+        this.#blocked(request.timeline, request.kind, refusal);
+        throw refusal;
+      }
+    }
     const message = await deliver(this.#client, checked, request.idempotencyKey);
     posted(this.#journal, {
       message: message.content.uuid,
@@ -106,4 +135,9 @@ export class Gate implements OutboundGate {
       check: [...new Set(refusal.failed.map((v) => v.check))].join(","),
     }, { color: "yellow" });
   }
+}
+
+/** The refusal a failing tone verdict gives: one `tone` verdict, the judge's reason verbatim. */
+export function toneRefusal(verdict: ToneVerdict): GateRefusal {
+  return new GateRefusal([fail(TONE_CHECK, toneRefusalReason(verdict))]);
 }

@@ -9,11 +9,13 @@
  *   "forbidden_patterns": [
  *     { "pattern": "\\bproject\\s+nightjar\\b", "flags": "i", "reason": "the codename is internal" }
  *   ],
- *   "secret_guard": true
+ *   "secret_guard": true,
+ *   "tone": { "instruction": "Warm, plain and brief; never sarcastic.", "model": "gpt-4.1-mini" }
  * }
  * ```
  *
- * Every key is optional; unknown keys are errors.
+ * Every key is optional; unknown keys are errors. `tone` switches on the model-judged tone check
+ * (lib/gate/tone.ts); without it no judge is ever built.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
@@ -34,6 +36,21 @@ export interface ForbiddenPattern {
   readonly reason?: string;
 }
 
+/** The longest tone instruction accepted, in characters: a tone, not a second charter. */
+export const MAX_TONE_INSTRUCTION = 4000;
+/** The largest `tone.max_tokens` accepted. */
+export const MAX_TONE_TOKENS = 32_000;
+
+/** The tone check's settings (`guardrails.json` `tone`); absent, the check is off. */
+export interface ToneSettings {
+  /** What the judge checks each message against, in the operator's words. */
+  readonly instruction: string;
+  /** The judge's model id; undefined: the wake's own model (`AI_MODEL`). */
+  readonly model?: string;
+  /** The judge's output cap in tokens; undefined: the provider's default. */
+  readonly maxTokens?: number;
+}
+
 /** The gate's configuration. */
 export interface Guardrails {
   /** Longest body allowed, in code points. */
@@ -42,6 +59,8 @@ export interface Guardrails {
   readonly forbiddenPatterns: readonly ForbiddenPattern[];
   /** Whether credential shapes (API keys, tokens, private keys) are refused. */
   readonly secretGuard: boolean;
+  /** The model-judged tone check; undefined (the default): off. */
+  readonly tone?: ToneSettings;
   /** The file these came from; undefined for the built-in defaults. */
   readonly file?: string;
 }
@@ -79,10 +98,17 @@ const PatternEntry = z.strictObject({
   reason: z.string().trim().min(1).optional(),
 });
 
+const ToneEntry = z.strictObject({
+  instruction: z.string().trim().min(1).max(MAX_TONE_INSTRUCTION),
+  model: z.string().trim().min(1).optional(),
+  max_tokens: z.int().min(16).max(MAX_TONE_TOKENS).optional(),
+});
+
 const GuardrailsFile = z.strictObject({
   max_length: z.int().min(1).max(MAX_MAX_LENGTH).optional(),
   forbidden_patterns: z.array(PatternEntry).optional(),
   secret_guard: z.boolean().optional(),
+  tone: ToneEntry.optional(),
 });
 
 /** How to mend each key, by the last named segment of its path. */
@@ -97,10 +123,19 @@ const FIXES: Record<string, string> = {
     "or leave the key out",
   reason: "give a short non-empty sentence, or leave the key out",
   secret_guard: "set it to true or false",
+  tone: 'make it an object like {"instruction": "Warm, plain and brief."}, or leave the key ' +
+    "out to keep the tone check off",
+  instruction: "describe the tone every message must keep, in one non-empty text of at most " +
+    `${MAX_TONE_INSTRUCTION} characters`,
+  model: "give the judge's model id as a non-empty string, or leave the key out to use AI_MODEL",
+  max_tokens: `set it to a whole number of tokens from 16 to ${MAX_TONE_TOKENS}, or leave the ` +
+    "key out for the provider's default",
 };
 
-const ROOT_FIX = "the keys are max_length, forbidden_patterns and secret_guard; remove any other";
+const ROOT_FIX =
+  "the keys are max_length, forbidden_patterns, secret_guard and tone; remove any other";
 const ENTRY_FIX = "an entry's keys are pattern, flags and reason; remove any other";
+const TONE_FIX = "tone's keys are instruction, model and max_tokens; remove any other";
 
 /** `["forbidden_patterns", 0, "pattern"]` → `forbidden_patterns[0].pattern`. */
 function keyPath(path: ReadonlyArray<PropertyKey>): string {
@@ -114,7 +149,12 @@ function keyPath(path: ReadonlyArray<PropertyKey>): string {
 function fromIssue(file: string, issue: z.core.$ZodIssue): GuardrailsError {
   if (issue.code === "unrecognized_keys") {
     const key = keyPath([...issue.path, issue.keys[0]]);
-    return new GuardrailsError(file, key, "unknown key", issue.path.length ? ENTRY_FIX : ROOT_FIX);
+    const fix = issue.path.length === 0
+      ? ROOT_FIX
+      : issue.path[0] === "tone"
+      ? TONE_FIX
+      : ENTRY_FIX;
+    return new GuardrailsError(file, key, "unknown key", fix);
   }
   if (issue.path.length === 0) {
     return new GuardrailsError(
@@ -170,6 +210,13 @@ export function parseGuardrails(text: string, file: string): Guardrails {
       (data.forbidden_patterns ?? []).map((entry, i) => compile(file, i, entry)),
     ),
     secretGuard: data.secret_guard ?? true,
+    ...(data.tone === undefined ? {} : {
+      tone: Object.freeze({
+        instruction: data.tone.instruction,
+        model: data.tone.model,
+        maxTokens: data.tone.max_tokens,
+      }),
+    }),
     file,
   });
 }

@@ -10,6 +10,7 @@ import type {
   SurfaceFields,
   TextSurface,
 } from "../platform/mod.ts";
+import type { ToneVerdict } from "./tone.ts";
 
 /** One message the agent (or the wake on its behalf) wants to post. */
 export interface PostRequest {
@@ -21,6 +22,12 @@ export interface PostRequest {
   readonly kind: PostKind;
   /** The deterministic key for replay protection, when the post has an anchor. */
   readonly idempotencyKey?: string;
+  /**
+   * Told the tone check's verdict when one ran (only on the agent's own messages, only when
+   * `guardrails.json` configures `tone`), pass or fail, before the post is sent or refused: the
+   * turn record keeps it.
+   */
+  readonly onTone?: (verdict: ToneVerdict) => void;
 }
 
 /** Agent text for a surface other than a timeline message, to be screened before it is sent. */

@@ -18,6 +18,8 @@ import { closeMemoryProvider } from "../memory/hooks.ts";
 import { PlatformClient } from "../platform/mod.ts";
 import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { buildProvider } from "../providers/factory.ts";
+import { judgeCall } from "../providers/judge_call.ts";
+import { ToneJudge } from "../gate/tone.ts";
 import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
 import type { TimelineAgentOptions } from "./options.ts";
 
@@ -88,11 +90,24 @@ export async function pollOptionsFromEnv(
     for (const secret of [env.aiApiKey, env.token, env.password]) registerSecret(secret);
     const client = PlatformClient.fromEnv({}, read);
     const optional = await loadOptionalFactories(resolution.activeTools, read);
+    const tone = runtime.guardrails?.tone;
     const gate = new Gate({
       client,
       guardrails: runtime.guardrails,
       journal,
       secrets: [env.token, env.aiApiKey, env.password],
+      tone: tone && new ToneJudge({
+        settings: tone,
+        defaultModel: env.aiModel,
+        ask: judgeCall({
+          provider: env.aiProvider,
+          sdk: env.aiSdk,
+          surface: env.aiSdkSurface,
+          model: env.aiModel,
+          apiKey: env.aiApiKey,
+          baseURL: env.aiBaseUrl,
+        }),
+      }),
     });
     return {
       client,

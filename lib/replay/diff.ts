@@ -40,7 +40,11 @@ export function originalSide(record: TurnRecord): Side {
   // The agent's words on every surface; the wake's own acknowledgements and reports are not.
   const verdicts = (record.gate_verdicts ?? [])
     .filter((v) => v.kind !== "probe-ack" && v.kind !== "failure-report")
-    .map(({ verdict, checks }) => ({ verdict, checks }));
+    .map(({ verdict, checks, tone }) => ({
+      verdict,
+      checks,
+      ...(tone && { tone: { passed: tone.passed, reason: tone.reason, model: tone.model } }),
+    }));
   const texts = (record.outbound ?? []).filter((post) => post.kind === "tool")
     .map((post) => post.text ?? "");
   const result = record.result ?? (texts.length ? "spoke" : "silent");
@@ -61,7 +65,13 @@ export function originalSide(record: TurnRecord): Side {
 
 /** The replay's side. */
 export function replaySide(run: TurnRun, model: string): Side {
-  const verdicts = run.verdicts.map(({ verdict, checks }) => ({ verdict, checks: [...checks] }));
+  const verdicts = run.verdicts.map(({ verdict, checks, tone }) => ({
+    verdict,
+    checks: [...checks],
+    ...(tone && {
+      tone: { passed: tone.passed, reason: tone.reason, model: tone.model, reused: tone.reused },
+    }),
+  }));
   return {
     result: run.posts.length ? "spoke" : "silent",
     spoke: run.posts.length > 0,
@@ -82,7 +92,9 @@ export function diffSides(before: Side, after: Side): Diff {
   const spokeChanged = before.spoke !== after.spoke;
   const textChanged = before.texts.join("\n") !== after.texts.join("\n");
   const toolsChanged = before.tool_calls.join(",") !== after.tool_calls.join(",");
-  const verdictsChanged = JSON.stringify(before.verdicts) !== JSON.stringify(after.verdicts);
+  // A decision changed, not a judge's wording: a re-judged pass with other words is the same.
+  const decisions = (side: Side) => JSON.stringify(side.verdicts.map((v) => [v.verdict, v.checks]));
+  const verdictsChanged = decisions(before) !== decisions(after);
   const score = !before.spoke && !after.spoke
     ? 1
     : before.spoke !== after.spoke

@@ -52,6 +52,8 @@ export interface ReplayOptions {
   readonly withHistory?: boolean;
   /** Where the engine's lines go (default: silent). */
   readonly journal?: Journal;
+  /** `--rejudge-tone`: judge every post's tone again instead of reusing the record's verdict. */
+  readonly rejudgeTone?: boolean;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function replayTurns(options: ReplayOptions): Promise<ReplayReport>
         // The sandbox model is served by this process itself: nothing leaves it.
         enforceHostRules: !options.against.sandbox_model,
         journal,
+        rejudgeTone: options.rejudgeTone,
       }).then((setup) => ({ setup, provider: buildProvider(setup.provider) }));
       setups.set(key, found);
     }

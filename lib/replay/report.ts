@@ -18,6 +18,16 @@ export const SideSchema = z.strictObject({
   verdicts: z.array(z.strictObject({
     verdict: z.enum(["passed", "refused"]),
     checks: z.array(z.string()),
+    /**
+     * The tone judge's verdict on the post, when one ran; `reused` (replay side only): true when
+     * the record's verdict was taken, false when the judge was asked.
+     */
+    tone: z.strictObject({
+      passed: z.boolean(),
+      reason: z.string(),
+      model: z.string(),
+      reused: z.boolean().optional(),
+    }).optional(),
   })),
   refusals: z.number().int().nonnegative(),
   ...TURN_COST_FIELDS,

@@ -14,7 +14,10 @@ import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
 import type { Tool } from "../core/types/tool.ts";
 import { surfaceChecks } from "../gate/checks.ts";
 import type { SurfaceChecks } from "../gate/clear.ts";
-import { DEFAULT_GUARDRAILS } from "../gate/guardrails.ts";
+import { DEFAULT_GUARDRAILS, type ToneSettings } from "../gate/guardrails.ts";
+import { ToneJudge } from "../gate/tone.ts";
+import { judgeCall } from "../providers/judge_call.ts";
+import { ReplayTone } from "./tone.ts";
 import type { BuildProviderOptions } from "../providers/factory.ts";
 import { enforceHostRules, resolveRuntime, type Runtime } from "../runtime/resolve.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
@@ -58,6 +61,11 @@ export interface ReplaySetup {
    * secrets, exactly as a wake's gate builds them.
    */
   readonly checks: SurfaceChecks;
+  /**
+   * The tone check (docs/records.md#replaying-the-tone-check), when the config home's
+   * guardrails.json configures one: recorded verdicts reused, other posts judged live.
+   */
+  readonly tone?: ReplayTone;
   readonly maxSteps: number;
   readonly responseRetries: number;
   /** Whether the volatile brief (time, step budget) is composed. */
@@ -87,6 +95,8 @@ export interface PrepareOptions {
   readonly enforceHostRules?: boolean;
   /** Where the fence's `host refused` and `url refused` lines go (default: silent). */
   readonly journal?: Journal;
+  /** `--rejudge-tone`: ask the tone judge for every post, never reusing a recorded verdict. */
+  readonly rejudgeTone?: boolean;
 }
 
 /**
@@ -133,6 +143,17 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
     },
   ));
   const charter = charterOf(runtime);
+  const provider: BuildProviderOptions = {
+    provider: env.aiProvider,
+    sdk: env.aiSdk,
+    surface: env.aiSdkSurface,
+    model: model.model,
+    apiKey: model.apiKey,
+    baseURL: env.aiBaseUrl,
+    params: runtime.modelParams.params,
+    searchParams: runtime.searchParams,
+    builtins: resolution.builtinNames,
+  };
   return {
     configHome: runtime.configHome,
     charter,
@@ -147,22 +168,24 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
       env.aiApiKey,
       env.password,
     ]),
+    tone: replayTone(runtime.guardrails?.tone, provider, options.rejudgeTone === true),
     maxSteps: env.maxSteps,
     responseRetries: env.responseRetries,
     onboard: env.onboard,
     imagePrep: runtime.imagePrep,
-    provider: {
-      provider: env.aiProvider,
-      sdk: env.aiSdk,
-      surface: env.aiSdkSurface,
-      model: model.model,
-      apiKey: model.apiKey,
-      baseURL: env.aiBaseUrl,
-      params: runtime.modelParams.params,
-      searchParams: runtime.searchParams,
-      builtins: resolution.builtinNames,
-    },
+    provider,
   };
+}
+
+/** The replay's tone check over the replay's model connection, or undefined when it is off. */
+function replayTone(
+  settings: ToneSettings | undefined,
+  provider: BuildProviderOptions,
+  rejudge: boolean,
+): ReplayTone | undefined {
+  if (settings === undefined) return undefined;
+  const live = new ToneJudge({ settings, defaultModel: provider.model, ask: judgeCall(provider) });
+  return new ReplayTone({ settings, live, model: live.model, rejudge });
 }
 
 function registryOf(tools: readonly Tool[], policy: Policy): ToolRegistry {

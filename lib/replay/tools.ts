@@ -4,8 +4,10 @@
  * platform, the network or the disk. A call is answered from the record instead:
  *
  * - `messages` `create`: the body goes through the outbound gate's real checks (the config home's
- *   guardrails and the harness's secrets). A pass is captured as a post and answered as the tool
- *   answers a post; a refusal is answered with the gate's own refusal text. Both are verdicts.
+ *   guardrails and the harness's secrets), then, when the config home configures one, the tone
+ *   check (lib/replay/tone.ts: the recorded verdict for the same body, else the judge). A pass is
+ *   captured as a post and answered as the tool answers a post; a refusal is answered with the
+ *   gate's own refusal text. Both are verdicts.
  * - `assets`, `tasks`, `webhook_endpoints` `create`: their text fields go through the same checks
  *   the wake's gate runs on them (docs/security.md#what-each-surface-screens); a refusal is a
  *   verdict and is answered with the gate's refusal text, a pass is a verdict and goes on below.
@@ -24,6 +26,8 @@ import { clearText, type SurfaceChecks } from "../gate/clear.ts";
 import type { ClearSurface } from "../gate/post_request.ts";
 import type { SurfaceFields } from "../platform/mod.ts";
 import { GateRefusal } from "../gate/refusal.ts";
+import { toneRefusal } from "../gate/gate.ts";
+import type { ReplayToneVerdict } from "./tone.ts";
 
 /** One post the replayed turn would have made (never sent). */
 export interface CapturedPost {
@@ -36,6 +40,8 @@ export interface ReplayVerdict {
   readonly kind: string;
   readonly verdict: "passed" | "refused";
   readonly checks: readonly string[];
+  /** The tone check's verdict on this post, when one ran. */
+  readonly tone?: ReplayToneVerdict;
 }
 
 /** One create (other than a post) the replayed turn would have made (never sent). */
@@ -109,6 +115,8 @@ export interface ReplayToolOptions {
   readonly checks: SurfaceChecks;
   /** Where the turn's effects are gathered. */
   readonly capture: ReplayCapture;
+  /** The tone check for this turn, when the config home configures one. */
+  readonly tone?: { judge(body: string): Promise<ReplayToneVerdict> };
 }
 
 /** The per-turn state every replay tool of one turn shares. */
@@ -116,6 +124,7 @@ export class ReplayTurnTools {
   readonly #recorded: RecordedCalls;
   readonly #record: TurnRecord;
   readonly #checks: SurfaceChecks;
+  readonly #tone: ReplayToolOptions["tone"];
   /** Where the turn's effects go. */
   readonly capture: ReplayCapture;
   #posts = 0;
@@ -124,6 +133,7 @@ export class ReplayTurnTools {
     this.#record = options.record;
     this.#recorded = new RecordedCalls(options.record);
     this.#checks = options.checks;
+    this.#tone = options.tone;
     this.capture = options.capture;
   }
 
@@ -133,7 +143,7 @@ export class ReplayTurnTools {
   }
 
   /** Answers one call (see the module's description). */
-  answer(name: string, args: unknown): string {
+  answer(name: string, args: unknown): string | Promise<string> {
     const fields = typeof args === "object" && args !== null ? args as Record<string, unknown> : {};
     const action = typeof fields.action === "string" ? fields.action : undefined;
     if (name === "messages" && action === "create") return this.#post(fields);
@@ -183,7 +193,7 @@ export class ReplayTurnTools {
     return undefined;
   }
 
-  #post(fields: Record<string, unknown>): string {
+  #post(fields: Record<string, unknown>): string | Promise<string> {
     this.capture.sources.push({ name: "messages", source: "gate" });
     const body = fields.body;
     if (typeof body !== "string" || body === "") {
@@ -203,7 +213,22 @@ export class ReplayTurnTools {
       });
       return `Couldn't create a message: ${error.message}`;
     }
-    this.capture.verdicts.push({ kind: "tool", verdict: "passed", checks: [] });
+    // As in a wake, the tone judge runs only after every rule check passed.
+    if (this.#tone === undefined) return this.#posted(timeline, body);
+    return this.#tone.judge(body).then((tone) => {
+      if (tone.passed) return this.#posted(timeline, body, tone);
+      this.capture.verdicts.push({ kind: "tool", verdict: "refused", checks: ["tone"], tone });
+      return `Couldn't create a message: ${toneRefusal(tone).message}`;
+    });
+  }
+
+  #posted(timeline: string, body: string, tone?: ReplayToneVerdict): string {
+    this.capture.verdicts.push({
+      kind: "tool",
+      verdict: "passed",
+      checks: [],
+      ...(tone && { tone }),
+    });
     this.capture.posts.push({ timeline, text: body });
     // The uuid the original post of the same ordinal got, so a model that refers to it reads
     // what it read then; a post the original turn never made gets a fresh one.
@@ -262,7 +287,7 @@ class ReplayTool extends Tool {
     this.#turn = turn;
   }
 
-  run(args: unknown, _call?: ToolContext): string {
+  run(args: unknown, _call?: ToolContext): string | Promise<string> {
     return this.#turn.answer(this.name, args);
   }
 }

@@ -17,6 +17,7 @@ import { briefView, composeVolatile, withKnowledge } from "../wake/engaged/brief
 import { withWorkingState } from "../wake/engaged/working_state.ts";
 import type { RebuiltHistory } from "./history.ts";
 import { ReplayCapture, ReplayTurnTools } from "./tools.ts";
+import type { ReplayToneVerdict } from "./tone.ts";
 import type { ReplaySetup } from "./setup.ts";
 
 /** One tool call, as the diff compares them: the name and the `action`, when there is one. */
@@ -30,7 +31,11 @@ export interface TurnRun {
   /** The agent's speech that passed the gate (captured, not sent), in order. */
   readonly posts: readonly string[];
   readonly calls: readonly CallStep[];
-  readonly verdicts: readonly { verdict: "passed" | "refused"; checks: readonly string[] }[];
+  readonly verdicts: readonly {
+    verdict: "passed" | "refused";
+    checks: readonly string[];
+    tone?: ReplayToneVerdict;
+  }[];
   /** The turn's closing (unspoken) text. */
   readonly narration: string;
   readonly steps: number;
@@ -67,7 +72,12 @@ export async function runTurn(
   history?: RebuiltHistory,
 ): Promise<TurnRun> {
   const capture = new ReplayCapture();
-  const answers = new ReplayTurnTools({ record, checks: setup.checks, capture });
+  const answers = new ReplayTurnTools({
+    record,
+    checks: setup.checks,
+    capture,
+    tone: setup.tone?.forRecord(record),
+  });
   const registry = new ToolRegistry({ policy: setup.policy });
   for (const tool of setup.tools) registry.register(answers.wrap(tool));
   const engine = new Engine(provider, registry, {
@@ -100,7 +110,11 @@ export async function runTurn(
     calls: result.toolCalls.map((call) =>
       call.action === undefined ? { name: call.name } : { name: call.name, action: call.action }
     ),
-    verdicts: capture.verdicts.map(({ verdict, checks }) => ({ verdict, checks })),
+    verdicts: capture.verdicts.map(({ verdict, checks, tone }) => ({
+      verdict,
+      checks,
+      ...(tone && { tone }),
+    })),
     narration: result.text,
     steps: result.steps,
     tokensIn: result.usage.tokensIn,

@@ -82,11 +82,23 @@ export async function assemble(
   const { guardrails } = runtime; // validated by the resolution, as resolved-config does
   const gate = new DeferredGate(async () => {
     const { Gate } = await lazyImport<typeof import("../gate/gate.ts")>("lib/gate/gate.ts");
+    // The tone judge and its SDK load only when guardrails.json asks for one.
+    const tone = guardrails?.tone === undefined ? undefined : (await lazyImport<
+      typeof import("./tone_judge.ts")
+    >("lib/wake/tone_judge.ts")).wakeToneJudge(guardrails.tone, {
+      provider: env.aiProvider,
+      sdk: env.aiSdk,
+      surface: env.aiSdkSurface,
+      model,
+      apiKey,
+      baseURL: env.aiBaseUrl,
+    });
     return new Gate({
       client,
       guardrails,
       journal,
       secrets: [env.token, env.aiApiKey, env.password],
+      tone,
     });
   });
   const context = new WakeContext({

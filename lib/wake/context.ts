@@ -18,6 +18,7 @@ import type {
   OutboundGate,
   PostRequest,
 } from "../gate/post_request.ts";
+import type { ToneVerdict } from "../gate/tone.ts";
 import { type KeyedTurn, keyForCall } from "./keys.ts";
 
 /** What the context is built from. */
@@ -49,7 +50,12 @@ export class WakeContext implements PlatformContext {
   /** Posts that reached the platform since the current turn began (the turn record's). */
   outbound: { uuid: string; kind: string; text: string }[] = [];
   /** The gate's decisions since the current turn began (the turn record's). */
-  verdicts: { kind: string; verdict: "passed" | "refused"; checks: string[] }[] = [];
+  verdicts: {
+    kind: string;
+    verdict: "passed" | "refused";
+    checks: string[];
+    tone?: ToneVerdict;
+  }[] = [];
 
   /**
    * Gate refusals of any agent-authored text since the current turn began: its posts and the
@@ -104,24 +110,38 @@ export class WakeContext implements PlatformContext {
   }
 
   /** Records a gate refusal (told apart by shape: the gate's module loads only when used). */
-  #refused(kind: string, error: unknown): void {
+  #refused(kind: string, error: unknown, tone?: ToneVerdict): void {
     const failed = (error as { failed?: unknown }).failed;
     if ((error as Error)?.name === "GateRefusal" && Array.isArray(failed)) {
       const checks = [
         ...new Set(failed.map((verdict: { check?: unknown }) => String(verdict.check))),
       ];
-      this.verdicts.push({ kind, verdict: "refused", checks });
+      this.verdicts.push({ kind, verdict: "refused", checks, ...(tone && { tone }) });
     }
   }
 
   async #observedPost(gate: OutboundGate, request: PostRequest) {
+    // The tone judge's verdict, pass or fail, goes into this post's gate verdict.
+    let tone: ToneVerdict | undefined;
+    const observed: PostRequest = {
+      ...request,
+      onTone: (verdict) => {
+        tone = verdict;
+        request.onTone?.(verdict);
+      },
+    };
     try {
-      const message = await gate.post(request);
-      this.verdicts.push({ kind: request.kind, verdict: "passed", checks: [] });
+      const message = await gate.post(observed);
+      this.verdicts.push({
+        kind: request.kind,
+        verdict: "passed",
+        checks: [],
+        ...(tone && { tone }),
+      });
       this.outbound.push({ uuid: message.content.uuid, kind: request.kind, text: request.body });
       return message;
     } catch (error) {
-      this.#refused(request.kind, error);
+      this.#refused(request.kind, error, tone);
       throw error;
     }
   }

@@ -71,12 +71,29 @@ export const OutboundSchema = z.strictObject({
   ...TextOrHash,
 });
 
+/**
+ * The tone judge's verdict on a post (docs/records.md#the-tone-verdict): whether it passed, the
+ * judge's reason (or what went wrong, with `error`), the model, and the hashes replay matches a
+ * recorded verdict by.
+ */
+export const ToneVerdictSchema = z.strictObject({
+  passed: z.boolean(),
+  reason: z.string(),
+  model: z.string(),
+  body_sha256: Hash,
+  instruction_sha256: Hash,
+  /** `failed` or `unparseable`: the judge gave no judgement and the post was refused. */
+  error: z.enum(["failed", "unparseable"]).optional(),
+});
+
 /** One outbound-gate decision on a post the turn tried. */
 export const GateVerdictSchema = z.strictObject({
   kind: z.string(),
   verdict: z.enum(["passed", "refused"]),
   /** The failing checks of a refusal, in pipeline order. */
   checks: z.array(z.string()),
+  /** The tone check's verdict, when one ran on this post. */
+  tone: ToneVerdictSchema.optional(),
 });
 
 /**

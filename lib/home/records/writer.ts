@@ -68,6 +68,18 @@ export interface VerdictInput {
   readonly kind: string;
   readonly verdict: "passed" | "refused";
   readonly checks: readonly string[];
+  /** The tone check's verdict on this post, when one ran. */
+  readonly tone?: ToneVerdictInput;
+}
+
+/** A tone verdict as the gate gives it (lib/gate/tone.ts `ToneVerdict` fits). */
+export interface ToneVerdictInput {
+  readonly passed: boolean;
+  readonly reason: string;
+  readonly model: string;
+  readonly bodySha256: string;
+  readonly instructionSha256: string;
+  readonly error?: "failed" | "unparseable";
 }
 
 /**
@@ -282,6 +294,15 @@ async function completeFields(input: TurnRecordInput): Promise<Record<string, un
       kind: v.kind,
       verdict: v.verdict,
       checks: [...v.checks],
+      tone: v.tone && {
+        passed: v.tone.passed,
+        // The judge's reason may paraphrase the message: scrubbed like every stored text.
+        reason: scrubSecrets(v.tone.reason),
+        model: v.tone.model,
+        body_sha256: v.tone.bodySha256,
+        instruction_sha256: v.tone.instructionSha256,
+        error: v.tone.error,
+      },
     })),
     regenerated: input.regenerated ?? false,
     result: input.result,

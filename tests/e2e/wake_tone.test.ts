@@ -1,0 +1,77 @@
+/**
+ * The tone check in a real `harness wake` (docs/security.md#the-tone-check): guardrails.json
+ * names a judge model, the scripted agent first posts a sarcastic line the judge refuses, reads
+ * the judge's reason, and posts a kind one that goes out. Only the kind one reaches the timeline,
+ * the journal says `post blocked … check=tone`, and the turn record keeps both tone verdicts.
+ */
+import assert from "node:assert/strict";
+import { chatCompletion } from "../support/model_mock.ts";
+import { agentPosts, chatMessages, say, wakeFor, world } from "./wake_support.ts";
+
+const REASON = "It mocks the reader; say it plainly.";
+
+Deno.test("wake: a post the tone judge refuses is not sent; the regenerated one is", async () => {
+  await using w = await world({ routed: true });
+  await Deno.mkdir(`${w.home}/config`, { recursive: true });
+  await Deno.writeTextFile(
+    `${w.home}/config/guardrails.json`,
+    JSON.stringify({ tone: { instruction: "Never sarcastic.", model: "judge", max_tokens: 100 } }),
+  );
+  const agent = [
+    { id: "c0", body: "Oh, brilliant question." },
+    { id: "c1", body: "Good question! Here is the answer." },
+  ];
+  let step = 0;
+  w.model.always("chat", (request) => {
+    const body = request.body as { model: string; messages: { content: string }[] };
+    if (body.model === "judge") {
+      const sarcastic = body.messages[1].content.includes("brilliant");
+      return {
+        json: chatCompletion({
+          content: JSON.stringify(
+            sarcastic ? { pass: false, reason: REASON } : { pass: true, reason: "Kind." },
+          ),
+        }),
+      };
+    }
+    const next = agent[step++];
+    return next === undefined ? { json: chatCompletion({ content: "Done." }) } : {
+      json: chatCompletion({
+        toolCalls: [{
+          id: next.id,
+          name: "messages",
+          arguments: { action: "create", body: next.body },
+        }],
+      }),
+    };
+  });
+  const asked = await say(w, "@ada why is the sky blue?");
+  await w.settle();
+  const result = wakeFor(w, asked.content.uuid);
+  assert.equal(result.code, 0, result.stderr);
+
+  const posts = await agentPosts(w);
+  assert.deepEqual(posts, ["Good question! Here is the answer."]);
+  assert.match(result.stderr, /WARNING post blocked timeline=\S+ kind=tool check=tone/);
+  // The agent read the judge's reason verbatim in its tool result.
+  const agentCalls = w.model.requestsTo("chat").map((r, i) => ({ r, i }))
+    .filter(({ r }) => (r.body as { model: string }).model === "scripted");
+  const afterRefusal = JSON.stringify(chatMessages(w.model, agentCalls[1].i));
+  assert.ok(afterRefusal.includes(REASON), afterRefusal);
+
+  const record = JSON.parse(
+    (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim().split("\n").at(-1)!,
+  );
+  const tones = record.gate_verdicts.map((
+    v: {
+      verdict: string;
+      checks: string[];
+      tone: { passed: boolean; reason: string; model: string };
+    },
+  ) => [v.verdict, v.checks.join(), v.tone.passed, v.tone.reason, v.tone.model]);
+  assert.deepEqual(tones, [
+    ["refused", "tone", false, REASON, "judge"],
+    ["passed", "", true, "Kind.", "judge"],
+  ]);
+  assert.equal(record.result, "spoke");
+});
