@@ -19,6 +19,7 @@ export type {
   OutboundGate,
   PostRequest,
 } from "../gate/post_request.ts";
+export type { ToneVerdict } from "../gate/tone.ts";
 export type { AddressPolicy } from "../net/address_policy.ts";
 export type { Resolver } from "../net/dns.ts";
 export type { HttpRequest, HttpResponse, Transport } from "../net/pinned_transport.ts";
