@@ -9,7 +9,8 @@
  *   "forbidden_patterns": [
  *     { "pattern": "\\bproject\\s+nightjar\\b", "flags": "i", "reason": "the codename is internal" }
  *   ],
- *   "secret_guard": true
+ *   "secret_guard": true,
+ *   "max_refusals_per_turn": 2
  * }
  * ```
  *
@@ -25,6 +26,13 @@ export const GUARDRAILS_FILE = "guardrails.json";
 export const DEFAULT_MAX_LENGTH = 10_000;
 /** The largest `max_length` accepted: beyond this a "limit" limits nothing. */
 export const MAX_MAX_LENGTH = 1_000_000;
+/**
+ * Gate refusals of the agent's words in one turn after which the turn's speaking closes and the
+ * turn escalates (docs/security.md#stop-at-the-second-refusal).
+ */
+export const DEFAULT_MAX_REFUSALS_PER_TURN = 2;
+/** The largest `max_refusals_per_turn` accepted: more tries is the model deciding, not the gate. */
+export const MAX_MAX_REFUSALS_PER_TURN = 10;
 
 /** One operator-forbidden pattern, compiled. */
 export interface ForbiddenPattern {
@@ -42,6 +50,8 @@ export interface Guardrails {
   readonly forbiddenPatterns: readonly ForbiddenPattern[];
   /** Whether credential shapes (API keys, tokens, private keys) are refused. */
   readonly secretGuard: boolean;
+  /** Refusals in one turn that close its speaking tools and escalate. */
+  readonly maxRefusalsPerTurn: number;
   /** The file these came from; undefined for the built-in defaults. */
   readonly file?: string;
 }
@@ -51,6 +61,7 @@ export const DEFAULT_GUARDRAILS: Guardrails = Object.freeze({
   maxLength: DEFAULT_MAX_LENGTH,
   forbiddenPatterns: Object.freeze([]),
   secretGuard: true,
+  maxRefusalsPerTurn: DEFAULT_MAX_REFUSALS_PER_TURN,
 });
 
 /** A guardrails.json that cannot be used. `key` is the offending key path, when there is one. */
@@ -83,6 +94,7 @@ const GuardrailsFile = z.strictObject({
   max_length: z.int().min(1).max(MAX_MAX_LENGTH).optional(),
   forbidden_patterns: z.array(PatternEntry).optional(),
   secret_guard: z.boolean().optional(),
+  max_refusals_per_turn: z.int().min(1).max(MAX_MAX_REFUSALS_PER_TURN).optional(),
 });
 
 /** How to mend each key, by the last named segment of its path. */
@@ -97,9 +109,13 @@ const FIXES: Record<string, string> = {
     "or leave the key out",
   reason: "give a short non-empty sentence, or leave the key out",
   secret_guard: "set it to true or false",
+  max_refusals_per_turn: `set it to a whole number from 1 to ${MAX_MAX_REFUSALS_PER_TURN} ` +
+    `(default ${DEFAULT_MAX_REFUSALS_PER_TURN}): the refusals in one turn after which nothing ` +
+    "more is sent and the turn escalates",
 };
 
-const ROOT_FIX = "the keys are max_length, forbidden_patterns and secret_guard; remove any other";
+const ROOT_FIX = "the keys are max_length, forbidden_patterns, secret_guard and " +
+  "max_refusals_per_turn; remove any other";
 const ENTRY_FIX = "an entry's keys are pattern, flags and reason; remove any other";
 
 /** `["forbidden_patterns", 0, "pattern"]` → `forbidden_patterns[0].pattern`. */
@@ -170,6 +186,7 @@ export function parseGuardrails(text: string, file: string): Guardrails {
       (data.forbidden_patterns ?? []).map((entry, i) => compile(file, i, entry)),
     ),
     secretGuard: data.secret_guard ?? true,
+    maxRefusalsPerTurn: data.max_refusals_per_turn ?? DEFAULT_MAX_REFUSALS_PER_TURN,
     file,
   });
 }

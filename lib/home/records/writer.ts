@@ -34,6 +34,7 @@ import {
   type ToolCallOutcome,
   type TurnRecord,
   TurnRecordSchema,
+  type TurnResult,
 } from "./schema.ts";
 import { readTail } from "./tail.ts";
 import { appendWitness } from "./witness.ts";
@@ -120,7 +121,7 @@ export interface TurnRecordInput {
   readonly outbound?: readonly PostInput[];
   readonly gateVerdicts?: readonly VerdictInput[];
   readonly regenerated?: boolean;
-  readonly result?: "spoke" | "silent" | "escalated" | "failed";
+  readonly result?: TurnResult;
   readonly escalationReason?: string;
   /** The tool specs the model was offered (any JSON value); hashed canonically, never stored. */
   readonly toolManifest?: unknown;

@@ -27,8 +27,8 @@ import {
 import { Message } from "../../core/types/message.ts";
 import type { TurnHook } from "../../core/turn_hook.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
-import { unspoken } from "../../journal/catalogue_engine.ts";
-import { appendTurnRecord, StageTimer } from "../../home/records/mod.ts";
+import { unspoken, type UnspokenKind } from "../../journal/catalogue_engine.ts";
+import { appendTurnRecord, StageTimer, type TurnResult } from "../../home/records/mod.ts";
 import { lazyImport } from "../../base/lazy_import.ts";
 import {
   billingBlocked,
@@ -41,6 +41,7 @@ import {
 import { observeMemory, recallMemory } from "../../memory/hooks.ts";
 import { attribute } from "./attribution.ts";
 import { escalateIfCalledFor } from "./escalation_trigger.ts";
+import { isHandOff, settleHandOff } from "./hand_off.ts";
 import { briefView, composeVolatile, volatileParts, withKnowledge } from "./brief.ts";
 import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
@@ -250,6 +251,11 @@ async function driveTurn(
       delivery: wake.env.deliveryId,
     });
   }
+  // A refusal or a cut reply is a hand-off: it stands as it is, never rebuilt or remembered.
+  if (isHandOff(result)) {
+    settleHandOff(wake, spec, result);
+    return "done";
+  }
   // A build about to be rebuilt is discarded: its narration is neither logged nor remembered.
   if (standing && !await standing(result)) return "done";
   await settleNarration(wake, spec, result.text, result.kind, postedBodies(live, turnMessage));
@@ -336,14 +342,19 @@ async function recordTurn(
   }
 }
 
-/** The turn in one word (docs/records.md#fields): failed, escalated, spoke, or silent. */
+/**
+ * The turn in one word (docs/records.md#fields): failed, refused, escalated (notified, or its
+ * speaking closed by the gate's refusals), truncated, spoke, or silent.
+ */
 function turnResult(
   wake: Wake,
   outcome: TurnOutcome | undefined,
   facts: TurnFacts,
-): "spoke" | "silent" | "escalated" | "failed" {
+): TurnResult {
   if (outcome === undefined || outcome === "billing" || outcome === "permanent") return "failed";
-  if (facts.escalated) return "escalated";
+  if (facts.kind === "refused") return "refused";
+  if (facts.escalated || wake.context.closed) return "escalated";
+  if (facts.kind === "truncated") return "truncated";
   const acts = wake.context.acts;
   return acts.includes("message") || acts.includes("post_image") ? "spoke" : "silent";
 }
@@ -429,7 +440,7 @@ async function settleNarration(
   wake: Wake,
   spec: TurnSpec,
   text: string,
-  kind: "narration" | "reserve" | "stuck",
+  kind: UnspokenKind,
   posts?: readonly string[],
 ): Promise<void> {
   unspoken(wake.journal, { timeline: wake.settings.timeline, kind, text });
