@@ -76,7 +76,9 @@ Deno.test("engine: a cut tool call is asked again once with the same context, th
     "the second ask carries exactly the first's context",
   );
   assert.ok(!messages.some((m) => m.ending), "the cut reply never reached the transcript");
-  assert.deepEqual(journal.at("WARNING"), ["WARNING reply cut step=1 call_cut=yes asked_again=yes"]);
+  assert.deepEqual(journal.at("WARNING"), [
+    "WARNING reply cut step=1 call_cut=yes asked_again=yes",
+  ]);
 });
 
 Deno.test("engine: a tool call cut twice ends the run truncated, nothing run", async () => {

@@ -51,7 +51,11 @@ Deno.test("speaking closed: the second refusal closes the turn; a clean post is 
   await assert.rejects(post(context, LEAK), GateRefusal);
   assert.equal(context.closed, false);
   await assert.rejects(
-    context.gate.clear({ surface: "task", fields: { instructions: LEAK } as never, timeline: "tl" }),
+    context.gate.clear({
+      surface: "task",
+      fields: { instructions: LEAK } as never,
+      timeline: "tl",
+    }),
     GateRefusal,
   );
   assert.equal(context.refusals, 2);
