@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { anthropicMessage, chatCompletion, responsesReply } from "../support/model_mock.ts";
 import { startStub } from "../support/http_stub.ts";
+import { runCli } from "../support/run_cli.ts";
 import { agentPosts, messageCreateKeys, say, type World, world } from "./wake_support.ts";
 
 const TOKEN = "tk_e2e_hand_off_secret";
@@ -63,6 +64,20 @@ async function assertRefused(
   assert.equal(r.outcome_kind, "refused");
   assert.equal(r.escalation_reason, "model_refused");
   assert.deepEqual(r.outbound, []);
+  await assertShown(w, "refused");
+}
+
+/** `records stats` counts the turn under its result, and `status` shows it beside the wake. */
+async function assertShown(w: World, result: "refused" | "truncated"): Promise<void> {
+  const home = { HARNESS_HOME: w.home, NO_COLOR: "1" };
+  const stats = await runCli(["records", "stats", "--json"], { env: home });
+  assert.equal(stats.code, 0, stats.stderr);
+  const [row] = JSON.parse(stats.stdout).timelines;
+  assert.equal(row.results[result], 1);
+  assert.equal(row.posts, 0);
+  const status = await runCli(["status"], { env: home });
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, new RegExp(` ok/${result} +1 +0 +${result}:1 `));
 }
 
 Deno.test("hand-off: a chat refusal ends the turn refused, notifies, posts nothing", async () => {
@@ -155,6 +170,7 @@ Deno.test("hand-off: a reply cut in its text is truncated, with a WARNING and no
   const r = await record(w);
   assert.equal(r.result, "truncated");
   assert.equal(r.escalation_reason, undefined);
+  await assertShown(w, "truncated");
 });
 
 Deno.test("hand-off: a tool call cut by the limit is asked again once, and the whole call runs", async () => {
