@@ -165,7 +165,10 @@ async function driveTurn(
   const view = await ensureBrief(wake, spec.recallQuery);
   facts.timer.lap("brief");
   wake.context.beginTurn(spec.anchor, live, turnStart);
-  const hooks: TurnHook[] = [nudgeHook(spec.nudge, () => wake.context.acts.length > 0)];
+  // A turn whose speaking the gate closed is not nudged to speak (docs/security.md).
+  const hooks: TurnHook[] = [
+    nudgeHook(spec.nudge, () => wake.context.acts.length > 0 || wake.context.closed),
+  ];
   if (budgetActive(wake)) {
     // docs/operating.md#the-budget-guard: each step's spend reaches the turn's lease as it goes.
     const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
