@@ -218,9 +218,9 @@ Deno.test({
     await using away = await elsewhere();
     const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TMPDIR: away.path };
     await using playground = await startPlayground([], env, { bundle: dir, cwd: away.path });
-    assert.match(await (await fetch(playground.url)).text(), /<title>Harness playground<\/title>/);
-    assert.match(await (await fetch(`${playground.url}app.js`)).text(), /new EventSource\(/);
-    assert.match(await (await fetch(`${playground.url}app.css`)).text(), /\.ansi-34/);
+    assert.match(await (await fetch(playground.url)).text(), /<title>Harness studio<\/title>/);
+    assert.match(await (await fetch(`${playground.url}js/main.js`)).text(), /new EventSource\(/);
+    assert.match(await (await fetch(`${playground.url}views.css`)).text(), /\.ansi-34/);
     assert.equal(await playground.stop(), 0, playground.stderr());
   },
 });
