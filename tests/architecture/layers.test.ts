@@ -290,6 +290,8 @@ const LAYERS: readonly Layer[] = [
       "lib/platform",
       "lib/core/types",
       "lib/core",
+      // lib/providers: the configured agent names the options its provider is built from (type).
+      "lib/providers",
       "lib/memory",
       "lib/config",
       // lib/install: a wake runs the upgrade reconcile before it reads the config home.
