@@ -424,8 +424,8 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/demo",
     purpose:
-      "the offline demo's world and its wake subprocess, shared by harness demo and the playground",
-    may: ["lib/base", "lib/platform", "lib/gate", "lib/sandbox"],
+      "the offline demo's world and its wake's model and environment, shared by harness demo and the playground",
+    may: ["lib/platform", "lib/gate", "lib/sandbox"],
   },
   {
     folder: "lib/playground/static",
