@@ -14,3 +14,17 @@ export async function budgetAdmits(wake: Wake): Promise<boolean> {
   const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
   return await guard.admitTurn(wake);
 }
+
+/** At wake start, with a limit: raises the wall when today's spend is already over one. */
+export async function guardBudget(wake: Wake): Promise<void> {
+  if (!budgetActive(wake)) return;
+  const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
+  await guard.guardWake(wake);
+}
+
+/** At wake end, with a limit: releases a lease whose item went to another wake. */
+export async function releaseBudget(wake: Wake): Promise<void> {
+  if (!budgetActive(wake)) return;
+  const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
+  await guard.releaseWake(wake);
+}
