@@ -31,6 +31,7 @@ export const LAZY_MODULES = [
   "lib/wake/budget.ts",
   "lib/gate/gate.ts",
   "lib/gate/guardrails.ts",
+  "lib/gate/closed.ts",
   "lib/wake/tone_judge.ts",
   "lib/config/host_rules.ts",
   "lib/config/knowledge.ts",

@@ -239,6 +239,10 @@ const COLUMNS: readonly [string, (row: TimelineStats) => string][] = [
   ],
   ["p95_ms", (r) => r.p95_latency_ms === null ? "-" : String(Math.round(r.p95_latency_ms))],
   ["cost_usd", (r) => r.cost_usd === null ? "-" : r.cost_usd.toFixed(4)],
+  // The hand-offs: turns the harness stopped, the model refused, or the output limit cut.
+  ["escalated", (r) => String(r.results.escalated)],
+  ["refused", (r) => String(r.results.refused)],
+  ["truncated", (r) => String(r.results.truncated)],
 ];
 
 /** The readable table: the timeline left-aligned, numbers right-aligned. */
@@ -266,7 +270,7 @@ export const recordsCommand: Command<typeof options> = {
                              [--max-guardrail-failure-rate R] [--max-escalation-rate R]
                              [--max-p95-latency-ms MS] [--min-cache-hit-rate R]
        harness records show [--timeline UUID] [--since WHEN] [--until WHEN] [--last N]
-                            [--result spoke|silent|escalated|failed] [--json]
+                            [--result spoke|silent|escalated|refused|truncated|failed] [--json]
 
 Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl per timeline).
 
@@ -279,7 +283,8 @@ Read the chained turn records under HARNESS_HOME/records/ (one <timeline>.jsonl 
            Entries of records/ that are no chain, head or anchor are named on stderr as
            records/<name>: skipped: <why>, and skipped (so by stats and show).
   stats    per timeline: turns, posts (successful messages creates), tokens in/out, cache-hit
-           ratio (cached/in), p95 total latency (nearest rank) and cost.
+           ratio (cached/in), p95 total latency (nearest rank), cost, and the hand-offs:
+           turns escalated, refused by the model, or truncated by the output limit.
            With --since: the drift numbers per UTC day or ISO week over the window —
            guardrail-failure rate (turns with a gate refusal / turns), escalation rate,
            p95 latency, cache-hit rate — with tokens, cost and wakes, and the total.
@@ -300,7 +305,8 @@ Options:
                    show also takes an ISO 8601 time
   --until WHEN     show: only records written at or before WHEN (a span back or ISO 8601)
   --last N         show: after the other filters, only the newest N turns
-  --result R       show: only turns that came to R (spoke, silent, escalated, failed)
+  --result R       show: only turns that came to R (spoke, silent, escalated, refused,
+                   truncated, failed)
   --by day|week    bucket by UTC day (default) or by ISO week (Monday to Sunday)
   --chart SERIES   below the table, a bar chart of cost, tokens, p95 or cache per period;
                    drawn only when stdout is a terminal

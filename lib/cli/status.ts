@@ -104,12 +104,19 @@ const COLUMNS: readonly [string, (w: Omit<WakeSummary, "timeline">) => string][]
   ["outcome", (w) => (w.outcome_kind ? `${w.outcome}/${w.outcome_kind}` : w.outcome)],
   ["turns", (w) => String(w.turns)],
   ["posted", (w) => String(w.posted)],
+  ["results", (w) => resultsCell(w.results)],
   ["steps", (w) => String(w.steps)],
   ["tokens_in", (w) => String(w.tokens_in)],
   ["tokens_out", (w) => String(w.tokens_out)],
   ["cost_usd", (w) => (w.cost_usd === null ? "-" : w.cost_usd.toFixed(4))],
   ["wake", (w) => w.wake_id],
 ];
+
+/** `escalated:1,spoke:2`: the results the wake's turns came to, in the schema's order. */
+function resultsCell(results: WakeSummary["results"]): string {
+  const shown = Object.entries(results).filter(([, n]) => n > 0).map(([r, n]) => `${r}:${n}`);
+  return shown.length ? shown.join(",") : "-";
+}
 
 /** The readable form: a block per timeline with its wakes' table, items in flight and walls. */
 export function statusText(report: StatusReport): string {
@@ -194,8 +201,9 @@ export const statusCommand: Command<typeof options> = {
 What the agent has been doing, read from HARNESS_HOME alone (no network, no credentials). Per
 timeline: when the last wake started (engaged or idle), the walls engaged (a tripped wake
 breaker, a billing wall), the last engaged wakes from the turn records (record_written: when the
-wake's last turn record was written, at the end of its last turn; outcome, turns, posted, steps,
-tokens_in, tokens_out, cost_usd, wake id) and the items in flight (claims not yet settled, with
+wake's last turn record was written, at the end of its last turn; outcome, turns, posted,
+results — what its turns came to, e.g. escalated:1,refused:1 — steps, tokens_in, tokens_out,
+cost_usd, wake id) and the items in flight (claims not yet settled, with
 when they were taken; "stale" when their wake is over). A wake that found nothing new writes no
 turn record and is not listed.
 

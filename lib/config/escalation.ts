@@ -18,6 +18,7 @@ export const ESCALATION_REASONS = [
   "step_budget_exhausted_unanswered",
   "billing_wall",
   "budget_exhausted",
+  "model_refused",
 ] as const;
 
 /** One trigger. */

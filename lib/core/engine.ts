@@ -13,6 +13,7 @@ import { lazyImport } from "../base/lazy_import.ts";
 import {
   imagesUnprepared,
   payloadReplay,
+  replyCut,
   reserveSummary,
   stepLine,
   wakeUsedSteps,
@@ -169,7 +170,14 @@ class Run {
         const reminder = await this.options.stepReminder?.();
         const note = stepCounter(step, max, started);
         this.messages.push(Message.system(reminder ? `${note}\n\n${reminder}` : note));
-        const reply = await this.#chat(specs.length ? specs : undefined);
+        let reply = await this.#chat(specs.length ? specs : undefined);
+        if (reply.ending === "truncated" && reply.cutCall) {
+          // The limit cut a tool call: the same context is asked once more, the cut reply
+          // dropped unseen (acting on part of a plan is worse than asking again).
+          replyCut(this.deps.journal, { step, resumed: true });
+          reply = await this.#chat(specs.length ? specs : undefined);
+        }
+        if (reply.ending) return await this.#handOff(step, started, reply);
         this.messages.push(reply);
         // The one save allowed to fail the turn: a tool call absent from disk never ran.
         await this.options.persist?.();
@@ -316,6 +324,27 @@ class Run {
     }
     if (appended) await this.#progress();
     return extended;
+  }
+
+  /**
+   * A reply the model refused or the limit cut ends the run as it stands: its tool calls are
+   * never run (a refusal is a hand-off, a cut reply a partial plan) and no hook may extend it.
+   * The reply is kept in the transcript without them, so the next load has no dangling call.
+   */
+  async #handOff(step: number, started: Date, reply: Message): Promise<EngineResult> {
+    const kept: Message = { ...reply };
+    delete kept.toolCalls;
+    this.messages.push(kept);
+    await this.#progress();
+    if (reply.cutCall) replyCut(this.deps.journal, { step, resumed: false });
+    stepLine(this.deps.journal, {
+      step,
+      maxSteps: this.engine.maxSteps,
+      tools: [],
+      hookContinue: false,
+      seconds: seconds(started, this.deps.now()),
+    });
+    return this.#result(kept, reply.ending === "refused" ? "refused" : "truncated");
   }
 
   /**

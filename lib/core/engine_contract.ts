@@ -22,8 +22,12 @@ export class EngineError extends Error {
   override name = "EngineError";
 }
 
-/** How the turn's final (unspoken) text came about. */
-export type UnspokenKind = "narration" | "reserve";
+/**
+ * How the turn's final (unspoken) text came about: the model ended it (`narration`), the step
+ * cap's report (`reserve`), the model refused (`refused`), or the output limit cut the reply
+ * (`truncated`; a cut tool call is asked again once first).
+ */
+export type UnspokenKind = "narration" | "reserve" | "refused" | "truncated";
 
 /** One tool call the turn made. */
 export interface ToolCallRecord {
@@ -65,7 +69,10 @@ export interface UsageTotals {
 export interface EngineResult {
   /** The turn's final text (narration or reserve report); `""` when the model wrote none. */
   readonly text: string;
-  /** `narration` for a turn the model ended itself, `reserve` for the step-cap report. */
+  /**
+   * `narration` for a turn the model ended itself, `reserve` for the step-cap report, `refused`
+   * or `truncated` for a reply that ended so (`reply.ending`; its tool calls were not run).
+   */
   readonly kind: UnspokenKind;
   /** The final assistant turn, as appended to the transcript. */
   readonly reply: Message;

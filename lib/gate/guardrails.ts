@@ -10,6 +10,7 @@
  *     { "pattern": "\\bproject\\s+nightjar\\b", "flags": "i", "reason": "the codename is internal" }
  *   ],
  *   "secret_guard": true,
+ *   "max_refusals_per_turn": 2,
  *   "tone": { "instruction": "Warm, plain and brief; never sarcastic.", "model": "gpt-4.1-mini" }
  * }
  * ```
@@ -27,6 +28,13 @@ export const GUARDRAILS_FILE = "guardrails.json";
 export const DEFAULT_MAX_LENGTH = 10_000;
 /** The largest `max_length` accepted: beyond this a "limit" limits nothing. */
 export const MAX_MAX_LENGTH = 1_000_000;
+/**
+ * Gate refusals of the agent's words in one turn after which the turn's speaking closes and the
+ * turn escalates (docs/security.md#stop-at-the-second-refusal).
+ */
+export const DEFAULT_MAX_REFUSALS_PER_TURN = 2;
+/** The largest `max_refusals_per_turn` accepted: more tries is the model deciding, not the gate. */
+export const MAX_MAX_REFUSALS_PER_TURN = 10;
 
 /** One operator-forbidden pattern, compiled. */
 export interface ForbiddenPattern {
@@ -61,6 +69,8 @@ export interface Guardrails {
   readonly secretGuard: boolean;
   /** The model-judged tone check; undefined (the default): off. */
   readonly tone?: ToneSettings;
+  /** Refusals in one turn that close its speaking tools and escalate. */
+  readonly maxRefusalsPerTurn: number;
   /** The file these came from; undefined for the built-in defaults. */
   readonly file?: string;
 }
@@ -70,6 +80,7 @@ export const DEFAULT_GUARDRAILS: Guardrails = Object.freeze({
   maxLength: DEFAULT_MAX_LENGTH,
   forbiddenPatterns: Object.freeze([]),
   secretGuard: true,
+  maxRefusalsPerTurn: DEFAULT_MAX_REFUSALS_PER_TURN,
 });
 
 /** A guardrails.json that cannot be used. `key` is the offending key path, when there is one. */
@@ -109,6 +120,7 @@ const GuardrailsFile = z.strictObject({
   forbidden_patterns: z.array(PatternEntry).optional(),
   secret_guard: z.boolean().optional(),
   tone: ToneEntry.optional(),
+  max_refusals_per_turn: z.int().min(1).max(MAX_MAX_REFUSALS_PER_TURN).optional(),
 });
 
 /** How to mend each key, by the last named segment of its path. */
@@ -130,10 +142,13 @@ const FIXES: Record<string, string> = {
   model: "give the judge's model id as a non-empty string, or leave the key out to use AI_MODEL",
   max_tokens: `set it to a whole number of tokens from 16 to ${MAX_TONE_TOKENS}, or leave the ` +
     "key out for the provider's default",
+  max_refusals_per_turn: `set it to a whole number from 1 to ${MAX_MAX_REFUSALS_PER_TURN} ` +
+    `(default ${DEFAULT_MAX_REFUSALS_PER_TURN}): the refusals in one turn after which nothing ` +
+    "more is sent and the turn escalates",
 };
 
-const ROOT_FIX =
-  "the keys are max_length, forbidden_patterns, secret_guard and tone; remove any other";
+const ROOT_FIX = "the keys are max_length, forbidden_patterns, secret_guard, " +
+  "max_refusals_per_turn and tone; remove any other";
 const ENTRY_FIX = "an entry's keys are pattern, flags and reason; remove any other";
 const TONE_FIX = "tone's keys are instruction, model and max_tokens; remove any other";
 
@@ -217,6 +232,7 @@ export function parseGuardrails(text: string, file: string): Guardrails {
         maxTokens: data.tone.max_tokens,
       }),
     }),
+    maxRefusalsPerTurn: data.max_refusals_per_turn ?? DEFAULT_MAX_REFUSALS_PER_TURN,
     file,
   });
 }

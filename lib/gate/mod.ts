@@ -10,6 +10,7 @@ export { CheckedMessage, type Draft } from "./checked_message.ts";
 export { clearText, fieldSubject, type SurfaceChecks } from "./clear.ts";
 export type { ClearRequest, ClearSurface } from "./post_request.ts";
 export { GateRefusal, redactSpans } from "./refusal.ts";
+export { SPEAKING_CLOSED, SpeakingClosed } from "./closed.ts";
 export type { Check, Verdict } from "./verdict.ts";
 export {
   forbiddenPatterns,
@@ -32,11 +33,13 @@ export { type Folded, foldSkeleton, foldVisible } from "./fold.ts";
 export {
   DEFAULT_GUARDRAILS,
   DEFAULT_MAX_LENGTH,
+  DEFAULT_MAX_REFUSALS_PER_TURN,
   type ForbiddenPattern,
   type Guardrails,
   GUARDRAILS_FILE,
   GuardrailsError,
   loadGuardrails,
   MAX_MAX_LENGTH,
+  MAX_MAX_REFUSALS_PER_TURN,
   parseGuardrails,
 } from "./guardrails.ts";

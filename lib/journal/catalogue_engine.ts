@@ -106,8 +106,11 @@ export function posted(journal: Journal, f: {
   });
 }
 
-/** Which unspoken text: a turn's narration, the step-cap reserve report, or the canned note. */
-export type UnspokenKind = "narration" | "reserve" | "stuck";
+/**
+ * Which unspoken text: a turn's narration, the step-cap reserve report, the canned note, or the
+ * text of a reply the model refused or the output limit cut.
+ */
+export type UnspokenKind = "narration" | "reserve" | "stuck" | "refused" | "truncated";
 
 /**
  * INFO `unspoken`: `[timeline] kind chars text="…"`. The one content-bearing field: the text
@@ -191,6 +194,19 @@ export function payloadReplay(journal: Journal, f: { images: number; error: stri
     "WARNING",
     `Request too large with ${f.images} inline image(s): replaying once without them: ${f.error}`,
   );
+}
+
+/**
+ * WARNING `reply cut step=N call_cut=yes asked_again=yes|no`: the output limit cut a reply in
+ * the middle of a tool call. The first time in a step the same context is asked again; a second
+ * cut reply ends the turn `truncated`.
+ */
+export function replyCut(journal: Journal, f: { step: number; resumed: boolean }): void {
+  journal.event("WARNING", "reply cut", {
+    step: f.step,
+    call_cut: "yes",
+    asked_again: f.resumed ? "yes" : "no",
+  }, { color: "yellow" });
 }
 
 /**

@@ -179,6 +179,27 @@ export function degraded(journal: Journal, f: { timeline: string; reason: string
   });
 }
 
+/**
+ * WARNING `turn handed off` (yellow): `timeline item result [model] [refusal]` — the model refused
+ * (`result=refused`, with the vendor's words when it gave them) or the output limit cut the
+ * reply (`result=truncated`). The turn posts nothing more and its tool calls were not run.
+ */
+export function turnHandedOff(journal: Journal, f: {
+  timeline: string;
+  item: string;
+  result: "refused" | "truncated";
+  model?: string;
+  refusal?: string;
+}): void {
+  journal.event("WARNING", "turn handed off", {
+    timeline: f.timeline,
+    item: f.item,
+    result: f.result,
+    model: f.model,
+    refusal: f.refusal,
+  }, { color: "yellow", verbatim: f.refusal === undefined ? [] : ["refusal"] });
+}
+
 /** Who tried to post: the agent's `messages` tool, or the wake's own ack/report poster. */
 export type PostKind = "tool" | "probe-ack" | "failure-report";
 

@@ -18,7 +18,8 @@ const CUT = new Set(["max_tokens", "model_context_window_exceeded", "pause_turn"
  * left out. `stop_reason: "refusal"` sets `ending: "refused"` (with the vendor's explanation as
  * `refusal` when it gave one); `max_tokens` (or the context window, or a pause still unresumed)
  * sets `ending: "truncated"`,
- * and a `tool_use` block that was the last thing written is dropped: it may have been cut.
+ * and a `tool_use` block that was the last thing written is dropped (it may have been cut) and
+ * the message marked `cutCall`.
  */
 export function fromAnthropicContent(
   content: readonly unknown[],
@@ -30,6 +31,7 @@ export function fromAnthropicContent(
   const texts: string[] = [];
   const citations: Citation[] = [];
   const toolCalls: ToolCall[] = [];
+  let cutCall = false;
   blocks.forEach((block, index) => {
     if (block.type === "text") {
       texts.push(str(block.text) ?? "");
@@ -39,7 +41,11 @@ export function fromAnthropicContent(
       }
     } else if (block.type === "tool_use") {
       const name = str(block.name);
-      if (!name || (cut && index === blocks.length - 1)) return;
+      if (!name) return;
+      if (cut && index === blocks.length - 1) {
+        cutCall = true;
+        return;
+      }
       toolCalls.push({
         id: str(block.id) ?? "",
         name,
@@ -58,6 +64,7 @@ export function fromAnthropicContent(
     ? "truncated"
     : undefined;
   if (ending) message.ending = ending;
+  if (ending === "truncated" && cutCall) message.cutCall = true;
   if (ending === "refused" && isRecord(stopDetails)) {
     const explanation = str(stopDetails.explanation)?.trim();
     if (explanation) message.refusal = explanation;

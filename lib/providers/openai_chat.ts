@@ -200,13 +200,35 @@ export function chatReplyCitations(reply: unknown, message: Record<string, unkno
   return out;
 }
 
-/** Reads a Chat Completions reply into an assistant Message (usage attached by the caller). */
+/**
+ * Reads a Chat Completions reply into an assistant Message (usage attached by the caller). A
+ * `refusal` on the message, or `finish_reason: content_filter`, sets `ending: "refused"` (the
+ * refusal's words kept as `refusal`); `finish_reason: length` sets `ending: "truncated"`, and
+ * any tool calls of a cut reply are left out (the last one's arguments may be half written) and
+ * the message marked `cutCall`. OpenRouter's SDK spells the field `finishReason`.
+ */
 export function fromChatReply(reply: unknown): Message {
   const message = chatReplyMessage(reply);
-  if (!message) return { role: "assistant", content: null };
+  const choice = records(isRecord(reply) ? reply.choices : undefined)[0];
+  const finish = str(choice?.finish_reason) ?? str(choice?.finishReason);
+  if (!message) {
+    const empty: Message = { role: "assistant", content: null };
+    if (finish === "length") empty.ending = "truncated";
+    if (finish === "content_filter") empty.ending = "refused";
+    return empty;
+  }
   const toolCalls = chatToolCalls(message);
   const content = withFooter(chatText(message), chatReplyCitations(reply, message));
   const out: Message = { role: "assistant", content };
+  const refusal = str(message.refusal)?.trim();
+  if (refusal || finish === "content_filter") {
+    out.ending = "refused";
+    if (refusal) out.refusal = refusal;
+  } else if (finish === "length") {
+    out.ending = "truncated";
+    if (toolCalls.length) out.cutCall = true;
+    return out;
+  }
   if (toolCalls.length) out.toolCalls = toolCalls;
   return out;
 }

@@ -3,7 +3,7 @@
  * out, one assistant Message back.
  */
 import type OpenAI from "openai";
-import type { CodeRun, CodeRunFile, Message, ToolCall } from "../core/types/message.ts";
+import type { CodeRun, CodeRunFile, Ending, Message, ToolCall } from "../core/types/message.ts";
 import type { ToolSpec } from "../core/types/tool.ts";
 import {
   type Citation,
@@ -123,7 +123,9 @@ export const CODE_ONLY_REPLY = "[I ran code in the vendor's sandbox.]";
  * Reads a Responses reply: `output_text` parts concatenated, `url_citation` annotations into
  * the footer, `function_call` items into tool calls (ids are the `call_id`s), and the code trace —
  * `code_interpreter_call` items' source and container, `container_file_citation` annotations —
- * into `codeRun`.
+ * into `codeRun`. A `refusal` part sets `ending: "refused"` (its words kept as `refusal`); an
+ * `incomplete` reply cut by `max_output_tokens` sets `ending: "truncated"`, leaving its function
+ * calls out (the last may be half written) and marking the message `cutCall`.
  */
 export function fromResponsesReply(reply: unknown): Message {
   const output = records(isRecord(reply) ? reply.output : undefined);
@@ -134,9 +136,11 @@ export function fromResponsesReply(reply: unknown): Message {
   const cited = new Map<string, CodeRunFile>();
   let container: string | undefined;
   let ranCode = false;
+  const refusals: string[] = [];
   for (const item of output) {
     if (item.type === "message") {
       for (const part of records(item.content)) {
+        if (part.type === "refusal") refusals.push(str(part.refusal)?.trim() ?? "");
         if (part.type !== "output_text") continue;
         texts.push(str(part.text) ?? "");
         for (const annotation of records(part.annotations)) {
@@ -171,10 +175,28 @@ export function fromResponsesReply(reply: unknown): Message {
   let content = withFooter(texts.length ? texts.join("") : null, citations);
   if (ranCode && !content && !toolCalls.length) content = CODE_ONLY_REPLY;
   const message: Message = { role: "assistant", content };
-  if (toolCalls.length) message.toolCalls = toolCalls;
+  const ending = responsesEnding(reply, refusals);
+  if (ending) message.ending = ending;
+  if (ending === "refused" && refusals.some(Boolean)) {
+    message.refusal = refusals.filter(Boolean).join("\n");
+  }
+  if (ending === "truncated" && toolCalls.length) message.cutCall = true;
+  else if (toolCalls.length) message.toolCalls = toolCalls;
   if (ranCode || cited.size) {
     const run: CodeRun = { container, cells, cited: [...cited.values()] };
     message.codeRun = run;
   }
   return message;
+}
+
+/**
+ * Why a Responses reply ended other than by the model's choice: a refusal part, or an
+ * `incomplete` status whose reason is the content filter (refused) or the output limit (cut).
+ */
+function responsesEnding(reply: unknown, refusals: readonly string[]): Ending | undefined {
+  if (refusals.length) return "refused";
+  if (!isRecord(reply) || reply.status !== "incomplete") return undefined;
+  const reason = isRecord(reply.incomplete_details) ? reply.incomplete_details.reason : undefined;
+  if (reason === "content_filter") return "refused";
+  return reason === "max_output_tokens" ? "truncated" : undefined;
 }

@@ -113,6 +113,7 @@ export async function assemble(
     self: { uuid: identity.uuid, handle: identity.handle },
     journal,
     model,
+    maxRefusals: guardrails?.maxRefusalsPerTurn,
   });
   // One id for the wake: its claims and its turn records name the same one.
   const settings: WakeSettings = { home, timeline, model, wakeId: newWakeId() };

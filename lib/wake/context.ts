@@ -20,6 +20,16 @@ import type {
 } from "../gate/post_request.ts";
 import type { ToneVerdict } from "../gate/tone.ts";
 import { type KeyedTurn, keyForCall } from "./keys.ts";
+import { lazyImport } from "../base/lazy_import.ts";
+
+/**
+ * `guardrails.json`'s default `max_refusals_per_turn` (DEFAULT_MAX_REFUSALS_PER_TURN of
+ * lib/gate/guardrails.ts, which an idle wake does not load; a test keeps the two equal).
+ */
+export const DEFAULT_REFUSAL_LIMIT = 2;
+
+/** Post kinds that are the wake's own words, never the agent's: a closed turn still sends them. */
+const WAKE_OWN = new Set(["probe-ack", "failure-report"]);
 
 /** What the context is built from. */
 export interface WakeContextOptions {
@@ -32,6 +42,8 @@ export interface WakeContextOptions {
   readonly model?: string;
   /** `false` only when the model definitely has no image input. */
   readonly vision?: boolean;
+  /** Refusals in one turn that close its speaking (default {@link DEFAULT_REFUSAL_LIMIT}). */
+  readonly maxRefusals?: number;
 }
 
 /** The wake's platform context; one per wake, re-aimed at each turn. */
@@ -63,9 +75,19 @@ export class WakeContext implements PlatformContext {
    * acknowledgements and reports are not the agent's words).
    */
   get refusals(): number {
-    return this.verdicts.filter((v) =>
-      v.verdict === "refused" && v.kind !== "probe-ack" && v.kind !== "failure-report"
-    ).length;
+    return this.verdicts.filter((v) => v.verdict === "refused" && !WAKE_OWN.has(v.kind)).length;
+  }
+
+  /** Refusals in one turn that close its speaking (`guardrails.json` `max_refusals_per_turn`). */
+  readonly maxRefusals: number;
+
+  /**
+   * Whether the current turn's speaking is closed (docs/security.md#stop-at-the-second-refusal):
+   * the gate refused the agent's words {@link maxRefusals} times, so every further post or create
+   * of agent text is refused unscreened and nothing more is sent this turn.
+   */
+  get closed(): boolean {
+    return this.refusals >= this.maxRefusals;
   }
   #turn: KeyedTurn | undefined;
   /** Keys pinned for re-issued calls: a re-issue uses the recorded call's ordinal. */
@@ -84,6 +106,7 @@ export class WakeContext implements PlatformContext {
     this.journal = options.journal;
     this.model = options.model;
     this.vision = options.vision;
+    this.maxRefusals = options.maxRefusals ?? DEFAULT_REFUSAL_LIMIT;
   }
 
   /** Aims the context at a turn: its anchor item and where its user message sits. */
@@ -99,6 +122,7 @@ export class WakeContext implements PlatformContext {
     gate: OutboundGate,
     request: ClearRequest<S>,
   ): Promise<ClearedText<S>> {
+    if (request.surface !== "escalation") await this.#refuseIfClosed(request.surface);
     try {
       const cleared = await gate.clear(request);
       this.verdicts.push({ kind: request.surface, verdict: "passed", checks: [] });
@@ -113,14 +137,39 @@ export class WakeContext implements PlatformContext {
   #refused(kind: string, error: unknown, tone?: ToneVerdict): void {
     const failed = (error as { failed?: unknown }).failed;
     if ((error as Error)?.name === "GateRefusal" && Array.isArray(failed)) {
+      const wasClosed = this.closed;
       const checks = [
         ...new Set(failed.map((verdict: { check?: unknown }) => String(verdict.check))),
       ];
       this.verdicts.push({ kind, verdict: "refused", checks, ...(tone && { tone }) });
+      if (!wasClosed && this.closed) {
+        this.journal.event("WARNING", "speaking closed", {
+          timeline: this.timeline,
+          refusals: this.refusals,
+        }, { color: "yellow" });
+      }
     }
   }
 
+  /**
+   * Throws the closed turn's refusal, unscreened and unsent, once the turn's speaking is closed;
+   * logs `post blocked … check=speaking_closed`. Not counted as a refusal of its own.
+   */
+  async #refuseIfClosed(kind: string): Promise<void> {
+    if (!this.#turn || !this.closed) return;
+    const { SpeakingClosed, SPEAKING_CLOSED } = await lazyImport<
+      typeof import("../gate/closed.ts")
+    >("lib/gate/closed.ts");
+    this.journal.event("WARNING", "post blocked", {
+      timeline: this.timeline,
+      kind,
+      check: SPEAKING_CLOSED,
+    }, { color: "yellow" });
+    throw new SpeakingClosed(this.refusals);
+  }
+
   async #observedPost(gate: OutboundGate, request: PostRequest) {
+    if (!WAKE_OWN.has(request.kind)) await this.#refuseIfClosed(request.kind);
     // The tone judge's verdict, pass or fail, goes into this post's gate verdict.
     let tone: ToneVerdict | undefined;
     const observed: PostRequest = {

@@ -24,8 +24,11 @@ export interface EscalationTrigger {
 
 /** The one sentence each reason's notice says, after the timeline and the item. */
 export const ESCALATION_SENTENCES: Readonly<Record<EscalationReason, string>> = {
-  gate_refused_twice: "The outbound gate refused the agent's reply twice in one turn, and " +
-    "nothing was posted. The item is settled; it will not be answered unless someone asks again.",
+  gate_refused_twice: "The outbound gate refused the agent's words as often in one turn as " +
+    "guardrails.json allows (twice by default), so the turn stopped speaking and sent nothing " +
+    "more. The item is settled; it will not be answered unless someone asks again.",
+  model_refused: "The model refused to answer, and nothing was posted. The item is settled; " +
+    "it will not be answered unless someone asks again.",
   step_budget_exhausted_unanswered: "The agent ran out of steps on an item that called for a " +
     "reply, and nothing was posted. The item is settled; it will not be answered unless " +
     "someone asks again.",

@@ -113,7 +113,19 @@ Deno.test("records stats: a readable table, and JSON with --json", async () => {
     const [header, row, ...rest] = table.stdout.trimEnd().split("\n");
     assert.deepEqual(rest, []);
     assert.match(header, /^timeline\s+turns\s+posts\s+tokens_in\s+tokens_out\s+cache_hit\s+p95_ms/);
-    assert.deepEqual(row.split(/\s+/), [tl, "20", "20", "20000", "1000", "40.0%", "190", "0.0200"]);
+    assert.deepEqual(row.split(/\s+/), [
+      tl,
+      "20",
+      "20",
+      "20000",
+      "1000",
+      "40.0%",
+      "190",
+      "0.0200",
+      "0",
+      "0",
+      "0",
+    ]);
     const json = await runCli(["records", "stats", "--json"], { env: env(home) });
     assert.equal(json.code, 0);
     const parsed = JSON.parse(json.stdout);

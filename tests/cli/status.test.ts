@@ -68,6 +68,14 @@ Deno.test({
       assert.equal(wake.outcome, "ok");
       assert.equal(wake.outcome_kind, "narration");
       assert.equal(wake.posted, 1);
+      assert.deepEqual(wake.results, {
+        spoke: 1,
+        silent: 0,
+        escalated: 0,
+        refused: 0,
+        truncated: 0,
+        failed: 0,
+      });
       assert.equal(wake.steps, 2);
       assert.equal(wake.turns, 1);
       assert.match(wake.wake_id, /^[0-9a-f]{32}$/);
@@ -102,9 +110,12 @@ Deno.test({
     assert.match(lines[1], /^ {2}WALL billing blocked since \d{4}-/);
     assert.match(
       lines[2],
-      /^ {2}record_written +outcome +turns +posted +steps +tokens_in +tokens_out +cost_usd +wake$/,
+      /^ {2}record_written +outcome +turns +posted +results +steps +tokens_in +tokens_out +cost_usd +wake$/,
     );
-    assert.match(lines[3], /^ {2}\S+Z +ok\/narration +1 +1 +2 +\d+ +\d+ +\S+ +[0-9a-f]{32}$/);
+    assert.match(
+      lines[3],
+      /^ {2}\S+Z +ok\/narration +1 +1 +spoke:1 +2 +\d+ +\d+ +\S+ +[0-9a-f]{32}$/,
+    );
     assert.equal(lines.length, 6);
     assert.match(
       lines[5],

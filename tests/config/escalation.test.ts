@@ -74,7 +74,7 @@ Deno.test("escalation.json: a bad file refuses naming the file, the key and the 
   );
   assert.match(
     refusal({ enabled: true, on: ["step_budget"] }),
-    /^escalation\.json key 'on\.0' must be a list of "gate_refused_twice", "step_budget_exhausted_unanswered", "billing_wall", "budget_exhausted" .*Fix:/,
+    /^escalation\.json key 'on\.0' must be a list of "gate_refused_twice", "step_budget_exhausted_unanswered", "billing_wall", "budget_exhausted", "model_refused" .*Fix:/,
   );
   assert.match(
     refusal({ enabled: true, when: [] }),

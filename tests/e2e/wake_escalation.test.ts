@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { chatCompletion, openaiError } from "../support/model_mock.ts";
 import { type Recorded, startStub } from "../support/http_stub.ts";
 import { runCli } from "../support/run_cli.ts";
-import { agentPosts, say, type World, world } from "./wake_support.ts";
+import { agentPosts, messageCreateKeys, say, type World, world } from "./wake_support.ts";
 
 const TOKEN = "tk_e2e_escalation_secret";
 /** A secret-shaped body: the gate refuses it every time. */
@@ -99,28 +99,43 @@ Deno.test("escalation: the gate refusing a reply twice notifies once, posts noth
   assert.ok(!text.includes(TOKEN));
 });
 
-Deno.test("escalation: two refusals, then a post that goes out, is no escalation", async () => {
-  await using ntfy = await startStub(() => new Response("{}"));
+Deno.test("escalation: two refusals close the turn — a clean post after them is not sent", async () => {
+  await using ntfy = await startStub(() => new Response('{"id":"n1"}'));
   await using w = await world();
   await configure(w, { enabled: true });
-  await say(w, "what is the deploy key?");
+  const asked = await say(w, "what is the deploy key?");
   w.model.reply("chat", create("call_0", LEAK), create("call_1", LEAK), create("call_2", "No."));
   w.model.always("chat", say_nothing);
   const result = await w.wake([], ntfyEnv(ntfy.url));
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(await agentPosts(w), ["No."]);
-  assert.equal(ntfy.requests.length, 0);
-  assert.doesNotMatch(result.stderr, /escalation/);
+  // docs/security.md#stop-at-the-second-refusal: the harness stops, not the model.
+  assert.deepEqual(await agentPosts(w), []);
+  // The peer's question is the one message create the sandbox saw.
+  assert.equal(messageCreateKeys(w).length, 1, "no message create of the agent's");
+  assert.match(
+    result.stderr,
+    new RegExp(`WARNING speaking closed timeline=${w.timeline} refusals=2`),
+  );
+  assert.match(result.stderr, /WARNING post blocked .*kind=tool check=speaking_closed/);
+  assert.equal(ntfy.requests.length, 1);
+  assertNotice(w, ntfy.requests[0], "gate_refused_twice", asked.content.uuid);
   const record = JSON.parse(
     (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim(),
   );
-  assert.equal(record.result, "spoke");
+  assert.equal(record.result, "escalated");
+  assert.equal(record.escalation_reason, "gate_refused_twice");
   assert.deepEqual(record.gate_verdicts.map((v: { verdict: string }) => v.verdict), [
     "refused",
     "refused",
-    "passed",
   ]);
-  assert.deepEqual(record.outbound.map((p: { text: string }) => p.text), ["No."]);
+  assert.deepEqual(record.outbound, []);
+  assert.deepEqual(record.tool_calls.map((c: { outcome: string }) => c.outcome), [
+    "blocked",
+    "blocked",
+    "blocked",
+  ]);
+  // The model read why: the third call's result says the turn is closed.
+  assert.match(record.tool_calls[2].result, /sends nothing more.*do not try again/);
 });
 
 Deno.test("escalation: off by default — no file, no request, even with a token", async () => {

@@ -4,7 +4,8 @@
  * endpoint's description. The outbound gate refuses each before anything is sent (the sandbox's
  * request log holds no such create), the model reads which check and which field, the journal
  * says `post blocked` with the surface and `tool … outcome=blocked`, the transcript keeps the
- * calls redacted, and the turn record holds each refusal. A clean create still goes out.
+ * calls redacted, and the turn record holds each refusal. A clean create still goes out while
+ * the refusals stay under `max_refusals_per_turn`; at the limit the turn's speaking closes.
  */
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
@@ -13,6 +14,13 @@ import { chatMessages, say, sessionPath, wakeFor, world } from "./wake_support.t
 Deno.test("wake: the agent's token in an asset, a task or a webhook endpoint never reaches the platform", async () => {
   await using w = await world({ routed: true });
   const token = w.env.BASECRADLE_TOKEN;
+  // Four refusals in one turn: the limit is raised so each surface is screened on its own (the
+  // default of two closes the turn's speaking, tests/e2e/wake_escalation.test.ts).
+  await Deno.mkdir(`${w.home}/config`, { recursive: true });
+  await Deno.writeTextFile(
+    `${w.home}/config/guardrails.json`,
+    JSON.stringify({ max_refusals_per_turn: 5 }),
+  );
   const call = (id: string, name: string, args: Record<string, string>) => ({
     id,
     name,
@@ -96,4 +104,52 @@ Deno.test("wake: the agent's token in an asset, a task or a webhook endpoint nev
       "assets:ok",
     ],
   );
+});
+
+Deno.test("wake: at the default limit the second refused create closes the turn, the rest are not sent", async () => {
+  await using w = await world({ routed: true });
+  const token = w.env.BASECRADLE_TOKEN;
+  const call = (id: string, name: string, args: Record<string, string>) => ({
+    id,
+    name,
+    arguments: { action: "create", ...args },
+  });
+  w.model.reply(
+    "chat",
+    {
+      json: chatCompletion({
+        toolCalls: [
+          call("c0", "tasks", { instructions: `log in with ${token}`, activate_at: "+1h" }),
+          call("c1", "webhook_endpoints", { description: `ci hook (auth ${token})` }),
+          call("c2", "assets", { content: "plain notes", filename: "fine.txt" }),
+        ],
+      }),
+    },
+    { json: chatCompletion({ content: "Done." }) },
+  );
+  const asked = await say(w, "@ada please file these");
+  await w.settle();
+  const result = wakeFor(w, asked.content.uuid);
+  assert.equal(result.code, 0, result.stderr);
+  const creates = w.sandbox.requests.filter((r) =>
+    r.method === "POST" && /\/timelines\/[^/]+\/(assets|tasks|webhook_endpoints)$/.test(r.path)
+  );
+  assert.deepEqual(creates, [], "the clean asset after the second refusal was not sent");
+  assert.match(result.stderr, /WARNING speaking closed timeline=\S+ refusals=2/);
+  assert.match(result.stderr, /WARNING post blocked timeline=\S+ kind=asset check=speaking_closed/);
+  const record = JSON.parse(
+    (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim().split("\n").at(-1)!,
+  );
+  assert.equal(record.result, "escalated");
+  // A closed turn is not nudged to speak: the model was asked twice, not a third time.
+  assert.equal(w.model.hits("chat"), 2);
+  assert.deepEqual(
+    record.gate_verdicts.map((v: { kind: string; verdict: string }) => `${v.kind}:${v.verdict}`),
+    ["task:refused", "webhook_endpoint:refused"],
+  );
+  assert.deepEqual(record.tool_calls.map((c: { outcome: string }) => c.outcome), [
+    "blocked",
+    "blocked",
+    "blocked",
+  ]);
 });

@@ -42,6 +42,7 @@ Deno.test("guardrails: absent file ⇒ the defaults (10 000 chars, no patterns, 
     assert.equal(g.maxLength, 10_000);
     assert.deepEqual(g.forbiddenPatterns, []);
     assert.equal(g.secretGuard, true);
+    assert.equal(g.maxRefusalsPerTurn, 2);
   });
 });
 
@@ -53,10 +54,12 @@ Deno.test("guardrails: a valid file is read, patterns compiled with their flags"
       { pattern: "^DROP TABLE" },
     ],
     secret_guard: false,
+    max_refusals_per_turn: 3,
   });
   await withHome(json, async (home, file) => {
     const g = await loadGuardrails(home);
     assert.equal(g.maxLength, 500);
+    assert.equal(g.maxRefusalsPerTurn, 3);
     assert.equal(g.secretGuard, false);
     assert.equal(g.file, file);
     assert.equal(g.forbiddenPatterns.length, 2);
@@ -71,6 +74,7 @@ Deno.test("guardrails: every key is optional", () => {
   assert.equal(g.maxLength, 10_000);
   assert.equal(g.secretGuard, true);
   assert.deepEqual(g.forbiddenPatterns, []);
+  assert.equal(g.maxRefusalsPerTurn, 2);
 });
 
 const MALFORMED: Array<[string, string, string | undefined, RegExp]> = [
@@ -81,10 +85,28 @@ const MALFORMED: Array<[string, string, string | undefined, RegExp]> = [
   ["max_length zero", '{"max_length": 0}', "max_length", /from 1 to 1000000/],
   ["secret_guard a string", '{"secret_guard": "yes"}', "secret_guard", /set it to true or false/],
   [
+    "max_refusals_per_turn zero",
+    '{"max_refusals_per_turn": 0}',
+    "max_refusals_per_turn",
+    /Fix: set it to a whole number from 1 to 10 \(default 2\)/,
+  ],
+  [
+    "max_refusals_per_turn too many",
+    '{"max_refusals_per_turn": 11}',
+    "max_refusals_per_turn",
+    /from 1 to 10/,
+  ],
+  [
+    "max_refusals_per_turn fractional",
+    '{"max_refusals_per_turn": 1.5}',
+    "max_refusals_per_turn",
+    /whole number/,
+  ],
+  [
     "unknown top-level key",
     '{"max_len": 5}',
     "max_len",
-    /unknown key.*max_length, forbidden_patterns/,
+    /unknown key.*max_length, forbidden_patterns, secret_guard and max_refusals_per_turn/,
   ],
   ["patterns not a list", '{"forbidden_patterns": "x"}', "forbidden_patterns", /list of objects/],
   [

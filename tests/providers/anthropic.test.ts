@@ -283,10 +283,12 @@ Deno.test("anthropic: max_tokens sets ending truncated and drops the tool call i
   const cut = await p.chat([Message.user("go")], TOOLS);
   assert.equal(cut.ending, "truncated");
   assert.deepEqual(cut.toolCalls, [{ id: "t1", name: "users", arguments: { action: "me" } }]);
+  assert.equal(cut.cutCall, true, "the dropped call marks the reply for the loop to ask again");
   const text = await p.chat([Message.user("go")], TOOLS);
   assert.equal(text.ending, "truncated");
   assert.equal(text.content, "A long answ");
   assert.equal(text.toolCalls, undefined);
+  assert.equal(text.cutCall, undefined, "a reply cut in its text cut no call");
 });
 
 Deno.test("anthropic: model_params — kept keys ride, owned keys drop, escape hatches work", async () => {

@@ -236,3 +236,40 @@ Deno.test("openrouter: a text-only model says no to vision", async () => {
   });
   assert.equal(await provider(mock).supportsVision(), false);
 });
+
+Deno.test("openrouter: a refusal and a cut reply come through the SDK's camelCase as endings", async () => {
+  await using mock = await ModelMock.start();
+  const edited = (
+    options: Parameters<typeof chatCompletion>[0],
+    edit: (choice: Record<string, unknown>, message: Record<string, unknown>) => void,
+  ) => {
+    const body = chatCompletion(options);
+    const choice = (body.choices as Record<string, unknown>[])[0];
+    edit(choice, choice.message as Record<string, unknown>);
+    return body;
+  };
+  mock.reply(
+    "chat",
+    {
+      json: edited({ content: null }, (_, message) => {
+        message.refusal = "Not that.";
+      }),
+    },
+    {
+      json: edited(
+        { toolCalls: [{ id: "t1", name: "lookup", arguments: { word: "de" } }] },
+        (c) => {
+          c.finish_reason = "length";
+        },
+      ),
+    },
+  );
+  const p = provider(mock);
+  const refused = await p.chat([Message.user("x")], [LOOKUP]);
+  assert.equal(refused.ending, "refused");
+  assert.equal(refused.refusal, "Not that.");
+  const cut = await p.chat([Message.user("x")], [LOOKUP]);
+  assert.equal(cut.ending, "truncated");
+  assert.equal(cut.cutCall, true);
+  assert.equal(cut.toolCalls, undefined);
+});

@@ -103,6 +103,11 @@ export interface Message {
   ending?: Ending;
   /** Assistant replies: the refusal's own words when the vendor gave them; never persisted. */
   refusal?: string;
+  /**
+   * Assistant replies ending `truncated`: set when the limit cut a tool call (its half-written
+   * call is left out), so the loop asks again instead of acting on a partial plan; never persisted.
+   */
+  cutCall?: boolean;
 }
 
 /** The factories {@link Message} offers, typed explicitly so the kit's public API is too. */

@@ -120,8 +120,19 @@ export const TurnContextSchema = z.strictObject({
 /** What the model read around the user turn. */
 export type TurnContext = z.infer<typeof TurnContextSchema>;
 
-/** What the turn came to, in one word: it posted, stayed silent, escalated, or failed. */
-export const TurnResultSchema = z.enum(["spoke", "silent", "escalated", "failed"]);
+/**
+ * What the turn came to, in one word: it posted, stayed silent, escalated (a notice went out,
+ * or the gate's refusals closed its speaking), the model refused, the output limit cut its
+ * reply, or it failed.
+ */
+export const TurnResultSchema = z.enum([
+  "spoke",
+  "silent",
+  "escalated",
+  "refused",
+  "truncated",
+  "failed",
+]);
 /** What the turn came to. */
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 

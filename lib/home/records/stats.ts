@@ -6,7 +6,7 @@
  */
 import { queriedTimelines, readChain } from "./files.ts";
 import { judgeLine, splitLines } from "./line.ts";
-import type { TurnRecord } from "./schema.ts";
+import type { TurnRecord, TurnResult } from "./schema.ts";
 
 /** One timeline's numbers. */
 export interface TimelineStats {
@@ -26,6 +26,23 @@ export interface TimelineStats {
   readonly cost_usd: number | null;
   /** Lines (and a torn tail) that are not valid records. */
   readonly unreadable: number;
+  /**
+   * Turns by what they came to (docs/records.md#fields): the hand-offs (`escalated`, `refused`,
+   * `truncated`) beside `spoke`, `silent` and `failed`; a record older than the field is in none.
+   */
+  readonly results: Readonly<Record<TurnResult, number>>;
+}
+
+/** Every result at zero, in the schema's order (the JSON's key order). */
+function noResults(): Record<TurnResult, number> {
+  return { spoke: 0, silent: 0, escalated: 0, refused: 0, truncated: 0, failed: 0 };
+}
+
+/** How many of `records` came to each result. */
+export function resultCounts(records: readonly TurnRecord[]): Record<TurnResult, number> {
+  const counts = noResults();
+  for (const record of records) if (record.result) counts[record.result]++;
+  return counts;
 }
 
 /** The numbers for every recorded timeline (or just `timeline`), in timeline order. */
@@ -69,6 +86,7 @@ export function statsOfChain(timeline: string, text: string): TimelineStats {
     // Rounded to a nano-dollar so float noise (0.019000000000000003) never reaches a report.
     cost_usd: costs.length === 0 ? null : Math.round(costs.reduce((a, b) => a + b, 0) * 1e9) / 1e9,
     unreadable,
+    results: resultCounts(records),
   };
 }
 

@@ -7,8 +7,8 @@
  */
 import { queriedTimelines, readChain } from "./files.ts";
 import { judgeLine, splitLines } from "./line.ts";
-import type { Outcome, TurnRecord } from "./schema.ts";
-import { postsOf } from "./stats.ts";
+import type { Outcome, TurnRecord, TurnResult } from "./schema.ts";
+import { postsOf, resultCounts } from "./stats.ts";
 
 /** One engaged wake of one timeline, summed over its turn records. */
 export interface WakeSummary {
@@ -27,6 +27,8 @@ export interface WakeSummary {
   readonly outcome_kind: string | null;
   /** Successful `messages` creates. */
   readonly posted: number;
+  /** Its turns by what they came to (`escalated`, `refused`, `truncated`, `spoke`, …). */
+  readonly results: Readonly<Record<TurnResult, number>>;
   readonly steps: number;
   readonly tokens_in: number;
   readonly tokens_out: number;
@@ -67,6 +69,7 @@ function summarise(timeline: string, wake: string, turns: TurnRecord[]): WakeSum
     outcome: worst.outcome,
     outcome_kind: worst.outcome_kind ?? null,
     posted: sum(postsOf),
+    results: resultCounts(turns),
     steps: sum((r) => r.steps),
     tokens_in: sum((r) => r.usage.tokens_in),
     tokens_out: sum((r) => r.usage.tokens_out),

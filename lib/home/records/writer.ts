@@ -35,6 +35,7 @@ import {
   type ToolCallOutcome,
   type TurnRecord,
   TurnRecordSchema,
+  type TurnResult,
 } from "./schema.ts";
 import { readTail } from "./tail.ts";
 import { appendWitness } from "./witness.ts";
@@ -150,7 +151,7 @@ export interface TurnRecordInput {
   readonly history?: ContextInput;
   readonly gateVerdicts?: readonly VerdictInput[];
   readonly regenerated?: boolean;
-  readonly result?: "spoke" | "silent" | "escalated" | "failed";
+  readonly result?: TurnResult;
   readonly escalationReason?: string;
   /** The tool specs the model was offered (any JSON value); hashed canonically, never stored. */
   readonly toolManifest?: unknown;

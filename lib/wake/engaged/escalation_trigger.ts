@@ -14,10 +14,15 @@ type EscalationReason = Wake["escalation"]["on"][number];
 
 /** What the turn came to, as the trigger rules read it. */
 export interface TurnEnding {
-  /** How it ended: `narration`, `reserve`, `stuck`, `billing` or a permanent reason. */
+  /**
+   * How it ended: `narration`, `reserve`, `stuck`, `refused`, `truncated`, `billing` or a
+   * permanent reason.
+   */
   readonly kind?: string;
-  /** Gate refusals of the agent's posts in the turn. */
+  /** Gate refusals of the agent's words in the turn. */
   readonly refusals: number;
+  /** Refusals that close the turn's speaking (`guardrails.json` `max_refusals_per_turn`). */
+  readonly maxRefusals: number;
   /** Whether a message or an image reached the timeline in the turn. */
   readonly posted: boolean;
   /** Whether the item called for a reply (the turn was armed for the no-reply nudge). */
@@ -26,12 +31,14 @@ export interface TurnEnding {
 
 /**
  * The reason a turn escalates for, or undefined. The first that holds wins: the billing wall,
- * then the gate's second refusal, then a spent step budget on an item that called for a reply.
+ * the model's refusal, the gate's last allowed refusal (the turn's speaking closed, whatever it
+ * posted before), then a spent step budget on an item that called for a reply and got none.
  */
 export function escalationReason(ending: TurnEnding): EscalationReason | undefined {
   if (ending.kind === "billing") return "billing_wall";
+  if (ending.kind === "refused") return "model_refused";
+  if (ending.refusals >= ending.maxRefusals) return "gate_refused_twice";
   if (ending.posted) return undefined;
-  if (ending.refusals >= 2) return "gate_refused_twice";
   const spent = ending.kind === "reserve" || ending.kind === "stuck";
   return spent && ending.calledForReply ? "step_budget_exhausted_unanswered" : undefined;
 }
@@ -52,6 +59,7 @@ export async function escalateIfCalledFor(
   const reason = escalationReason({
     kind,
     refusals: wake.context.refusals,
+    maxRefusals: wake.context.maxRefusals,
     posted: acts.includes("message") || acts.includes("post_image"),
     calledForReply: spec.nudge !== undefined,
   });

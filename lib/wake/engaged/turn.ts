@@ -22,7 +22,7 @@ import {
 import { Message } from "../../core/types/message.ts";
 import type { TurnHook } from "../../core/turn_hook.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
-import { unspoken } from "../../journal/catalogue_engine.ts";
+import { unspoken, type UnspokenKind } from "../../journal/catalogue_engine.ts";
 import { StageTimer } from "../../home/records/mod.ts";
 import { lazyImport } from "../../base/lazy_import.ts";
 import {
@@ -37,6 +37,7 @@ import { observeMemory, recallMemory } from "../../memory/hooks.ts";
 import { anatomyOf, firstCallHook, observeFirstRequest } from "./anatomy.ts";
 import { attribute } from "./attribution.ts";
 import { escalateIfCalledFor } from "./escalation_trigger.ts";
+import { isHandOff, settleHandOff } from "./hand_off.ts";
 import { briefView, composeVolatile, volatileParts, withKnowledge } from "./brief.ts";
 import { nudgeHook } from "../nudge.ts";
 import { postReport } from "../post.ts";
@@ -145,7 +146,10 @@ async function driveTurn(
   const view = await ensureBrief(wake, spec.recallQuery);
   facts.timer.lap("brief");
   wake.context.beginTurn(spec.anchor, live, turnStart);
-  const hooks: TurnHook[] = [nudgeHook(spec.nudge, () => wake.context.acts.length > 0)];
+  // A turn whose speaking the gate closed is not nudged to speak (docs/security.md).
+  const hooks: TurnHook[] = [
+    nudgeHook(spec.nudge, () => wake.context.acts.length > 0 || wake.context.closed),
+  ];
   if (budgetActive(wake)) {
     // docs/operating.md#the-budget-guard: each step's spend reaches the turn's lease as it goes.
     const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
@@ -244,6 +248,11 @@ async function driveTurn(
       delivery: wake.env.deliveryId,
     });
   }
+  // A refusal or a cut reply is a hand-off: it stands as it is, never rebuilt or remembered.
+  if (isHandOff(result)) {
+    settleHandOff(wake, spec, result);
+    return "done";
+  }
   // A build about to be rebuilt is discarded: its narration is neither logged nor remembered.
   if (standing && !await standing(result)) return "done";
   await settleNarration(wake, spec, result.text, result.kind, postedBodies(live, turnMessage));
@@ -330,7 +339,7 @@ async function settleNarration(
   wake: Wake,
   spec: TurnSpec,
   text: string,
-  kind: "narration" | "reserve" | "stuck",
+  kind: UnspokenKind,
   posts?: readonly string[],
 ): Promise<void> {
   unspoken(wake.journal, { timeline: wake.settings.timeline, kind, text });

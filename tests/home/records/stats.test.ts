@@ -61,6 +61,8 @@ Deno.test("stats: per-timeline numbers on a known fixture", async () => {
       p95_latency_ms: 19,
       cost_usd: 10,
       unreadable: 0,
+      // Records without the complete fields carry no result: they count under none.
+      results: { spoke: 0, silent: 0, escalated: 0, refused: 0, truncated: 0, failed: 0 },
     });
     assert.deepEqual(two, {
       timeline: TL2,
@@ -73,6 +75,7 @@ Deno.test("stats: per-timeline numbers on a known fixture", async () => {
       p95_latency_ms: 42,
       cost_usd: null,
       unreadable: 1,
+      results: { spoke: 0, silent: 0, escalated: 0, refused: 0, truncated: 0, failed: 0 },
     });
     assert.deepEqual((await statsRecords(home, { timeline: TL2 })).map((s) => s.turns), [1]);
   });
@@ -95,4 +98,24 @@ Deno.test("stats: posts are what reached the timeline, not every messages create
   assert.equal(postsOf(withOutbound as never), 1);
   // An older record without outbound: its ok creates only, never the blocked ones.
   assert.equal(postsOf(base as never), 2);
+});
+
+Deno.test("stats: turns are counted by result, the hand-offs among them", async () => {
+  await withHome(async (home) => {
+    const results = ["spoke", "escalated", "refused", "truncated", "escalated", "silent"] as const;
+    for (const [i, result] of results.entries()) {
+      await appendTurnRecord(home, turnInput(i, { content: "full", result }));
+    }
+    await appendTurnRecord(home, turnInput(9)); // older than the field: in none
+    const [row] = await statsRecords(home);
+    assert.equal(row.turns, 7);
+    assert.deepEqual(row.results, {
+      spoke: 1,
+      silent: 1,
+      escalated: 2,
+      refused: 1,
+      truncated: 1,
+      failed: 0,
+    });
+  });
 });
