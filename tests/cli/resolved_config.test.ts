@@ -353,7 +353,8 @@ const REFUSALS: readonly Refusal[] = [
     reason: (c) =>
       new RegExp(
         `^Guardrails file ${esc(`${c}/guardrails.json`)} is invalid at 'max_lenght': unknown ` +
-          "key\\. Fix: the keys are max_length, forbidden_patterns, secret_guard and tone",
+          "key\\. Fix: the keys are max_length, forbidden_patterns, secret_guard, " +
+          "max_refusals_per_turn and tone",
       ),
   },
   {

@@ -106,7 +106,7 @@ const MALFORMED: Array<[string, string, string | undefined, RegExp]> = [
     "unknown top-level key",
     '{"max_len": 5}',
     "max_len",
-    /unknown key.*max_length, forbidden_patterns, secret_guard and max_refusals_per_turn/,
+    /unknown key.*max_length, forbidden_patterns, secret_guard, max_refusals_per_turn and tone/,
   ],
   ["patterns not a list", '{"forbidden_patterns": "x"}', "forbidden_patterns", /list of objects/],
   [

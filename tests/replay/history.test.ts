@@ -96,7 +96,7 @@ Deno.test("rebuildHistory gives back the recorded messages, recall and block; re
       working_state_bytes: 0,
     });
 
-    const older = { ...record, context: undefined };
+    const older = { ...record, history: undefined };
     await assert.rejects(
       () => rebuildHistory(older, new TranscriptCache(home)),
       (error: unknown) =>

@@ -233,8 +233,8 @@ Deno.test("guardrails.json is parsed for the gate, absent is undefined, malforme
         error instanceof GuardrailsError &&
         error.message ===
           `Guardrails file ${join(home, GUARDRAILS_FILE)} is invalid at 'max_lenght': unknown ` +
-            "key. Fix: the keys are max_length, forbidden_patterns, secret_guard and tone; " +
-            "remove any other",
+            "key. Fix: the keys are max_length, forbidden_patterns, secret_guard, " +
+            "max_refusals_per_turn and tone; remove any other",
     );
   } finally {
     await cleanup();
