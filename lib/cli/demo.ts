@@ -34,6 +34,7 @@ export async function runDemo(
   const { Sandbox } = await import("../sandbox/mod.ts");
   const { DRAW_REQUEST, seedWorld, timelineLines } = await import("../demo/world.ts");
   const wakeProcess = await import("../demo/wake_process.ts");
+  const { harnessInvocation, spawnWake } = await import("../sandbox/wake_process.ts");
   const parentEnv = Deno.env.toObject();
   const dataDir = await Deno.makeTempDir({ prefix: "harness-demo-" });
   const interrupted = () => {
@@ -81,11 +82,17 @@ export async function runDemo(
       out(`Wake       harness ${args.join(" ")}  (as @${vega.handle}, a separate process)`);
       out("Journal");
       // The wake colours its verdicts unless NO_COLOR, which it inherits (docs/journal.md#colour).
-      const invocation = wakeProcess.harnessInvocation(args);
-      const wake = await wakeProcess.runWakeProcess(invocation, env, (line) => out(`  ${line}`));
-      if (wake.stdout.trim()) {
+      const wake = await spawnWake({
+        invocation: harnessInvocation(args),
+        env,
+        clearEnv: true,
+        onJournalLine: (line) => out(`  ${line}`),
+        keep: "stdout",
+      });
+      const stdout = wake.kept ?? "";
+      if (stdout.trim()) {
         out("Wake stdout");
-        for (const line of wake.stdout.trimEnd().split("\n")) out(`  ${line}`);
+        for (const line of stdout.trimEnd().split("\n")) out(`  ${line}`);
       }
       out(`Exit code  ${wake.code}${wake.code === 0 ? "" : "  (the wake failed; see above)"}`);
       out("");

@@ -15,7 +15,7 @@ import { PACKAGE_ROOT, packageModuleUrl } from "../base/lazy_import.ts";
 import { dirname, join } from "../base/paths.ts";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "../pycompat/shlex.ts";
-import { isCompiled } from "../demo/wake_process.ts";
+import { isCompiled } from "../sandbox/wake_process.ts";
 
 /** The line that marks a file as a wrapper this command wrote (so it may be rewritten). */
 export const WAKE_BIN_MARK =

@@ -1,14 +1,8 @@
 /**
- * Runs `harness wake` for the demo as a real subprocess of this same program — the way a router
- * runs it — and streams its journal back line by line.
- *
- * From source the child is `deno run -P=harness <repo>/main.ts wake …` (the production
- * permission set from deno.json); in a compiled binary `Deno.execPath()` is the harness itself,
- * with that permission set baked in, so the child is `<binary> wake …`.
+ * What the demo's wake runs with: the model it talks to (the sandbox's deterministic model, or
+ * the operator's own) and its environment. The wake itself is spawned by
+ * lib/sandbox/wake_process.ts, as the router twin and the playground spawn theirs.
  */
-import { basename } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PACKAGE_ROOT, packageModuleUrl } from "../base/lazy_import.ts";
 
 /** A problem the person running the demo can fix; printed as one line. */
 export class DemoError extends Error {
@@ -77,31 +71,6 @@ export function chooseModel(
   };
 }
 
-/** Whether this process is a `deno compile`d binary (then execPath is the harness itself). */
-export function isCompiled(): boolean {
-  const standalone = (Deno.build as { standalone?: boolean }).standalone;
-  if (typeof standalone === "boolean") return standalone;
-  return !/^deno(\.exe)?$/i.test(basename(Deno.execPath()));
-}
-
-/** The program and the arguments that run `harness <args>` the way this process was run. */
-export function harnessInvocation(args: readonly string[]): { program: string; args: string[] } {
-  if (isCompiled()) return { program: Deno.execPath(), args: [...args] };
-  // From source: the repository's deno.json and main.ts; from the bundle: the bundle's own.
-  return {
-    program: Deno.execPath(),
-    args: [
-      "run",
-      "-P=harness",
-      "--quiet",
-      "--config",
-      fileURLToPath(new URL("deno.json", PACKAGE_ROOT)),
-      fileURLToPath(packageModuleUrl("main.ts")),
-      ...args,
-    ],
-  };
-}
-
 /**
  * The wake's environment: this process's, minus any agent settings of its own (AI_*,
  * BASECRADLE_*, HARNESS_* but HARNESS_LOG_LEVEL), plus `wake` (the demo agent's) and the model.
@@ -114,44 +83,4 @@ export function wakeEnv(
   const own = /^(AI_|BASECRADLE_|HARNESS_(?!LOG_LEVEL$))/;
   const kept = Object.entries(parent).filter(([k]) => !own.test(k));
   return { ...Object.fromEntries(kept), ...wake, ...model.env };
-}
-
-/** Deno's own notice when a deno.json permission set is used; not part of the journal. */
-export const DENO_NOTICE: RegExp = /Permissions in the config file is an experimental feature/;
-
-/** What the wake process left behind. */
-export interface WakeOutcome {
-  readonly code: number;
-  readonly stdout: string;
-}
-
-/**
- * Spawns the wake, sends each stderr line (the journal) to `journal` as it arrives, and resolves
- * when the process has exited and its streams are drained.
- */
-export async function runWakeProcess(
-  invocation: { program: string; args: string[] },
-  env: Record<string, string>,
-  journal: (line: string) => void,
-): Promise<WakeOutcome> {
-  const child = new Deno.Command(invocation.program, {
-    args: invocation.args,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const lines = (async () => {
-    let rest = "";
-    for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) {
-      const parts = (rest + text).split("\n");
-      rest = parts.pop() ?? "";
-      for (const line of parts) if (!DENO_NOTICE.test(line)) journal(line);
-    }
-    if (rest && !DENO_NOTICE.test(rest)) journal(rest);
-  })();
-  const stdout = new Response(child.stdout).text();
-  const [status, out] = await Promise.all([child.status, stdout, lines]);
-  return { code: status.code, stdout: out };
 }

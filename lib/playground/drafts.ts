@@ -15,7 +15,7 @@ import { errorMessage } from "../base/error_text.ts";
 import * as z from "../base/zod.ts";
 import { promptsInstalled } from "../config/prompts.ts";
 import { type ReplayReport, ReplayReportSchema } from "../replay/report.ts";
-import { DENO_NOTICE, harnessInvocation } from "../demo/wake_process.ts";
+import { DENO_NOTICE, harnessInvocation } from "../sandbox/wake_process.ts";
 
 /** The files the page may edit, relative to the config home. */
 export const CHARTER_FILES = ["prompts/system-prompt.md", "prompts/initialize.md"] as const;

@@ -19,6 +19,7 @@ import { closeMemoryProvider } from "../memory/mod.ts";
 import { PlatformClient } from "../platform/mod.ts";
 import { loadOptionalFactories, wakeRegistry, workingStateTools } from "../runtime/tool_set.ts";
 import { loadWakeConfig } from "../runtime/wake_config.ts";
+import { agentToolInputs } from "../runtime/configured_agent.ts";
 import { WorkingStateStore } from "../home/working_state.ts";
 import { WakeContext } from "../wake/context.ts";
 
@@ -77,12 +78,13 @@ async function agentRegistry(agent: ToolAgent, timeline: string, journal: Memory
     journal,
     model: env.aiModel,
   });
-  const active = runtime.tools.activeTools.filter((t) => !NOT_FROM_THE_PAGE.has(t.name));
+  const tools = agentToolInputs(runtime);
+  const active = tools.active.filter((t) => !NOT_FROM_THE_PAGE.has(t.name));
   const registry = wakeRegistry(
     active,
     { context, configHome: runtime.configHome },
-    runtime.memoryTools,
-    runtime.policy,
+    tools.memoryTools,
+    tools.policy,
     await loadOptionalFactories(active, (name) => agent.env[name]),
   );
   const notes = new WorkingStateStore(env.harnessHome!, timeline);

@@ -18,7 +18,8 @@ import {
   WakeRouter,
   type WakeViewer,
 } from "../sandbox/mod.ts";
-import { DENO_NOTICE, harnessInvocation, type ModelChoice, wakeEnv } from "../demo/wake_process.ts";
+import { type ModelChoice, wakeEnv } from "../demo/wake_process.ts";
+import { harnessInvocation, spawnWake } from "../sandbox/wake_process.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import {
   type JournalLine,
@@ -238,30 +239,18 @@ export class WakeRunner {
     delete env.FORCE_COLOR;
     try {
       await Deno.mkdir(home, { recursive: true });
-      const invocation = harnessInvocation(["wake", "--timeline", view.timeline]);
-      const child = new Deno.Command(invocation.program, {
-        args: invocation.args,
+      const exit = await spawnWake({
+        invocation: harnessInvocation(["wake", "--timeline", view.timeline]),
         env,
         clearEnv: true,
-        stdin: "null",
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
-      launch.track(child);
-      let rest = "";
-      const take = (line: string) => {
-        if (DENO_NOTICE.test(line)) return;
-        view.journal.push(readJournalLine(line));
-        onChange(view);
-      };
-      for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) {
-        const parts = (rest + text).split("\n");
-        rest = parts.pop() ?? "";
-        parts.forEach(take);
-      }
-      if (rest) take(rest);
-      view.code = (await child.status).code;
-      launch.untrack(child);
+        onJournalLine: (line) => {
+          view.journal.push(readJournalLine(line));
+          onChange(view);
+        },
+        track: (child) => launch.track(child),
+        untrack: (child) => launch.untrack(child),
+      });
+      view.code = exit.code;
     } catch (error) {
       view.spawnError = errorMessage(error);
     }

@@ -3,8 +3,9 @@
  * — env, the runtime (prompts, the outer sandbox, memory, tools, params), the provider, the
  * platform client and the gate — turned into {@link TimelineAgentOptions}. What poll mode leaves
  * out is deliberate (docs/poll.md): no upgrade reconcile (no writes to the config home from a
- * laptop loop), no claims, marks, breaker, brief or memory hooks. The charter is the seeded one a
- * brief-less wake uses.
+ * laptop loop), no claims, marks, breaker, brief or memory hooks. The provider options and the
+ * tool set come from the configured agent (lib/runtime/configured_agent.ts) as a wake's do; the
+ * charter is the seeded one a brief-less wake uses (the prompt files, no manifest or notices).
  */
 import { isUuid } from "../base/uuid.ts";
 import { MISSING_API_KEY, parseEnv } from "../config/env.ts";
@@ -21,6 +22,7 @@ import { buildProvider } from "../providers/factory.ts";
 import { judgeCall } from "../providers/judge_call.ts";
 import { ToneJudge } from "../gate/tone.ts";
 import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
+import { agentProviderOptions, agentToolInputs } from "../runtime/configured_agent.ts";
 import type { TimelineAgentOptions } from "./options.ts";
 
 /** How {@link pollOptionsFromEnv} builds. */
@@ -75,21 +77,13 @@ export async function pollOptionsFromEnv(
   });
   const memory = runtime.memory.provider;
   try {
-    const { configHome, tools: resolution } = runtime;
-    const provider = buildProvider({
-      provider: env.aiProvider,
-      sdk: env.aiSdk,
-      surface: env.aiSdkSurface,
-      model: env.aiModel,
-      apiKey: env.aiApiKey,
-      baseURL: env.aiBaseUrl,
-      params: runtime.modelParams.params,
-      searchParams: runtime.searchParams,
-      builtins: resolution.builtinNames,
-    });
+    const { configHome } = runtime;
+    const model = { model: env.aiModel, apiKey: env.aiApiKey };
+    const provider = buildProvider(agentProviderOptions(runtime, model));
+    const { active, memoryTools, policy } = agentToolInputs(runtime);
     for (const secret of [env.aiApiKey, env.token, env.password]) registerSecret(secret);
     const client = PlatformClient.fromEnv({}, read);
-    const optional = await loadOptionalFactories(resolution.activeTools, read);
+    const optional = await loadOptionalFactories(active, read);
     const tone = runtime.guardrails?.tone;
     const gate = new Gate({
       client,
@@ -99,14 +93,7 @@ export async function pollOptionsFromEnv(
       tone: tone && new ToneJudge({
         settings: tone,
         defaultModel: env.aiModel,
-        ask: judgeCall({
-          provider: env.aiProvider,
-          sdk: env.aiSdk,
-          surface: env.aiSdkSurface,
-          model: env.aiModel,
-          apiKey: env.aiApiKey,
-          baseURL: env.aiBaseUrl,
-        }),
+        ask: judgeCall(agentProviderOptions(runtime, model)),
       }),
     });
     return {
@@ -114,9 +101,8 @@ export async function pollOptionsFromEnv(
       timeline: target.toLowerCase(),
       provider,
       // The wake's own constructors and plugin renames, bound to the poll loop's context.
-      tools: (context) =>
-        buildTools(resolution.activeTools, { context, configHome }, runtime.memoryTools, optional),
-      policy: runtime.policy,
+      tools: (context) => buildTools(active, { context, configHome }, memoryTools, optional),
+      policy,
       charter: await loadCharter({ configHome, env }),
       onboard: env.onboard,
       contextMessages: env.contextMessages,

@@ -7,7 +7,7 @@
  */
 import { canonicalHash, sha256Hex } from "../home/records/canonical.ts";
 import { parseEnv } from "../config/env.ts";
-import { type KnowledgePack, loadKnowledgePack } from "../config/knowledge.ts";
+import type { KnowledgePack } from "../config/knowledge.ts";
 import type { Policy } from "../core/policy.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
@@ -19,11 +19,15 @@ import { ToneJudge } from "../gate/tone.ts";
 import { judgeCall } from "../providers/judge_call.ts";
 import { ReplayTone } from "./tone.ts";
 import type { BuildProviderOptions } from "../providers/factory.ts";
-import { enforceHostRules, resolveRuntime, type Runtime } from "../runtime/resolve.ts";
+import { enforceHostRules, resolveRuntime } from "../runtime/resolve.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
-import { mcpRunNotice, UNLOCKED_NOTICE } from "../runtime/permissions.ts";
+import {
+  agentCharter,
+  agentKnowledge,
+  agentProviderOptions,
+  agentToolInputs,
+} from "../runtime/configured_agent.ts";
 import { buildTools, loadOptionalFactories, workingStateTools } from "../runtime/tool_set.ts";
-import { composeCharter, defectsPart, manifestPart, safetyPart } from "../wake/engaged/brief.ts";
 import { replayContext } from "./context.ts";
 
 /** The model a turn is replayed against. */
@@ -126,13 +130,13 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
   if (options.enforceHostRules !== false && runtime.hostRules) {
     await enforceHostRules(runtime.hostRules, options.journal ?? silentJournal);
   }
-  const resolution = runtime.tools;
   const context = replayContext();
+  const { active, memoryTools } = agentToolInputs(runtime);
   const tools = buildTools(
-    resolution.activeTools,
+    active,
     { context, configHome: runtime.configHome },
-    runtime.memoryTools,
-    await loadOptionalFactories(resolution.activeTools, (name) => raw[name]),
+    memoryTools,
+    await loadOptionalFactories(active, (name) => raw[name]),
   );
   // Every wake also offers its working-state tools (summarize only while compaction is on), so
   // the replayed manifest is the recorded one; their calls are answered from the record.
@@ -142,23 +146,15 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
       accept: () => "Handoff accepted (a replay compacts nothing).",
     },
   ));
-  const charter = charterOf(runtime);
-  const provider: BuildProviderOptions = {
-    provider: env.aiProvider,
-    sdk: env.aiSdk,
-    surface: env.aiSdkSurface,
-    model: model.model,
-    apiKey: model.apiKey,
-    baseURL: env.aiBaseUrl,
-    params: runtime.modelParams.params,
-    searchParams: runtime.searchParams,
-    builtins: resolution.builtinNames,
-  };
+  // As the wake composes it, without the MCP servers' own notes: replay starts no MCP server,
+  // so their tools are not offered either.
+  const charter = agentCharter(runtime);
+  const provider = agentProviderOptions(runtime, model);
   return {
     configHome: runtime.configHome,
     charter,
     charterHash: charter === undefined ? null : sha256Hex(charter),
-    knowledge: await loadKnowledgePack(runtime.configHome),
+    knowledge: await agentKnowledge(runtime),
     // The manifest as the wake's registry offers it (sorted by name, through the policy).
     manifestHash: canonicalHash(registryOf(tools, runtime.policy).specs()),
     tools,
@@ -192,32 +188,6 @@ function registryOf(tools: readonly Tool[], policy: Policy): ToolRegistry {
   const registry = new ToolRegistry({ policy });
   for (const tool of tools) registry.register(tool);
   return registry;
-}
-
-/**
- * The charter as a wake composes it from this runtime (lib/wake/assemble.ts), without the MCP
- * servers' own notes: replay starts no MCP server, so their tools are not offered either.
- */
-function charterOf(runtime: Runtime): string | undefined {
-  const { prompts, tools: resolution, env } = runtime;
-  if (!env.onboard) return composeCharter({ systemPrompt: prompts.systemPrompt });
-  return composeCharter({
-    systemPrompt: prompts.systemPrompt,
-    initialize: prompts.initialize,
-    manifest: manifestPart(
-      resolution.notes.map((n) => ({ name: n.name, note: n.note ?? undefined })),
-    ),
-    defects: defectsPart(resolution.defects),
-    // The notices the wake's permission narrowing adds (replay narrows nothing).
-    safety: safetyPart([
-      ...resolution.safetyNotices,
-      ...(env.profile === "unlocked"
-        ? [UNLOCKED_NOTICE]
-        : runtime.mcpRead.stdioServers.length
-        ? [mcpRunNotice(runtime.mcpRead.stdioServers)]
-        : []),
-    ]),
-  });
 }
 
 /** The notes store the working-state tools take. */

@@ -46,6 +46,16 @@ export function mcpRunNotice(servers: readonly string[]): string {
     "keeps permission to start subprocesses so they can be spawned.";
 }
 
+/**
+ * The brief's safety lines {@link narrowPermissions} gives for `plan`, without narrowing: a
+ * process that never narrows (replay) states the same opt-outs a wake's charter states.
+ */
+export function permissionNotices(plan: PermissionPlan): readonly string[] {
+  if (plan.profile === "unlocked") return [UNLOCKED_NOTICE];
+  if (plan.mcpStdioServers.length > 0) return [mcpRunNotice(plan.mcpStdioServers)];
+  return [];
+}
+
 /** What {@link narrowPermissions} will do for a plan, said before (or instead of) doing it. */
 export interface PlannedNarrowing {
   /** Whether `run` stays granted. */
@@ -84,7 +94,7 @@ export async function narrowPermissions(
       "Profile 'unlocked': run permission kept; subprocesses (the shell tool, if granted) are " +
         "permitted in this wake.",
     );
-    return { run: "kept", notices: [UNLOCKED_NOTICE] };
+    return { run: "kept", notices: permissionNotices(plan) };
   }
   if (plan.mcpStdioServers.length > 0) {
     // The audited opt-out of the second lock: a stdio server is a subprocess, so run must stay.
@@ -94,11 +104,11 @@ export async function narrowPermissions(
       `Profile 'locked' keeps run permission for MCP stdio server(s) ${names}: their ` +
         "processes run outside the harness's Deno permission sandbox.",
     );
-    return { run: "kept", notices: [mcpRunNotice(plan.mcpStdioServers)] };
+    return { run: "kept", notices: permissionNotices(plan) };
   }
   await Deno.permissions.revoke({ name: "run" });
   journal?.text("DEBUG", "Profile 'locked': run permission revoked for this process.");
-  return { run: "revoked", notices: [] };
+  return { run: "revoked", notices: permissionNotices(plan) };
 }
 
 /** A permission's live state as resolved-config reports it. */

@@ -2,13 +2,13 @@
  * How the router twin starts one wake attempt: the {@link WakeLaunch} it hands a launcher, and the
  * default launcher, which runs an operator's command string with exactly `--timeline <uuid>`
  * appended (through `/bin/sh -c`, so the string may carry its own leading words) in the
- * agent's environment.
+ * agent's environment, spawned by lib/sandbox/wake_process.ts.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { LineRelay } from "../journal/output.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import type { PlatformDelivery } from "./shared/deliveries.ts";
+import { spawnWake } from "./wake_process.ts";
 
 /** A viewer as the router needs it. */
 export interface WakeViewer {
@@ -85,52 +85,32 @@ export function commandLauncher(options: CommandLauncherOptions): WakeLauncher {
       HARNESS_HOME: home,
     };
     if (launch.deliveryId !== null) env.BASECRADLE_DELIVERY_ID = launch.deliveryId;
-    let child: Deno.ChildProcess;
+    registerSecret(launch.token); // the parent relays the child's output: it scrubs its token too
     try {
       mkdirSync(home, { recursive: true });
-      child = new Deno.Command("/bin/sh", {
+      const exit = await spawnWake({
         // "$@" carries the two appended words, so the command string may hold its own.
-        args: ["-c", `${options.command} "$@"`, "sh", "--timeline", launch.delivery.timeline_uuid],
+        invocation: {
+          program: "/bin/sh",
+          args: [
+            "-c",
+            `${options.command} "$@"`,
+            "sh",
+            "--timeline",
+            launch.delivery.timeline_uuid,
+          ],
+        },
         env,
         cwd: options.cwd,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+        onChunk: options.output,
+        relayLines: !options.output,
+        keep: options.keepOutput ? "output" : undefined,
+        track: (child) => launch.track(child),
+        untrack: (child) => launch.untrack(child),
+      });
+      return exit.kept === undefined ? { code: exit.code } : { code: exit.code, output: exit.kept };
     } catch (error) {
       return { code: null, error: String(error) };
     }
-    launch.track(child);
-    registerSecret(launch.token); // the parent relays the child's output: it scrubs its token too
-    const kept: string[] | null = options.keepOutput ? [] : null;
-    const relay = !options.output;
-    await Promise.all([
-      pump(child.stdout, options.output, relay, kept),
-      pump(child.stderr, options.output, relay, kept),
-    ]);
-    const { code } = await child.status;
-    launch.untrack(child);
-    return kept ? { code, output: kept.join("") } : { code };
   };
-}
-
-/** Drains one of the child's streams into the sink, the relay and the kept text. */
-async function pump(
-  stream: ReadableStream<Uint8Array>,
-  sink: ((chunk: Uint8Array) => void) | undefined,
-  relay: boolean,
-  kept: string[] | null,
-): Promise<void> {
-  const lines = relay ? new LineRelay() : undefined;
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) {
-    kept?.push(decoder.decode(chunk, { stream: true }));
-    try {
-      sink?.(chunk);
-      lines?.push(chunk);
-    } catch {
-      // A broken sink must not wedge the agent's queue.
-    }
-  }
-  lines?.flush();
 }

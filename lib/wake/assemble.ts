@@ -19,7 +19,6 @@ import { registerSecret } from "../journal/scrub.ts";
 import { NotFoundError, PlatformClient, type PlatformClientOptions } from "../platform/mod.ts";
 import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
-import type { KnowledgePack } from "../config/knowledge.ts";
 import {
   enforceHostRules,
   journalUrlRefusals,
@@ -27,6 +26,12 @@ import {
   type Runtime,
 } from "../runtime/resolve.ts";
 import { loadWakeConfig } from "../runtime/wake_config.ts";
+import {
+  agentCharter,
+  agentKnowledge,
+  agentProviderOptions,
+  agentToolInputs,
+} from "../runtime/configured_agent.ts";
 import { WakeContext } from "./context.ts";
 import { BreakerGate } from "./breaker_gate.ts";
 import { DeferredGate } from "./deferred_gate.ts";
@@ -125,8 +130,9 @@ export async function assemble(
     store: new FileSessionStore(join(home, "sessions"), { journal }),
     memory: runtime.memory.provider,
     viewers,
-    charter: () => composeCharter(env, runtime, loaded),
-    knowledge: () => readKnowledge(runtime.configHome),
+    // The charter names the MCP servers only once the first engaged turn has loaded them.
+    charter: () => Promise.resolve(agentCharter(runtime, loaded.mcp)),
+    knowledge: () => agentKnowledge(runtime),
     messages: [],
     brief: { composed: false },
     posts: 0,
@@ -211,7 +217,7 @@ function engineSlot(
   inputs: EngineInputs,
 ): EngineSlot {
   const { apiKey, context, gate, journal, loaded } = inputs;
-  const { configHome, tools: resolution } = runtime;
+  const { configHome } = runtime;
   return new EngineSlot(async () => {
     const { buildEngine, loadWakeMcp } = await engaged();
     await gate.ready();
@@ -224,22 +230,13 @@ function engineSlot(
     });
     loaded.mcp = mcp;
     return buildEngine({
-      provider: {
-        provider: env.aiProvider,
-        sdk: env.aiSdk,
-        surface: env.aiSdkSurface,
+      provider: agentProviderOptions(runtime, {
         model: settings.model,
         apiKey,
-        baseURL: env.aiBaseUrl,
-        params: runtime.modelParams.params,
-        searchParams: runtime.searchParams,
-        builtins: resolution.builtinNames,
         promptCacheKey: promptCacheKey(context.self.uuid, settings.timeline),
-      },
-      active: resolution.activeTools,
+      }),
+      ...agentToolInputs(runtime),
       bindings: { context, configHome, images: mcp?.images },
-      memoryTools: runtime.memoryTools,
-      policy: runtime.policy,
       journal,
       maxSteps: env.maxSteps,
       responseRetries: env.responseRetries,
@@ -247,45 +244,6 @@ function engineSlot(
       extraTools: mcp?.tools,
     });
   });
-}
-
-/**
- * The charter: stable, from the config files and the registry only, so it is byte-identical
- * while nothing changed. Without onboarding it is the system prompt alone.
- */
-async function composeCharter(
-  env: HarnessEnv,
-  runtime: Runtime,
-  loaded: Wake["loaded"],
-): Promise<string | undefined> {
-  const { composeCharter, defectsPart, manifestPart, safetyPart } = await engaged();
-  const { prompts, tools: resolution } = runtime;
-  if (!env.onboard) return composeCharter({ systemPrompt: prompts.systemPrompt });
-  return composeCharter({
-    systemPrompt: prompts.systemPrompt,
-    initialize: prompts.initialize,
-    manifest: manifestPart([
-      ...resolution.notes.map((n) => ({ name: n.name, note: n.note ?? undefined })),
-      ...(loaded.mcp?.notes ?? []),
-    ]),
-    defects: defectsPart(resolution.defects),
-    safety: safetyPart([
-      ...resolution.safetyNotices,
-      ...(runtime.permissions?.notices ?? []),
-      ...(loaded.mcp?.notices ?? []),
-    ]),
-  });
-}
-
-/**
- * The knowledge pack (docs/context.md#the-knowledge-pack), loaded and read by the first engaged
- * turn only: an idle wake neither loads the module nor reads the folder.
- */
-async function readKnowledge(configHome: string): Promise<KnowledgePack> {
-  const { loadKnowledgePack } = await lazyImport<typeof import("../config/knowledge.ts")>(
-    "lib/config/knowledge.ts",
-  );
-  return await loadKnowledgePack(configHome);
 }
 
 /** The platform reads a wake starts before its configuration has been judged. */

@@ -94,20 +94,6 @@ export interface WakeMcpOptions {
   readonly withheldEnv: readonly string[];
 }
 
-/** The stable inputs of the charter. */
-export interface CharterInput {
-  /** The personality (`system-prompt.md`, comments stripped). */
-  readonly systemPrompt?: string;
-  /** `initialize.md`, comments stripped. */
-  readonly initialize?: string;
-  /** The manifest part. */
-  readonly manifest?: string;
-  /** The "Tool Defect" part. */
-  readonly defects?: string;
-  /** The safety part. */
-  readonly safety?: string;
-}
-
 /** What lib/wake/engaged/mod.ts exports. */
 export interface EngagedHalf {
   /**
@@ -128,16 +114,6 @@ export interface EngagedHalf {
   buildEngine(parts: EngineParts): Promise<Engine>;
   /** The MCP step: undefined when `mcp/` holds nothing at all. */
   loadWakeMcp(options: WakeMcpOptions): Promise<McpLoad | undefined>;
-  /** The charter text, or undefined when every part is blank. */
-  composeCharter(input: CharterInput): string | undefined;
-  /** The "Tool Defect" part, or undefined when there are none. */
-  defectsPart(defects: readonly string[]): string | undefined;
-  /** The active-tools manifest part, or undefined when there are none. */
-  manifestPart(
-    entries: readonly { readonly name: string; readonly note?: string }[],
-  ): string | undefined;
-  /** The safety part, or undefined when there are no notices. */
-  safetyPart(notices: readonly string[]): string | undefined;
 }
 
 /** The engine, the tools, the provider and the brief; loaded by the first engaged turn. */

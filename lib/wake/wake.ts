@@ -9,21 +9,17 @@
  * failure, with ONE stderr line `ERROR harness wake: <error>` and never a stack trace.
  */
 import { writeStderr } from "../journal/output.ts";
-import { oneLineError } from "../base/error_text.ts";
-import { budgetLimited } from "../config/spending.ts";
-import { lazyImport } from "../base/lazy_import.ts";
-import { wakeEnd, wakeFailed, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
-import { type Journal, type Span, withSpan } from "../journal/journal.ts";
-import { LEVEL_NUMBERS, type LogFormat, parseLogFormat, parseLogLevel } from "../journal/level.ts";
-import { StreamJournal } from "../journal/stream_journal.ts";
+import { wakeEnd, wakeSkipped, wakeStart } from "../journal/catalogue_wake.ts";
+import { type Span, withSpan } from "../journal/journal.ts";
 import { noteWake } from "../home/last_wake.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
 import { assemble } from "./assemble.ts";
+import { guardBudget, releaseBudget } from "./budget_gate.ts";
 import { releaseSettledEvidence } from "./evidence.ts";
-import { reconcileAssets, reconcileEvents, reconcileTasks } from "./items.ts";
-import { reconcileMessages } from "./messages.ts";
 import { catchUp } from "./catch_up.ts";
-import { readAhead, type ReadAheadKind, refreshReadAhead } from "./read_ahead.ts";
+import { readAhead } from "./read_ahead.ts";
+import { KIND_ORDER, reconcileKinds } from "./reconcile_kinds.ts";
+import { earlyJournal, reportFailure } from "./wake_journal.ts";
 import { sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
 
 /** What `harness wake` was asked to do. */
@@ -48,10 +44,7 @@ export async function runWake(request: WakeRequest): Promise<number> {
     (request.stderr ?? ((text: string) => writeStderr(text + "\n")))(`ERROR ${label}: ${line}`);
   const { timeline } = request;
   // Logging first, so even a refused configuration leaves its `wake failed` line.
-  const journal = new StreamJournal({
-    minLevel: levelOf(rawEnv.HARNESS_LOG_LEVEL),
-    format: formatOf(rawEnv.HARNESS_LOG_FORMAT),
-  });
+  const journal = earlyJournal(rawEnv);
   const delivery = rawEnv.BASECRADLE_DELIVERY_ID?.trim() || undefined;
   let wake: Wake | undefined;
   try {
@@ -70,7 +63,7 @@ export async function runWake(request: WakeRequest): Promise<number> {
     });
     return 0;
   } catch (error) {
-    return fail(journal, stderr, timeline, delivery, error);
+    return reportFailure({ journal, stderr, timeline, delivery }, error);
   } finally {
     await wake?.loaded.mcp?.close(); // never throws; ends every server process group
     if (wake) await closeMemoryProvider(wake.memory, journal);
@@ -110,10 +103,7 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
   });
   let outcome: "ok" | "error" | "declined" = "error";
   try {
-    if (budgetLimited(wake.budget)) {
-      const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
-      await guard.guardWake(wake); // docs/operating.md#the-budget-guard
-    }
+    await guardBudget(wake); // docs/operating.md#the-budget-guard
     // remember, while the four first reads start and the wake notes its start for `harness
     // status` (awaited together, so any one's failure is this wake's error, reported like any
     // other)
@@ -122,7 +112,7 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
       readAhead(wake),
       noteWake(home, timeline),
     ]);
-    await reconcileKinds(wake, ["messages", "assets", "webhook_events", "tasks"]);
+    await reconcileKinds(wake, KIND_ORDER);
     // every item created inside the start second is this wake's (docs/operating.md#catch-up-before-exit)
     await catchUp(wake, async (kinds) => {
       wake.catchingUp = true;
@@ -135,10 +125,7 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
     outcome = wake.breaker.declined > 0 ? "declined" : "ok";
     return outcome;
   } finally {
-    if (budgetLimited(wake.budget)) {
-      const guard = await lazyImport<typeof import("./budget.ts")>("lib/wake/budget.ts");
-      await guard.releaseWake(wake); // a lease whose item went to another wake
-    }
+    await releaseBudget(wake); // a lease whose item went to another wake
     wakeEnd(wake.journal, {
       timeline,
       outcome,
@@ -149,61 +136,5 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
       seconds: (performance.now() - started) / 1000,
       delivery,
     });
-  }
-}
-
-const RECONCILERS: Readonly<Record<ReadAheadKind, (wake: Wake) => Promise<void>>> = {
-  messages: reconcileMessages,
-  assets: reconcileAssets,
-  webhook_events: reconcileEvents,
-  tasks: reconcileTasks,
-};
-
-/**
- * Reconciles `kinds` in the fixed order; before each after the first, when a turn ran since the
- * reads were started, the reads of the kinds still to come start afresh (lib/wake/read_ahead.ts).
- */
-async function reconcileKinds(wake: Wake, kinds: readonly ReadAheadKind[]): Promise<void> {
-  for (const [i, kind] of kinds.entries()) {
-    if (i > 0) await refreshReadAhead(wake, kinds.slice(i));
-    await RECONCILERS[kind](wake);
-  }
-}
-
-/** Exit 1: the ERROR `wake failed` line, and one stderr line (never a stack trace). */
-function fail(
-  journal: Journal,
-  stderr: (line: string) => void,
-  timeline: string,
-  delivery: string | undefined,
-  error: unknown,
-): number {
-  const message = oneLineError(error);
-  wakeFailed(journal, { timeline, error: message, delivery });
-  if (error instanceof Error && error.stack && journal.enabled("DEBUG")) {
-    journal.text("DEBUG", error.stack);
-  }
-  stderr(message);
-  return 1;
-}
-
-/** `HARNESS_LOG_FORMAT` before the env is validated; an invalid value writes text until refused. */
-function formatOf(raw: string | undefined): LogFormat {
-  try {
-    return parseLogFormat(raw);
-  } catch {
-    return "text";
-  }
-}
-
-/**
- * `HARNESS_LOG_LEVEL` for the journal before the env is validated. An invalid value logs at INFO
- * here, so the `wake failed` line that reports it (from the env parse) still reaches the journal.
- */
-function levelOf(raw: string | undefined): number {
-  try {
-    return parseLogLevel(raw);
-  } catch {
-    return LEVEL_NUMBERS.INFO;
   }
 }

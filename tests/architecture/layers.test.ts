@@ -290,6 +290,8 @@ const LAYERS: readonly Layer[] = [
       "lib/platform",
       "lib/core/types",
       "lib/core",
+      // lib/providers: the configured agent names the options its provider is built from (type).
+      "lib/providers",
       "lib/memory",
       "lib/config",
       // lib/install: a wake runs the upgrade reconcile before it reads the config home.
@@ -422,8 +424,8 @@ const LAYERS: readonly Layer[] = [
   {
     folder: "lib/demo",
     purpose:
-      "the offline demo's world and its wake subprocess, shared by harness demo and the playground",
-    may: ["lib/base", "lib/platform", "lib/gate", "lib/sandbox"],
+      "the offline demo's world and its wake's model and environment, shared by harness demo and the playground",
+    may: ["lib/platform", "lib/gate", "lib/sandbox"],
   },
   {
     folder: "lib/playground/static",

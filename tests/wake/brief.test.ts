@@ -2,13 +2,8 @@ import assert from "node:assert/strict";
 import { Message } from "../../lib/core/types/message.ts";
 import type { ToolSpec } from "../../lib/core/types/tool.ts";
 import { toChatMessages, toChatTools } from "../../lib/providers/openai_chat.ts";
-import {
-  briefView,
-  composeCharter,
-  composeVolatile,
-  manifestPart,
-  nowPart,
-} from "../../lib/wake/engaged/brief.ts";
+import { briefView, composeVolatile, nowPart } from "../../lib/wake/engaged/brief.ts";
+import { composeCharter, manifestPart } from "../../lib/runtime/charter.ts";
 
 const charterInput = {
   systemPrompt: "You are Ada.",

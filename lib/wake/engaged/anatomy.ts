@@ -14,7 +14,8 @@ import type { TurnHook } from "../../core/turn_hook.ts";
 import type { Message, Usage } from "../../core/types/message.ts";
 import type { ToolSpec } from "../../core/types/tool.ts";
 import { imageChars, messageChars } from "./attribution.ts";
-import { newestUserTurn, PART_JOINER } from "./brief.ts";
+import { newestUserTurn } from "./brief.ts";
+import { PART_JOINER } from "../../runtime/charter.ts";
 
 /** One part of the request, with its text. */
 export interface AnatomyPart {

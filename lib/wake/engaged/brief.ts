@@ -1,17 +1,15 @@
 /**
  * The brief, split in two (docs/invariants.md#6-stable-first-volatile-last). The **charter** — personality, `initialize.md`, the tool
- * manifest, tool defects, safety notices — is composed each wake from config alone, so it is byte-identical
- * while nothing changed, and leads what the provider is sent. The **volatile** part — the time
+ * manifest, tool defects, safety notices — is composed each wake from config alone
+ * (lib/runtime/configured_agent.ts), so it is byte-identical while nothing changed, and leads
+ * what the provider is sent. The **volatile** part — the time
  * anchor, the step budget, the dashboard primer, recalled memory — is spliced immediately before
  * the newest user turn. Neither is ever persisted: `briefView` builds the provider's view from the
  * live transcript and leaves the transcript untouched.
  */
 import type { Message } from "../../core/types/message.ts";
 import type { CacheMode } from "../../core/types/provider.ts";
-import type { CharterInput } from "../engaged_half.ts";
-
-/** What separates two parts of either half. */
-export const PART_JOINER = "\n\n";
+import { PART_JOINER } from "../../runtime/charter.ts";
 
 /** The sentence after the time anchor: every `[created_at]` is UTC, convert before answering. */
 export const NOW_INSTRUCTION =
@@ -34,53 +32,6 @@ export function budgetPart(maxSteps: number): string {
     "plain text before it runs out. That closing text is unspoken: it goes to your log and your " +
     "memory, not to any timeline, so anything a peer should see must be posted with the " +
     "`messages` tool before then. If work will remain, schedule a follow-up task.";
-}
-
-/** `Your active tools right now:` then `- <name> — <note>` / `- <name>` lines; undefined if none. */
-export function manifestPart(
-  entries: readonly { readonly name: string; readonly note?: string }[],
-): string | undefined {
-  if (!entries.length) return undefined;
-  const lines = entries.map((e) => (e.note ? `- ${e.name} — ${e.note}` : `- ${e.name}`));
-  return ["Your active tools right now:", ...lines].join("\n");
-}
-
-/** Header of the safety block: a provenance record of operator opt-outs, not a warning. */
-export const SAFETY_HEADER =
-  "Operator-configured tools beyond the shipped safe set — a deliberate, audited opt-out from " +
-  "safe-by-default. This is a record of where your tools came from, not a warning: a server " +
-  "marked 'active' was installed for your use, so call its tools whenever they fit. A line " +
-  "saying 'not loaded' is a capability the safe policy declined; it cannot be used.";
-
-/** The safety block, or undefined when there are no notices. */
-export function safetyPart(notices: readonly string[]): string | undefined {
-  const lines = notices.filter((n) => n.trim());
-  if (!lines.length) return undefined;
-  return [SAFETY_HEADER, ...lines.map((n) => `- ${n}`)].join("\n");
-}
-
-/** Header of the defects block: a shipped tool failed to load, which must never pass silently. */
-export const DEFECT_HEADER =
-  "⚠ Tool Defect — a tool shipped with your harness failed to load, so it is missing this " +
-  "wake. This is a defect in your installation, not something you did: tell your operator " +
-  "(re-running harness install, or deleting the damaged file, restores it).";
-
-/** The defects block (`- <file> — failed to load: <err>` lines), or undefined when none. */
-export function defectsPart(defects: readonly string[]): string | undefined {
-  const lines = defects.filter((d) => d.trim());
-  if (!lines.length) return undefined;
-  return [DEFECT_HEADER, ...lines.map((d) => `- ${d}`)].join("\n");
-}
-
-/** The charter text (parts that are non-blank, in order), or undefined when all are blank. */
-export function composeCharter(input: CharterInput): string | undefined {
-  return join([
-    input.systemPrompt,
-    input.initialize,
-    input.manifest,
-    input.defects,
-    input.safety,
-  ]);
 }
 
 /**

@@ -13,7 +13,6 @@ import { loadCodeExecution, loadOptionalFactories, wakeRegistry } from "../../ru
 import type { EngineParts, WakeMcpOptions } from "../engaged_half.ts";
 
 export { drive, engage } from "./turn.ts";
-export { composeCharter, defectsPart, manifestPart, safetyPart } from "./brief.ts";
 
 /** The provider adapter, the wake's tool registry and the engine over both. */
 export async function buildEngine(parts: EngineParts): Promise<Engine> {

@@ -24,7 +24,6 @@ import type { TurnHook } from "../../core/turn_hook.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
 import { unspoken, type UnspokenKind } from "../../journal/catalogue_engine.ts";
 import { StageTimer } from "../../home/records/mod.ts";
-import { lazyImport } from "../../base/lazy_import.ts";
 import {
   billingBlocked,
   billingOnset,
@@ -40,10 +39,11 @@ import { escalateIfCalledFor } from "./escalation_trigger.ts";
 import { isHandOff, settleHandOff } from "./hand_off.ts";
 import { briefView, composeVolatile, volatileParts, withKnowledge } from "./brief.ts";
 import { nudgeHook } from "../nudge.ts";
+import { budgetHooks, chargeBudget } from "../budget_gate.ts";
 import { postReport } from "../post.ts";
 import { billingReport, permanentReport, verbatim } from "../reports.ts";
 import { clearBillingBlocked, isBillingBlocked, markBillingBlocked } from "../../home/billing.ts";
-import { budgetActive, persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
+import { persist, sourceOf, startDashboardRead, type Wake } from "../wake_state.ts";
 import { type WakeWorkingState, withWorkingState, workingStateOf } from "./working_state.ts";
 import { turnContext } from "./turn_context.ts";
 import type { Rebuild, RebuiltTurn, TurnOutcome, TurnSpec } from "../engaged_half.ts";
@@ -124,10 +124,7 @@ export async function drive(
     throw error;
   } finally {
     await recordTurn(wake, spec, outcome, facts);
-    if (budgetActive(wake)) {
-      const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
-      await guard.chargeTurn(wake, facts.result?.usage); // docs/operating.md#the-budget-guard
-    }
+    await chargeBudget(wake, facts.result?.usage); // docs/operating.md#the-budget-guard
   }
 }
 
@@ -149,12 +146,9 @@ async function driveTurn(
   // A turn whose speaking the gate closed is not nudged to speak (docs/security.md).
   const hooks: TurnHook[] = [
     nudgeHook(spec.nudge, () => wake.context.acts.length > 0 || wake.context.closed),
-  ];
-  if (budgetActive(wake)) {
     // docs/operating.md#the-budget-guard: each step's spend reaches the turn's lease as it goes.
-    const guard = await lazyImport<typeof import("../budget.ts")>("lib/wake/budget.ts");
-    hooks.push(guard.progressHook(wake));
-  }
+    ...await budgetHooks(wake),
+  ];
   const compactor = compactorOf(wake, engine);
   const turnMessage = live[turnStart];
   const working = workingStateOf(wake, engine, compactor);
