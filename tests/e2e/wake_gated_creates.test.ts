@@ -9,7 +9,14 @@
  */
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
-import { chatMessages, say, sessionPath, wakeFor, world } from "./wake_support.ts";
+import { chatMessages, say, sessionPath, wakeFor, type World, world } from "./wake_support.ts";
+
+/** The asset, task and webhook-endpoint creates the sandbox received (what reached the platform). */
+function agentTextCreates(w: World) {
+  return w.sandbox.requests.filter((r) =>
+    r.method === "POST" && /\/timelines\/[^/]+\/(assets|tasks|webhook_endpoints)$/.test(r.path)
+  );
+}
 
 Deno.test("wake: the agent's token in an asset, a task or a webhook endpoint never reaches the platform", async () => {
   await using w = await world({ routed: true });
@@ -51,9 +58,7 @@ Deno.test("wake: the agent's token in an asset, a task or a webhook endpoint nev
   assert.equal(result.code, 0, result.stderr);
 
   // Nothing refused reached the platform: one asset create (the clean one), no task, no endpoint.
-  const creates = w.sandbox.requests.filter((r) =>
-    r.method === "POST" && /\/timelines\/[^/]+\/(assets|tasks|webhook_endpoints)$/.test(r.path)
-  );
+  const creates = agentTextCreates(w);
   assert.deepEqual(creates.map((r) => r.path.split("/").at(-1)), ["assets"]);
   const assets = await w.peer.client.assets.list({ timeline: w.timeline }).toArray();
   assert.deepEqual(assets.map((a) => a.content.file?.filename), ["fine.txt"]);
@@ -131,9 +136,7 @@ Deno.test("wake: at the default limit the second refused create closes the turn,
   await w.settle();
   const result = wakeFor(w, asked.content.uuid);
   assert.equal(result.code, 0, result.stderr);
-  const creates = w.sandbox.requests.filter((r) =>
-    r.method === "POST" && /\/timelines\/[^/]+\/(assets|tasks|webhook_endpoints)$/.test(r.path)
-  );
+  const creates = agentTextCreates(w);
   assert.deepEqual(creates, [], "the clean asset after the second refusal was not sent");
   assert.match(result.stderr, /WARNING speaking closed timeline=\S+ refusals=2/);
   assert.match(result.stderr, /WARNING post blocked timeline=\S+ kind=asset check=speaking_closed/);
