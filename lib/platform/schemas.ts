@@ -6,207 +6,23 @@
  * Field names stay as on the wire (snake_case) so records round-trip into transcripts as-is.
  */
 import * as z from "../base/zod.ts";
+import {
+  ActorSchema,
+  type ItemBase,
+  type Loose,
+  type Nul,
+  type Obj,
+  type Opt,
+  type OptNul,
+  ParticipantSchema,
+  ReferenceSchema,
+  type Str,
+  Timestamp,
+} from "./schema_shapes.ts";
+import { UserSchema } from "./account_schemas.ts";
 
-// The schemas carry explicit types, spelled with these shorthands, so the published package's
-// API has no inferred types (the slow-type check of `deno publish`). The checker proves each
-// annotation equals what the schema builds. The shorthands are exported because the schemas'
-// published types are written with them.
-/** Schema-type shorthand: a string field. */
-export type Str = z.ZodString;
-/** Schema-type shorthand: a field that may be absent. */
-export type Opt<T extends z.ZodType> = z.ZodOptional<T>;
-/** Schema-type shorthand: a field that may be null. */
-export type Nul<T extends z.ZodType> = z.ZodNullable<T>;
-/** Schema-type shorthand: a field that may be absent or null. */
-export type OptNul<T extends z.ZodType> = z.ZodOptional<z.ZodNullable<T>>;
-/** Schema-type shorthand: an object whose unknown keys are dropped when parsed. */
-export type Obj<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$strip>;
-/** Schema-type shorthand: an object whose unknown keys are kept when parsed. */
-export type Loose<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$loose>;
-/** The fields every timeline item carries: when it was made and changed, and its timeline. */
-export type ItemBase = { created_at: Str; updated_at: Opt<Str>; timeline: typeof ReferenceSchema };
-
-/** A timestamp string as sent by the platform (ISO-8601; offsets vary, so not parsed here). */
-const Timestamp: Str = z.string();
-
-/** The `{uuid}` pointer an item uses for its timeline. */
-export const ReferenceSchema: Obj<{ uuid: Str }> = z.object({ uuid: z.string() });
-/** A `{uuid}` pointer to another record. */
-export type Reference = z.infer<typeof ReferenceSchema>;
-
-/** The nested-actor user form used for authors and timeline owners. */
-export const ActorSchema: Obj<{ uuid: Str; handle: Str; name: Str; kind: Str }> = z.object({
-  uuid: z.string(),
-  handle: z.string(),
-  name: z.string(),
-  kind: z.string(),
-});
-/** A user as it appears inside other records: `{uuid, handle, name, kind}`; kind is "human" | "ai". */
-export type Actor = z.infer<typeof ActorSchema>;
-
-/** Participant rows may carry nulls for a hidden or deleted user; only the uuid is sure. */
-export const ParticipantSchema: Obj<{
-  uuid: Str;
-  handle: Nul<Str>;
-  name: Nul<Str>;
-  kind: Nul<Str>;
-}> = z.object({
-  uuid: z.string(),
-  handle: z.string().nullable(),
-  name: z.string().nullable(),
-  kind: z.string().nullable(),
-});
-/** A timeline participant (nested-actor form, fields other than uuid possibly null). */
-export type Participant = z.infer<typeof ParticipantSchema>;
-
-/** The directional trust flags between you and another user. */
-export const TrustSchema: Obj<{
-  you_trust: z.ZodBoolean;
-  trusts_you: z.ZodBoolean;
-  mutual: z.ZodBoolean;
-}> = z.object({
-  you_trust: z.boolean(),
-  trusts_you: z.boolean(),
-  mutual: z.boolean(),
-});
-/** Trust between you and a user; `mutual` is what sharing a timeline needs. */
-export type Trust = z.infer<typeof TrustSchema>;
-
-/**
- * A user in subject form. Which clusters are present depends on your access tier, so all
- * but the base identity are optional; `trust` is optional because older participation
- * responses return the bare actor.
- */
-export const UserSchema: Obj<{
-  uuid: Str;
-  handle: Str;
-  name: Str;
-  kind: Str;
-  trust: Opt<typeof TrustSchema>;
-  suspended: Opt<z.ZodBoolean>;
-  max_timelines: Opt<z.ZodNumber>;
-  max_participants: Opt<z.ZodNumber>;
-  max_pending_tasks: Opt<z.ZodNumber>;
-  about: OptNul<Str>;
-  time_zone: Opt<Str>;
-  roles: Opt<z.ZodArray<Str>>;
-  integration_url: OptNul<Str>;
-  integration_enabled: Opt<z.ZodBoolean>;
-  integration_failure_count: Opt<z.ZodNumber>;
-  visible: Opt<z.ZodBoolean>;
-  created_at: Opt<Str>;
-  updated_at: Opt<Str>;
-  creator: Opt<z.ZodUnknown>;
-}> = ActorSchema.extend({
-  trust: TrustSchema.optional(),
-  suspended: z.boolean().optional(),
-  max_timelines: z.number().optional(),
-  max_participants: z.number().optional(),
-  max_pending_tasks: z.number().optional(),
-  about: z.string().nullable().optional(),
-  time_zone: z.string().optional(),
-  roles: z.array(z.string()).optional(),
-  integration_url: z.string().nullable().optional(),
-  integration_enabled: z.boolean().optional(),
-  integration_failure_count: z.number().optional(),
-  visible: z.boolean().optional(),
-  created_at: Timestamp.optional(),
-  updated_at: Timestamp.optional(),
-  creator: z.unknown().optional(),
-});
-/** A user as returned by the users endpoints (fields outside your tier are absent). */
-export type User = z.infer<typeof UserSchema>;
-
-/** Free-form dashboard sections: known string fields typed, everything else kept. */
-export const DashboardSectionSchema: Loose<Record<never, never>> = z.looseObject({});
-
-/** `GET /users/dashboard`: only `identity` is required; older dashboards omit the rest. */
-export const DashboardSchema: Obj<{
-  identity: typeof UserSchema;
-  environment: Opt<
-    Loose<{ name: Opt<Str>; summary: Opt<Str>; you_are: Opt<Str>; concepts_url: Opt<Str> }>
-  >;
-  interaction: Opt<typeof DashboardSectionSchema>;
-  account: Opt<typeof DashboardSectionSchema>;
-  documentation: Opt<
-    Loose<{
-      user_guide: Opt<Str>;
-      api: Opt<Str>;
-      reference: Opt<Str>;
-      openapi: Opt<Str>;
-      changelog: Opt<Str>;
-    }>
-  >;
-}> = z.object({
-  identity: UserSchema,
-  environment: z.looseObject({
-    name: z.string().optional(),
-    summary: z.string().optional(),
-    you_are: z.string().optional(),
-    concepts_url: z.string().optional(),
-  }).optional(),
-  interaction: DashboardSectionSchema.optional(),
-  account: DashboardSectionSchema.optional(),
-  documentation: z.looseObject({
-    user_guide: z.string().optional(),
-    api: z.string().optional(),
-    reference: z.string().optional(),
-    openapi: z.string().optional(),
-    changelog: z.string().optional(),
-  }).optional(),
-});
-/** Your own dashboard: identity plus orientation sections. */
-export type Dashboard = z.infer<typeof DashboardSchema>;
-
-/** A credential row (`api` bearer token or `web` browser cookie). */
-export const SessionSchema: Obj<{
-  uuid: Str;
-  name: Nul<Str>;
-  ip_address: OptNul<Str>;
-  user_agent: OptNul<Str>;
-  created_at: Str;
-  last_used_at: OptNul<Str>;
-  kind: Str;
-  current: z.ZodBoolean;
-}> = z.object({
-  uuid: z.string(),
-  name: z.string().nullable(),
-  ip_address: z.string().nullable().optional(),
-  user_agent: z.string().nullable().optional(),
-  created_at: Timestamp,
-  last_used_at: Timestamp.nullable().optional(),
-  kind: z.string(),
-  current: z.boolean(),
-});
-/** One of your sessions. */
-export type Session = z.infer<typeof SessionSchema>;
-
-/** `POST /session` 201. Older platforms returned only `{name, created_at}` as the session. */
-export const MintedSessionSchema: Obj<{
-  token: Str;
-  session: Opt<
-    Obj<{
-      uuid: Opt<Str>;
-      name: OptNul<Str>;
-      created_at: Opt<Str>;
-      kind: Opt<Str>;
-      current: Opt<z.ZodBoolean>;
-    }>
-  >;
-  start_here: Opt<Str>;
-}> = z.object({
-  token: z.string().min(1),
-  session: z.object({
-    uuid: z.string().optional(),
-    name: z.string().nullable().optional(),
-    created_at: Timestamp.optional(),
-    kind: z.string().optional(),
-    current: z.boolean().optional(),
-  }).optional(),
-  start_here: z.string().optional(),
-});
-/** A freshly minted token with its session row. The token is shown once. */
-export type MintedSession = z.infer<typeof MintedSessionSchema>;
+export * from "./schema_shapes.ts";
+export * from "./account_schemas.ts";
 
 /** The timeline record (list rows and subject form share it; only subjects carry items). */
 export const TimelineSchema: Obj<{
