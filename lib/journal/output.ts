@@ -3,8 +3,8 @@
  * a command's result, its one-line error, the demo's transcript of a wake — passes through here
  * and is scrubbed of secrets on the way out. A credential a vendor or the platform echoes in an
  * error message (a 401 that quotes the key it refused) therefore never reaches a terminal or
- * journald, whichever path printed it. tests/journal/output_only_test.ts keeps every other module
- * from writing to the process's streams directly.
+ * journald, whichever path printed it. tests/architecture/output_only.test.ts keeps every other
+ * module from writing to the process's streams directly.
  */
 import { registerSecret, scrubSecrets } from "./scrub.ts";
 import { SECRET_VARIABLES } from "./secret_variables.ts";

@@ -1,6 +1,6 @@
 /**
  * Every HTTP request the harness makes of its own goes through this folder
- * (docs/security.md#one-fetch-path; tests/architecture/fetch_only_test.ts fails on a module
+ * (docs/security.md#one-fetch-path; tests/architecture/fetch_only.test.ts fails on a module
  * elsewhere in lib/ that calls `fetch` or opens a socket). A path whose destination the
  * operator configured uses `outboundFetch`; a URL a vendor or a peer handed the harness is read
  * with `handedFetch`; `web_fetch` builds on the address fence and the pinned transport directly.

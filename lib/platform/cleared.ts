@@ -6,7 +6,7 @@
  * escalation notices. A `ClearedText` exists only if a non-empty list of checks judged exactly
  * these fields and every verdict passed: its constructor is private (and guarded at run time),
  * and the one way to build one, {@link ClearedText.seal}, is called only by the outbound gate
- * (`lib/gate/`), which runs the checks itself. tests/architecture/gate_only_test.ts fails on any
+ * (`lib/gate/`), which runs the checks itself. tests/architecture/gate_only.test.ts fails on any
  * other caller, and on a create call that takes a raw string for agent text.
  *
  * The type lives here, below the gate, because the client's signatures name it; the gate owns

@@ -11,6 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
+import { waitFor } from "../support/wait_for.ts";
 import { openBrowser } from "./browser.ts";
 import { atWidths, focusedText } from "./screenshots.ts";
 import { startPlayground } from "./support.ts";
@@ -88,10 +89,11 @@ Deno.test({
       await page.locator(".wake").filter({ hasText: "by @ada" }).filter({ hasText: "posted=1" })
         .nth(1).waitFor(WAIT);
       // Let the agent's own reply's follow-up delivery settle too (asked of the page, not time).
-      for (const deadline = Date.now() + 60_000; await page.locator(".wake.running").count();) {
-        assert.ok(Date.now() < deadline, "a wake never finished");
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitFor(
+        "every wake to finish",
+        async () => await page.locator(".wake.running").count() === 0,
+        { ms: 60_000, everyMs: 100 },
+      );
       await atWidths(page, "overview", () => null);
 
       // Open the newest answered wake's context by keyboard.

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { encode } from "fast-png";
 import { REPO_ROOT } from "../support/run_cli.ts";
+import { waitFor } from "../support/wait_for.ts";
 import { openBrowser } from "./browser.ts";
 import { atWidths, focusedText, UPDATE_SCREENSHOTS } from "./screenshots.ts";
 import { startPlayground } from "./support.ts";
@@ -115,15 +116,16 @@ Deno.test({
       await page.getByRole("button", { name: "Upload file" }).click();
       const image = page.locator(".item img[alt='gradient.png']");
       await image.waitFor();
-      // Decoded from the playground's own asset route: asked of the browser until it says so.
+      // Decoded from the playground's own asset route: asked of the browser (over CDP, from the test
+      // side, which the page's Content-Security-Policy cannot block) until it says so.
       const decoded = () =>
         image.evaluate((i: { complete: boolean; naturalWidth: number }) =>
           i.complete ? i.naturalWidth : 0
         );
-      for (const deadline = Date.now() + 60_000; await decoded() !== 16;) {
-        assert.ok(Date.now() < deadline, "the uploaded image was never decoded");
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitFor("the uploaded image to be decoded", async () => await decoded() === 16, {
+        ms: 60_000,
+        everyMs: 100,
+      });
       await page.getByLabel("Instructions").fill("Say hello at noon");
       await page.getByRole("button", { name: "Schedule task" }).click();
       await page.getByRole("button", { name: "Activate now" }).click();
