@@ -44,16 +44,8 @@ import {
 export { nudgeOnce } from "./turn_hook.ts";
 export type { StepContext, TurnHook } from "./turn_hook.ts";
 
-export {
-  DEFAULT_RESPONSE_RETRIES,
-  EngineError,
-  type EngineOptions,
-  type EngineResult,
-  type RunOptions,
-  type ToolCallRecord,
-  type UnspokenKind,
-  type UsageTotals,
-} from "./engine_contract.ts";
+// The engine's contract types stay importable from here, so callers name one module.
+export * from "./engine_contract.ts";
 
 /** Runs turns for one provider against one registry. */
 export class Engine {
