@@ -6,7 +6,7 @@
  * always give the same verdicts, which is what lets a replay reach the same decision.
  */
 import { ClearedText, type SurfaceFields, type TextSurface } from "../platform/mod.ts";
-import { GateRefusal } from "./refusal.ts";
+import { GateRefusal, redactSpans } from "./refusal.ts";
 import type { Check, Verdict } from "./verdict.ts";
 
 /** The checks a gate runs, by kind of surface. */
@@ -116,8 +116,8 @@ export function clearText<S extends TextSurface>(
     verdicts.push(...judged);
     const failed = judged.filter((v) => !v.passed);
     if (failed.length > 0) {
-      const refusal = new GateRefusal(failed, field.text, fieldSubject(surface, field.name));
-      if (refusal.redacted !== undefined) redacted[field.name] = refusal.redacted;
+      const spans = failed.flatMap((v) => v.spans ?? []);
+      if (spans.length > 0) redacted[field.name] = redactSpans(field.text, spans);
     }
   }
   const failed = verdicts.filter((v) => !v.passed);

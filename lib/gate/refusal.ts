@@ -73,6 +73,10 @@ export class GateRefusal extends Error {
     this.failed = failed;
     const spans = failed.flatMap((v) => v.spans ?? []);
     this.redacted = body === undefined || spans.length === 0 ? undefined : redactSpans(body, spans);
-    this.redactedFields = Object.freeze({ ...redactedFields });
+    // A post's redacted body is one more redacted field, so one helper rewrites any call.
+    this.redactedFields = Object.freeze({
+      ...(this.redacted === undefined ? {} : { body: this.redacted }),
+      ...redactedFields,
+    });
   }
 }

@@ -150,6 +150,8 @@ export class ToneJudge implements ToneCheck {
   readonly #settings: ToneSettings;
   readonly #ask: AskJudge;
   readonly #system: string;
+  /** The instruction's sha256, taken once: it does not change within a judge's life. */
+  #instructionSha256: Promise<string> | undefined;
 
   constructor(options: ToneJudgeOptions) {
     this.#settings = options.settings;
@@ -163,7 +165,8 @@ export class ToneJudge implements ToneCheck {
     const known = {
       model: this.model,
       bodySha256: await sha256HexAsync(body),
-      instructionSha256: await sha256HexAsync(this.#settings.instruction),
+      instructionSha256:
+        await (this.#instructionSha256 ??= sha256HexAsync(this.#settings.instruction)),
     };
     try {
       const reply = await this.#ask({

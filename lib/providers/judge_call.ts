@@ -54,7 +54,9 @@ export function judgeCall(
     const reply = await provider.chat([Message.system(request.system), Message.user(request.user)]);
     if (reply.ending === "refused") throw new Error("the judge model refused to answer");
     if (reply.ending === "truncated") {
-      throw new Error("the judge's reply was cut off by its output limit (raise tone.max_tokens)");
+      throw new Error(
+        "the judge's reply was cut off by its output limit (raise tone.max_tokens in guardrails.json)",
+      );
     }
     const text = reply.content ?? "";
     if (text.trim() === "") throw new Error("the judge model replied with no text");

@@ -18,7 +18,7 @@ import * as z from "../base/zod.ts";
 import { type JsonSchema, Tool, type ToolContext } from "../core/types/tool.ts";
 import { GateRefusal } from "../gate/refusal.ts";
 import { directMessageFailed, directMessageSent } from "../journal/catalogue_engine.ts";
-import { silentJournal } from "../journal/journal.ts";
+import { redactRefusedFields } from "./shared/relay.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
 import { MAX_NTFY_BYTES, type NtfyEndpoint, type NtfyOptions, sendNtfy } from "./shared/ntfy.ts";
 
@@ -99,20 +99,18 @@ export class DirectMessageTool extends Tool {
       return `Error: 'body' is ${bytes.length} UTF-8 bytes; the limit is ` +
         `${MAX_DIRECT_MESSAGE_BYTES}. Shorten it and send again (nothing was sent).`;
     }
-    const journal = this.#context?.journal ?? silentJournal;
     if (this.#context === undefined) {
       call?.reportOutcome?.("refused");
       return "Error: direct message not sent — the tool is not connected to a wake, so " +
         "nothing could screen it.";
     }
+    const journal = this.#context.journal;
     let cleared;
     try {
       cleared = await this.#context.gate.clear({ surface: "direct_message", fields: { body } });
     } catch (error) {
       if (!(error instanceof GateRefusal)) throw error;
-      if (error.redactedFields.body !== undefined && typeof args === "object" && args !== null) {
-        Reflect.set(args, "body", error.redactedFields.body);
-      }
+      redactRefusedFields(args, error);
       call?.reportOutcome?.("blocked");
       return `Error: direct message not sent — ${error.message}`;
     }
@@ -123,7 +121,7 @@ export class DirectMessageTool extends Tool {
       call?.reportOutcome?.("refused");
       return `Error: direct message not sent — ${reason}.`;
     }
-    const handle = this.#context?.self.handle?.trim();
+    const handle = this.#context.self.handle?.trim();
     const title = handle ? `BaseCradle DM from @${handle.replace(/^@/, "")}` : "BaseCradle DM";
 
     const sent = await sendNtfy(

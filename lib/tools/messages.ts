@@ -19,7 +19,7 @@ import { postFailed } from "../journal/catalogue.ts";
 import { type Message, OutcomeUnknownError, PlatformError } from "../platform/mod.ts";
 import { pyRepr } from "../pycompat/repr.ts";
 import type { PlatformContext } from "./shared/platform_context.ts";
-import { unknownOutcome } from "./shared/relay.ts";
+import { redactRefusedFields, unknownOutcome } from "./shared/relay.ts";
 
 /** Most messages one `list` returns; when it bites, the reply says there may be more. */
 export const LIST_LIMIT = 50;
@@ -49,20 +49,6 @@ export function messageLine(message: Message, preview: boolean): string {
   }
   const head = `uuid=${message.content.uuid} · @${message.user.handle} · ${message.created_at}`;
   return preview ? `${head} — ${body}` : `${head}\n\n${body}`;
-}
-
-/**
- * When the gate refused a body for a secret, swaps the redacted body into the call's own
- * arguments. The engine hands a tool the very arguments object its transcript holds
- * (`call.arguments`, lib/core/dispatch.ts), and the transcript was saved with it before the tool
- * ran (docs/invariants.md#3-written-before-dispatched); rewriting it here means the next save,
- * right after this call's result, no longer carries the secret, nor does the model's next view.
- * Only a plain string `body` is replaced, and a frozen object is left as it is.
- */
-function redactRefusedBody(args: unknown, refusal: GateRefusal): void {
-  if (refusal.redacted === undefined || typeof args !== "object" || args === null) return;
-  if (typeof (args as { body?: unknown }).body !== "string") return;
-  Reflect.set(args, "body", refusal.redacted);
 }
 
 /** The `messages` tool. Construct it bound, or bind it once the wake knows its timeline. */
@@ -175,7 +161,7 @@ export class MessagesTool extends Tool {
     } catch (error) {
       // The gate already logged `post blocked`; the model reads which check failed.
       if (error instanceof GateRefusal) {
-        redactRefusedBody(args, error);
+        redactRefusedFields(args, error);
         call?.reportOutcome?.("blocked");
         return `Couldn't create a message: ${error.message}`;
       }

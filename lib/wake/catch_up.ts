@@ -20,10 +20,7 @@
  * predates the boundary (the clock stepped back); there is never a third.
  */
 import { sleep } from "../base/sleep.ts";
-import type { ReadAheadKind } from "./read_ahead.ts";
-
-/** The kinds in reconcile order. */
-export const KINDS: readonly ReadAheadKind[] = ["messages", "assets", "webhook_events", "tasks"];
+import { ALL_KINDS, type ReadAheadKind } from "./read_ahead.ts";
 
 /** How many catch-up rounds a wake runs at most. */
 export const MAX_CATCH_UP_ROUNDS = 2;
@@ -51,7 +48,7 @@ export function planCatchUp(input: {
   readonly round: number;
 }): CatchUpRound | undefined {
   if (input.round >= MAX_CATCH_UP_ROUNDS) return undefined;
-  const kinds = KINDS.filter((kind) => (input.listedAt[kind] ?? -Infinity) < input.boundary);
+  const kinds = ALL_KINDS.filter((kind) => (input.listedAt[kind] ?? -Infinity) < input.boundary);
   if (!kinds.length) return undefined;
   return { kinds, waitMs: Math.max(0, input.boundary - input.now) };
 }

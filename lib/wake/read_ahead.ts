@@ -61,7 +61,13 @@ export interface ReadAhead {
   readonly tasks?: { readonly at: number; readonly items: Promise<Task[]> };
 }
 
-const ALL_KINDS: readonly ReadAheadKind[] = ["messages", "assets", "webhook_events", "tasks"];
+/** The item kinds in the order a wake reconciles them. */
+export const ALL_KINDS: readonly ReadAheadKind[] = [
+  "messages",
+  "assets",
+  "webhook_events",
+  "tasks",
+];
 
 /** A started read whose failure, unless someone takes it, is dropped. */
 function started<T>(items: Promise<T[]>): Promise<T[]> {

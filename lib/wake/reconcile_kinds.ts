@@ -8,14 +8,6 @@ import { reconcileMessages } from "./messages.ts";
 import { type ReadAheadKind, refreshReadAhead } from "./read_ahead.ts";
 import type { Wake } from "./wake_state.ts";
 
-/** The item kinds in the order a wake reconciles them. */
-export const KIND_ORDER: readonly ReadAheadKind[] = [
-  "messages",
-  "assets",
-  "webhook_events",
-  "tasks",
-];
-
 const RECONCILERS: Readonly<Record<ReadAheadKind, (wake: Wake) => Promise<void>>> = {
   messages: reconcileMessages,
   assets: reconcileAssets,

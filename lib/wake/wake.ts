@@ -17,8 +17,8 @@ import { assemble } from "./assemble.ts";
 import { guardBudget, releaseBudget } from "./budget_gate.ts";
 import { releaseSettledEvidence } from "./evidence.ts";
 import { catchUp } from "./catch_up.ts";
-import { readAhead } from "./read_ahead.ts";
-import { KIND_ORDER, reconcileKinds } from "./reconcile_kinds.ts";
+import { ALL_KINDS, readAhead } from "./read_ahead.ts";
+import { reconcileKinds } from "./reconcile_kinds.ts";
 import { earlyJournal, reportFailure } from "./wake_journal.ts";
 import { sourceOf, type Wake, type WakeTriggers } from "./wake_state.ts";
 
@@ -112,7 +112,7 @@ async function steps(wake: Wake): Promise<"ok" | "declined"> {
       readAhead(wake),
       noteWake(home, timeline),
     ]);
-    await reconcileKinds(wake, KIND_ORDER);
+    await reconcileKinds(wake, ALL_KINDS);
     // every item created inside the start second is this wake's (docs/operating.md#catch-up-before-exit)
     await catchUp(wake, async (kinds) => {
       wake.catchingUp = true;

@@ -13,7 +13,7 @@ import { sha256HexAsync } from "../../base/sha256.ts";
 import type { TurnHook } from "../../core/turn_hook.ts";
 import type { Message, Usage } from "../../core/types/message.ts";
 import type { ToolSpec } from "../../core/types/tool.ts";
-import { imageChars, messageChars } from "./attribution.ts";
+import { imageChars, messageChars, toolChars } from "./attribution.ts";
 import { newestUserTurn } from "./brief.ts";
 import { PART_JOINER } from "../../runtime/charter.ts";
 
@@ -106,11 +106,7 @@ async function toolsPart(tools: readonly ToolSpec[]): Promise<AnatomyPart> {
   const text = tools.map((t) =>
     JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters })
   ).join("\n");
-  const chars = tools.reduce(
-    (sum, t) => sum + len(t.name) + len(t.description) + len(JSON.stringify(t.parameters)),
-    0,
-  );
-  return { name: "tools", chars, sha256: await sha256HexAsync(text), text };
+  return { name: "tools", chars: toolChars(tools), sha256: await sha256HexAsync(text), text };
 }
 
 async function messagePart(name: string, messages: readonly Message[]): Promise<AnatomyPart> {

@@ -5,6 +5,7 @@
  * messages, so `total = tools + brief + history + images` holds exactly.
  */
 import { SUMMARY_MARKER } from "../../core/types/summary_marker.ts";
+import { isStepCounter } from "../../core/types/step_counter.ts";
 import { codePointLength } from "../../base/code_points.ts";
 import type { Message } from "../../core/types/message.ts";
 import type { ToolSpec } from "../../core/types/tool.ts";
@@ -49,10 +50,7 @@ export function attribute(input: AttributionInput): Attribution {
   return {
     source: input.source,
     messages: input.sent.length,
-    tools: input.tools.reduce(
-      (sum, t) => sum + len(t.name) + len(t.description) + len(JSON.stringify(t.parameters)),
-      0,
-    ),
+    tools: toolChars(input.tools),
     toolsCount: input.tools.length,
     brief,
     briefParts: input.briefParts.filter(([, text]) => text.trim() !== "")
@@ -89,7 +87,7 @@ export function sectionOf(message: Message): HistorySection {
     case "system": {
       const content = message.content ?? "";
       if (content.startsWith(SUMMARY_MARKER)) return "summary";
-      if (content.startsWith("Current Time: ") && content.includes("\n\nStep ")) return "steps";
+      if (isStepCounter(message)) return "steps";
       return "charter";
     }
     default:
@@ -99,4 +97,12 @@ export function sectionOf(message: Message): HistorySection {
 
 function len(text: string): number {
   return codePointLength(text);
+}
+
+/** The characters the tool declarations carry: names, descriptions and parameter schemas. */
+export function toolChars(tools: readonly ToolSpec[]): number {
+  return tools.reduce(
+    (sum, t) => sum + len(t.name) + len(t.description) + len(JSON.stringify(t.parameters)),
+    0,
+  );
 }
