@@ -5,6 +5,7 @@
  * one line the page shows. Each answers `null` for a path it does not own.
  */
 import * as z from "../base/zod.ts";
+import { isUuid } from "../base/uuid.ts";
 import { editable } from "./drafts.ts";
 import { json, jsonBody, Refusal } from "./http.ts";
 import type { PageContext } from "./page_context.ts";
@@ -80,7 +81,7 @@ export async function studioWrite(
       if (!input.success) {
         throw new Refusal(400, `Send {timeline, last} with last from 1 to ${MAX_REPLAY_TURNS}.`);
       }
-      knownTimeline(input.data.timeline);
+      uuidTimeline(input.data.timeline);
       return json(await studio.replay(input.data.timeline, input.data.last));
     }
     case "/api/tools/run": {
@@ -88,7 +89,7 @@ export async function studioWrite(
       if (!input.success) {
         throw new Refusal(400, "Send {timeline, name, arguments} with arguments as a JSON object.");
       }
-      knownTimeline(input.data.timeline);
+      uuidTimeline(input.data.timeline);
       const run = await studio.runTool(input.data.timeline, input.data.name, input.data.arguments);
       // A post the tool made changes the timeline.
       ctx.hub.changed({ timelines: true });
@@ -108,13 +109,13 @@ export async function studioWrite(
 /** The `timeline` query parameter: one the page shows. */
 function timelineParam(url: URL, ctx: PageContext): string {
   const timeline = url.searchParams.get("timeline") ?? ctx.world.timeline.uuid;
-  knownTimeline(timeline);
+  uuidTimeline(timeline);
   return timeline;
 }
 
 /** Refuses a timeline that is not a uuid (it names files under the agent's home). */
-function knownTimeline(timeline: string): void {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(timeline)) {
+function uuidTimeline(timeline: string): void {
+  if (!isUuid(timeline)) {
     throw new Refusal(400, "timeline must be a timeline's uuid.");
   }
 }

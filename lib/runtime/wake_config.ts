@@ -17,8 +17,8 @@ import { type HarnessEnv, parseEnv } from "../config/env.ts";
 import { ConfigError } from "../config/errors.ts";
 import { resolveConfigHome } from "../config/prompts.ts";
 import type { KnowledgePack } from "../config/knowledge.ts";
-import { lazyImport } from "../base/lazy_import.ts";
 import { closeMemoryProvider } from "../memory/hooks.ts";
+import { agentKnowledge } from "./configured_agent.ts";
 import { resolveRuntime, type Runtime, type RuntimeOptions } from "./resolve.ts";
 
 /**
@@ -112,10 +112,7 @@ export async function checkWakeConfig(check: WakeConfigCheck): Promise<WakeConfi
     const runtime = await loadWakeConfig(env, { reconcile: false, narrow: false, vars: merged });
     await closeMemoryProvider(runtime.memory.provider);
     // A wake reads the pack only when a turn engages; a check judges it now, as that turn would.
-    const { loadKnowledgePack } = await lazyImport<typeof import("../config/knowledge.ts")>(
-      "lib/config/knowledge.ts",
-    );
-    const knowledge = await loadKnowledgePack(runtime.configHome);
+    const knowledge = await agentKnowledge(runtime);
     return {
       ok: true,
       configHome: runtime.configHome,
