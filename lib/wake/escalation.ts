@@ -57,7 +57,7 @@ export function escalationTitle(handle: string | undefined): string {
  * failure is the WARNING `escalation failed` line, and the wake goes on.
  */
 export async function escalate(
-  wake: Wake,
+  wake: Pick<Wake, "settings" | "journal" | "env" | "context">,
   trigger: EscalationTrigger,
   options: Omit<NtfyOptions, "signal"> = {},
 ): Promise<void> {

@@ -8,14 +8,17 @@ import { GateRefusal } from "../gate/refusal.ts";
 import { PlatformError } from "../platform/mod.ts";
 import type { Wake } from "./wake_state.ts";
 
+/** What posting the wake's own message needs: the gate, the timeline, the journal, the count. */
+export type ReportingWake = Pick<Wake, "context" | "settings" | "journal" | "posts">;
+
 /** Posts a report through the gate (unkeyed). True when it went out. */
-export async function postReport(wake: Wake, body: string): Promise<boolean> {
+export async function postReport(wake: ReportingWake, body: string): Promise<boolean> {
   return await postAs(wake, body, "failure-report");
 }
 
 /** Posts the wake's own message (ack or report) through the gate; failures are logged plainly. */
 export async function postAs(
-  wake: Wake,
+  wake: ReportingWake,
   body: string,
   kind: "failure-report" | "probe-ack",
 ): Promise<boolean> {

@@ -152,7 +152,7 @@ export function sourceOf(timeline: string): string {
  * runs while the turn's code loads, an image downloads and the user turn is saved rather than
  * after them. At most once a wake, only with onboarding on, never for a wake that engages nothing.
  */
-export function startDashboardRead(wake: Wake): void {
+export function startDashboardRead(wake: Pick<Wake, "env" | "brief" | "client">): void {
   if (!wake.env.onboard || wake.brief.composed || wake.brief.dashboard) return;
   wake.brief.dashboard = wake.client.users.dashboardMarkdown().then(
     (t) => t.trim(),

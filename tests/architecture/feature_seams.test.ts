@@ -18,8 +18,14 @@ const DOORS: Readonly<Record<string, readonly string[]>> = {
   // Escalation: the turn's trigger and the budget wall call `escalate`.
   "lib/wake/escalation.ts": ["lib/wake/engaged/escalation_trigger.ts", "lib/wake/budget.ts"],
   "lib/home/escalations.ts": ["lib/wake/escalation.ts"],
-  // Working state: a turn, or a replayed one, sees it through the engaged half's module.
-  "lib/wake/engaged/working_state.ts": ["lib/wake/engaged/turn.ts", "lib/replay/turn.ts"],
+  // Working state: a turn (its loop and the steps that settle and measure it), or a replayed one,
+  // sees it through the engaged half's module.
+  "lib/wake/engaged/working_state.ts": [
+    "lib/wake/engaged/turn.ts",
+    "lib/wake/engaged/turn_compaction.ts",
+    "lib/wake/engaged/turn_request.ts",
+    "lib/replay/turn.ts",
+  ],
   "lib/wake/engaged/working_state_block.ts": ["lib/wake/engaged/working_state.ts"],
   // Spawning a wake process.
   "lib/sandbox/wake_process.ts": [

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { COMPACTION_OBSERVE_TEXT } from "../../lib/core/compaction/compaction.ts";
 import type { MemoryExchange } from "../../lib/memory/provider.ts";
-import { rememberSummary } from "../../lib/wake/engaged/turn.ts";
+import { rememberSummary } from "../../lib/wake/engaged/turn_compaction.ts";
 import type { Wake } from "../../lib/wake/wake_state.ts";
 import { captureJournal } from "../mcp/support.ts";
 

@@ -49,7 +49,7 @@ export function escalationReason(ending: TurnEnding): EscalationReason | undefin
  * escalation problem can never change the turn's outcome.
  */
 export async function escalateIfCalledFor(
-  wake: Wake,
+  wake: Pick<Wake, "escalation" | "settings" | "journal" | "env" | "context">,
   spec: TurnSpec,
   kind: string | undefined,
 ): Promise<EscalationReason | undefined> {

@@ -20,7 +20,7 @@ export function isHandOff(
 
 /** Logs the hand-off: its WARNING line, then the reply's text as `unspoken`. */
 export function settleHandOff(
-  wake: Wake,
+  wake: Pick<Wake, "settings" | "journal">,
   spec: TurnSpec,
   result: EngineResult & { readonly kind: "refused" | "truncated" },
 ): void {

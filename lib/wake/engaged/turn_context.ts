@@ -14,7 +14,7 @@ import type { Wake } from "../wake_state.ts";
  * working-state block its request carries (undefined: none).
  */
 export async function turnContext(
-  wake: Wake,
+  wake: Pick<Wake, "brief">,
   live: readonly Message[],
   turnStart: number,
   block: string | undefined,

@@ -36,13 +36,19 @@ export interface TurnFacts {
   history?: Awaited<ReturnType<typeof turnContext>>;
 }
 
+/** What a turn's record reads of the wake: its settings, configs, brief, gate and journal. */
+export type RecordingWake = Pick<
+  Wake,
+  "settings" | "env" | "brief" | "records" | "context" | "journal"
+>;
+
 /**
  * Appends the turn's record — the chain `harness records verify` checks — and, with
  * `HARNESS_CAPTURE_REQUESTS` on, the first request's text beside it. A record (or capture) that
  * cannot be written is a WARNING: a lost record never fails the turn it describes.
  */
 export async function recordTurn(
-  wake: Wake,
+  wake: RecordingWake,
   spec: TurnSpec,
   outcome: TurnOutcome | undefined,
   facts: TurnFacts,
@@ -125,7 +131,7 @@ export async function recordTurn(
  * speaking closed by the gate's refusals), truncated, spoke, or silent.
  */
 function turnResult(
-  wake: Wake,
+  wake: Pick<Wake, "context">,
   outcome: TurnOutcome | undefined,
   facts: TurnFacts,
 ): TurnResult {

@@ -41,18 +41,21 @@ interface PendingHandoff {
   readonly text: string;
 }
 
+/** What the working state reads of the wake: the timeline, its tasks, the cold-start knob, the journal. */
+export type WorkingStateWake = Pick<Wake, "settings" | "env" | "journal" | "client">;
+
 /** One wake's working state; see {@link workingStateOf}. */
 export class WakeWorkingState {
   /** The timeline's notes and response stamp. */
   readonly store: WorkingStateStore;
-  readonly #wake: Wake;
+  readonly #wake: WorkingStateWake;
   readonly #compactor: Compactor;
   #pending: PendingHandoff | undefined;
   /** The wake's cold-start decision: `null` once decided against, a filter once decided for. */
   #cold: ColdStartFilter | null | undefined;
   readonly #now: () => Date;
 
-  constructor(wake: Wake, compactor: Compactor, now: () => Date = () => new Date()) {
+  constructor(wake: WorkingStateWake, compactor: Compactor, now: () => Date = () => new Date()) {
     this.#wake = wake;
     this.#compactor = compactor;
     this.#now = now;
@@ -184,13 +187,17 @@ export class WakeWorkingState {
   }
 }
 
-const states = new WeakMap<Wake, WakeWorkingState>();
+const states = new WeakMap<WorkingStateWake, WakeWorkingState>();
 
 /**
  * The wake's working state, made by its first engaged turn: the notes tools, and `summarize`
  * unless compaction is switched off, are registered on `engine` then.
  */
-export function workingStateOf(wake: Wake, engine: Engine, compactor: Compactor): WakeWorkingState {
+export function workingStateOf(
+  wake: WorkingStateWake,
+  engine: Engine,
+  compactor: Compactor,
+): WakeWorkingState {
   let state = states.get(wake);
   if (!state) {
     state = new WakeWorkingState(wake, compactor);
