@@ -203,6 +203,7 @@ class Run {
     const built = this.options.view ? await this.options.view(this.messages) : this.messages;
     // After a refusal the same images would be refused again on every later step of the run.
     const view = this.#imagesRefused ? withoutImages(built) : await this.#prepared(built);
+    await this.options.onRequest?.(view);
     const options = {
       retries: this.engine.responseRetries,
       sleep: this.deps.sleep,
@@ -219,7 +220,9 @@ class Run {
       // them. The transcript is untouched; a second refusal takes the usual failure path.
       payloadReplay(this.deps.journal, { images: inline, error: error.message });
       this.#imagesRefused = true;
-      reply = await loggedChat(this.engine.provider, withoutImages(view), tools, options);
+      const bare = withoutImages(view);
+      await this.options.onRequest?.(bare);
+      reply = await loggedChat(this.engine.provider, bare, tools, options);
     }
     this.#tally(reply);
     return reply;

@@ -126,6 +126,13 @@ export interface RunOptions {
   readonly view?: (
     messages: readonly Message[],
   ) => readonly Message[] | Promise<readonly Message[]>;
+  /**
+   * Shown each request exactly as it goes to the provider: the view after image preparation
+   * (docs/context.md#images-in-a-request), and again for a request replayed without its images.
+   * Awaited before the call is made. Without a `view` the request is the live transcript
+   * itself: copy what is kept.
+   */
+  readonly onRequest?: (sent: readonly Message[]) => void | Promise<void>;
   /** Hooks for this run only (e.g. this turn's nudge), consulted after the engine's own. */
   readonly hooks?: readonly TurnHook[];
   /** Passed to every tool; aborted when the host tears the turn down. */

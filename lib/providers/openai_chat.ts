@@ -200,6 +200,13 @@ export function chatReplyCitations(reply: unknown, message: Record<string, unkno
   return out;
 }
 
+/** The hand-off a finish reason names: a content filter refused, the output limit cut. */
+function finishEnding(finish: string | undefined): "refused" | "truncated" | undefined {
+  if (finish === "content_filter") return "refused";
+  if (finish === "length") return "truncated";
+  return undefined;
+}
+
 /**
  * Reads a Chat Completions reply into an assistant Message (usage attached by the caller). A
  * `refusal` on the message, or `finish_reason: content_filter`, sets `ending: "refused"` (the
@@ -213,19 +220,20 @@ export function fromChatReply(reply: unknown): Message {
   const finish = str(choice?.finish_reason) ?? str(choice?.finishReason);
   if (!message) {
     const empty: Message = { role: "assistant", content: null };
-    if (finish === "length") empty.ending = "truncated";
-    if (finish === "content_filter") empty.ending = "refused";
+    const ending = finishEnding(finish);
+    if (ending) empty.ending = ending;
     return empty;
   }
   const toolCalls = chatToolCalls(message);
   const content = withFooter(chatText(message), chatReplyCitations(reply, message));
   const out: Message = { role: "assistant", content };
   const refusal = str(message.refusal)?.trim();
-  if (refusal || finish === "content_filter") {
-    out.ending = "refused";
+  const ending = refusal ? "refused" : finishEnding(finish);
+  if (ending === "refused") {
+    out.ending = ending;
     if (refusal) out.refusal = refusal;
-  } else if (finish === "length") {
-    out.ending = "truncated";
+  } else if (ending === "truncated") {
+    out.ending = ending;
     if (toolCalls.length) out.cutCall = true;
     return out;
   }

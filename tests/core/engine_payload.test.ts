@@ -72,3 +72,19 @@ Deno.test("payload too large without an image, or on the replay, propagates", as
   );
   assert.equal(twice.calls.length, 3); // the request and its one replay, never a third
 });
+
+Deno.test("onRequest sees every request as the provider gets it, the replay without its image too", async () => {
+  const provider = new ScriptedProvider([calls("view", {}), tooLarge(), text("done")]);
+  const seen: (readonly Message[])[] = [];
+  await new Engine(provider, registry()).run([Message.user("look")], {
+    onRequest: (sent) => {
+      seen.push(structuredClone([...sent])); // without a view it is the live transcript
+    },
+  });
+  // One per call: the first, the refused one with the image, and its replay without it.
+  assert.equal(seen.length, provider.calls.length);
+  assert.equal(seen.length, 3);
+  seen.forEach((sent, i) => assert.deepEqual(sent, provider.calls[i].messages, `call ${i}`));
+  assert.equal(seen[1].find((m) => m.injected)?.images?.length, 1);
+  assert.equal(seen[2].find((m) => m.injected)?.images, undefined);
+});

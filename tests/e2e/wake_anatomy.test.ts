@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { sha256HexAsync } from "../../lib/base/sha256.ts";
 import { readCapture } from "../../lib/home/request_capture.ts";
 import { TurnRecordSchema } from "../../lib/home/records/mod.ts";
-import { say, scriptReply, world } from "./wake_support.ts";
+import { encode as encodePng } from "fast-png";
+import { chatCompletion } from "../support/model_mock.ts";
+import { asUser } from "../support/cleared.ts";
+import { say, scriptReply, upload, world } from "./wake_support.ts";
 
 const PARTS = ["tools", "charter", "transcript", "brief", "recall", "working_state", "new_turn"];
 
@@ -113,4 +116,50 @@ Deno.test("anatomy: a knowledge pack is its own part after the charter, in the s
   assert.match(text("knowledge"), /^\n\nKnowledge pack: [^]*The harbour opens at six\.$/);
   const part = (name: string) => record.context!.parts.find((p) => p.name === name)!;
   assert.equal(part("knowledge").chars, text("knowledge").length);
+});
+
+Deno.test("anatomy: an image is measured as the provider is sent it, after image preparation", async () => {
+  await using w = await world();
+  // A first wake over a file of the agent's own sets the mark, so the next upload is acted on.
+  await upload(w, "seed.txt", { who: w.agent });
+  assert.equal((await w.wake()).code, 0);
+  // 60×6000: taller than one segment (docs/context.md#images-in-a-request), so the request carries
+  // the image as several segments, not as the file that was uploaded.
+  const width = 60, height = 6000;
+  const data = new Uint8Array(width * height * 4).map((_, i) =>
+    i % 4 === 3 ? 255 : (i >> 8) & 0xff
+  );
+  const png = encodePng({ width, height, data }, { zlib: { level: 1 } });
+  await w.peer.client.assets.create(
+    w.timeline,
+    asUser("asset", { file: png, filename: "scroll.png", contentType: "image/png" }),
+  );
+  w.model.reply("chat", { json: chatCompletion({ content: "Noted." }) });
+  const woke = await w.wake([], { HARNESS_CAPTURE_REQUESTS: "1" });
+  assert.equal(woke.code, 0, woke.stderr);
+
+  type Part = { type: string; image_url?: { url: string } };
+  const [request] = w.model.requestsTo("chat");
+  const sent = (request.body as { messages: { content: string | Part[] }[] }).messages;
+  const urls = sent.flatMap((m) => Array.isArray(m.content) ? m.content : [])
+    .filter((part) => part.type === "image_url").map((part) => part.image_url!.url);
+  assert.ok(urls.length >= 2, `the image went as ${urls.length} segment(s)`);
+  const sentImages = await Promise.all(urls.map(async (url) => {
+    const base64 = url.slice(url.indexOf(",") + 1);
+    return { chars: base64.length, sha256: await sha256HexAsync(base64) };
+  }));
+
+  const record = (await records(w.home, w.timeline)).at(-1)!;
+  const capture = (await readCapture(w.home, w.timeline, record.record_id))!;
+  const newTurn = capture.parts.find((p) => p.name === "new_turn")!.text;
+  const lines = [
+    ...newTurn.matchAll(/\[image (\S+) "[^"]*": (\d+) base64 characters, sha256 (\w+)\]/g),
+  ];
+  assert.deepEqual(
+    lines.map(([, , chars, sha256]) => ({ chars: Number(chars), sha256 })),
+    sentImages,
+    "the record's image lines are the images the provider was sent",
+  );
+  // The journal's attribution counts the same request.
+  assert.match(woke.stderr, /context attribution /);
 });

@@ -145,25 +145,6 @@ async function renderWithImages(message: Message): Promise<string> {
   return lines.join("\n");
 }
 
-/**
- * A view that reports the first request it builds to `onFirst` (once) and returns it unchanged.
- * The engine builds one view per model call; the first is the turn's first request.
- */
-export function observeFirstRequest(
-  view: (messages: readonly Message[]) => Promise<readonly Message[]>,
-  onFirst: (sent: readonly Message[]) => Promise<void>,
-): (messages: readonly Message[]) => Promise<readonly Message[]> {
-  let seen = false;
-  return async (messages) => {
-    const sent = await view(messages);
-    if (!seen) {
-      seen = true;
-      await onFirst(sent);
-    }
-    return sent;
-  };
-}
-
 /** A hook handing the first step's provider-reported usage to `onUsage`, as snake_case counters. */
 export function firstCallHook(onUsage: (usage: Record<string, number>) => void): TurnHook {
   return {

@@ -131,7 +131,7 @@ async function runTurn(
   const turnMessage = live[turnStart];
   const working = workingStateOf(wake, engine, compactor);
   const [block, cold] = await Promise.all([working.block(), working.coldFilter(live, turnStart)]);
-  const { request, hook } = await measuredRequest(
+  const { view: request, onRequest, hook } = await measuredRequest(
     wake,
     { engine, view, block, cold, live, turnStart },
     facts,
@@ -155,6 +155,7 @@ async function runTurn(
       return engine.run(live, {
         persist: save,
         view: request,
+        onRequest,
         hooks,
         stepReminder: () => working.reminder(engine),
       });

@@ -55,6 +55,7 @@ export async function recordTurn(
 ): Promise<void> {
   const { settings, env } = wake;
   const recordId = crypto.randomUUID();
+  const items = spec.itemLabel.split(",").filter((uuid) => uuid);
   try {
     const result = facts.result;
     await appendTurnRecord(settings.home, {
@@ -62,10 +63,7 @@ export async function recordTurn(
       wakeId: settings.wakeId,
       deliveryId: env.deliveryId,
       recordId,
-      triggers: spec.itemLabel.split(",").filter((uuid) => uuid).map((uuid) => ({
-        uuid,
-        kind: spec.report.kind,
-      })),
+      triggers: items.map((uuid) => ({ uuid, kind: spec.report.kind })),
       provider: env.aiProvider,
       model: settings.model,
       prompt: wake.brief.charter,
@@ -89,7 +87,7 @@ export async function recordTurn(
       latencyMs: facts.timer.latency(),
       usage: result?.usage ?? { calls: 0, tokensIn: 0, tokensOut: 0, cachedTokens: 0 },
       content: wake.records.content,
-      inbound: { items: spec.itemLabel.split(",").filter((uuid) => uuid), text: spec.text },
+      inbound: { items, text: spec.text },
       outbound: wake.context.outbound,
       history: facts.history,
       gateVerdicts: wake.context.verdicts,

@@ -1,7 +1,8 @@
 /**
  * The turn's first request, measured (docs/records.md#the-request-anatomy): the request view with
- * the working state in it, observed so the turn record gets the first request's anatomy and the
- * first call's usage, and the `context attribution` line written from the request itself.
+ * the working state in it, and the first request observed as the engine sends it, so the turn
+ * record gets its anatomy and the first call's usage, and the `context attribution` line is
+ * written from the request itself.
  */
 import type { Engine } from "../../core/engine.ts";
 import type { ColdStartFilter } from "../../core/idle_filter.ts";
@@ -9,7 +10,7 @@ import type { Message } from "../../core/types/message.ts";
 import type { TurnHook } from "../../core/turn_hook.ts";
 import { contextAttribution } from "../../journal/catalogue_context.ts";
 import { sourceOf, type Wake } from "../wake_state.ts";
-import { anatomyOf, firstCallHook, observeFirstRequest } from "./anatomy.ts";
+import { anatomyOf, firstCallHook } from "./anatomy.ts";
 import { attribute } from "./attribution.ts";
 import type { TurnFacts } from "./turn_record.ts";
 import { turnContext } from "./turn_context.ts";
@@ -31,44 +32,60 @@ export interface RequestParts {
   readonly turnStart: number;
 }
 
+/** What the engine run is given to build and observe the turn's requests. */
+export interface MeasuredRequest {
+  /** The request view: the brief's, with the working state in it. */
+  readonly view: RequestView;
+  /** Sees each request as sent; the first one is measured. */
+  readonly onRequest: (sent: readonly Message[]) => Promise<void>;
+  /** Reads the first call's usage. */
+  readonly hook: TurnHook;
+}
+
 /**
- * The turn's request view and the hook that reads the first call's usage. It fills `facts` with
- * what the record keeps of the request, and writes the `context attribution` line.
+ * The turn's request view, and the observers that measure its first request as the provider is
+ * sent it (images prepared): they fill `facts` with what the record keeps of the request and
+ * write the `context attribution` line, before the first call is made.
  */
 export async function measuredRequest(
   wake: Pick<Wake, "brief" | "journal" | "settings">,
   parts: RequestParts,
   facts: TurnFacts,
-): Promise<{ request: RequestView; hook: TurnHook }> {
+): Promise<MeasuredRequest> {
   const { engine, block, cold, live, turnStart } = parts;
   const brief = wake.brief;
-  // The first request's anatomy is read off the request the engine actually sends.
-  const request = observeFirstRequest(withWorkingState(parts.view, block, cold), async (sent) => {
+  facts.history = await turnContext(wake, live, turnStart, block);
+  let measured = false;
+  const onRequest = async (sent: readonly Message[]) => {
+    if (measured) return;
+    measured = true;
+    const tools = engine.registry.specs();
     facts.anatomy = await anatomyOf({
       sent,
-      tools: engine.registry.specs(),
+      tools,
       lead: [["charter", brief.charter], ["knowledge", brief.knowledge?.text]],
       volatile: brief.volatile ? { text: brief.volatile, parts: brief.parts ?? [] } : undefined,
       block,
     });
-  });
-  const hook = firstCallHook((usage) => facts.firstCall = usage);
-  facts.history = await turnContext(wake, live, turnStart, block);
-  // What the first request of this turn carries, measured from the request itself.
-  contextAttribution(
-    wake.journal,
-    attribute({
-      source: sourceOf(wake.settings.timeline),
-      sent: await request(live),
-      transcript: cold ? cold.apply(live) : live,
-      briefParts: [
-        ["charter", brief.charter ?? ""],
-        ["knowledge", brief.knowledge?.text ?? ""],
-        ...(brief.parts ?? []),
-        ["working_state", block ?? ""],
-      ],
-      tools: engine.registry.specs(),
-    }),
-  );
-  return { request, hook };
+    contextAttribution(
+      wake.journal,
+      attribute({
+        source: sourceOf(wake.settings.timeline),
+        sent,
+        transcript: cold ? cold.apply(live) : live,
+        briefParts: [
+          ["charter", brief.charter ?? ""],
+          ["knowledge", brief.knowledge?.text ?? ""],
+          ...(brief.parts ?? []),
+          ["working_state", block ?? ""],
+        ],
+        tools,
+      }),
+    );
+  };
+  return {
+    view: withWorkingState(parts.view, block, cold),
+    onRequest,
+    hook: firstCallHook((usage) => facts.firstCall = usage),
+  };
 }
