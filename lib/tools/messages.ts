@@ -166,8 +166,9 @@ export class MessagesTool extends Tool {
         return `Couldn't create a message: ${error.message}`;
       }
       if (error instanceof OutcomeUnknownError) {
-        // It may well have been posted: count it as said, so no nudge asks for it again.
-        context.recordAct("message");
+        // It may well have been posted: count it as said, so no nudge asks for it again, but
+        // not as posted: the wake that settles it counts it then.
+        context.recordAct("message", false);
         return unknownOutcome(error, { context, timeline, what: "message" });
       }
       if (!(error instanceof PlatformError)) throw error;

@@ -57,7 +57,10 @@ export class WakeContext implements PlatformContext {
   readonly vision?: boolean;
   /** Visible acts since the current turn began. */
   acts: VisibleAct[] = [];
-  /** Messages the agent posted with its `messages` tool this wake (`posted=`). */
+  /**
+   * Messages the agent posted with its `messages` tool this wake (`posted=`): confirmed posts
+   * only; a create whose outcome stayed unknown is counted by the wake that settles it.
+   */
   spoken = 0;
   /** Posts that reached the platform since the current turn began (the turn record's). */
   outbound: { uuid: string; kind: string; text: string }[] = [];
@@ -229,8 +232,8 @@ export class WakeContext implements PlatformContext {
     this.unknownOutcomes++;
   }
 
-  recordAct(act: VisibleAct): void {
+  recordAct(act: VisibleAct, confirmed = true): void {
     this.acts.push(act);
-    if (act === "message") this.spoken++;
+    if (act === "message" && confirmed) this.spoken++;
   }
 }

@@ -41,8 +41,11 @@ export interface PlatformContext {
    * when the call is made (synchronously); only the hashing is awaited.
    */
   idempotencyKey(kind: CreateKind, callId: string): Promise<string | undefined>;
-  /** Records a visible act for the nudge (speech, a shared file, a scheduled task). */
-  recordAct(act: VisibleAct): void;
+  /**
+   * Records a visible act for the nudge (speech, a shared file, a scheduled task). `confirmed`
+   * false: the create's outcome is unknown — it counts as done for the nudge, never as posted.
+   */
+  recordAct(act: VisibleAct, confirmed?: boolean): void;
   /**
    * Records that a keyed create got no definite answer (its result is the outcome-unknown
    * sentinel). A wake then leaves the turn's item in flight, so its next wake's recovery re-sends
