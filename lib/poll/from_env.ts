@@ -19,8 +19,7 @@ import { closeMemoryProvider } from "../memory/hooks.ts";
 import { PlatformClient } from "../platform/mod.ts";
 import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { buildProvider } from "../providers/factory.ts";
-import { judgeCall } from "../providers/judge_call.ts";
-import { ToneJudge } from "../gate/tone.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
 import { agentProviderOptions, agentToolInputs } from "../runtime/configured_agent.ts";
 import type { TimelineAgentOptions } from "./options.ts";
@@ -90,11 +89,10 @@ export async function pollOptionsFromEnv(
       guardrails: runtime.guardrails,
       journal,
       secrets: [env.token, env.aiApiKey, env.password],
-      tone: tone && new ToneJudge({
-        settings: tone,
-        defaultModel: env.aiModel,
-        ask: judgeCall(agentProviderOptions(runtime, model)),
-      }),
+      // The wake's own judge, loaded (with its SDK call) only when guardrails.json asks for one.
+      tone: tone && (await lazyImport<typeof import("../wake/tone_judge.ts")>(
+        "lib/wake/tone_judge.ts",
+      )).wakeToneJudge(tone, agentProviderOptions(runtime, model)),
     });
     return {
       client,

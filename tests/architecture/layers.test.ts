@@ -368,6 +368,8 @@ const LAYERS: readonly Layer[] = [
       "lib/tools/shared",
       "lib/tools",
       "lib/runtime",
+      // lib/wake: the wake's tone judge (its type; the module is loaded lazily).
+      "lib/wake",
     ],
   },
   {
@@ -389,6 +391,8 @@ const LAYERS: readonly Layer[] = [
       "lib/gate",
       "lib/tools/shared",
       "lib/runtime",
+      // lib/wake: the wake's tone judge (its type; the module is loaded lazily).
+      "lib/wake",
       "lib/wake/engaged",
     ],
   },
