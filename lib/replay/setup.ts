@@ -69,6 +69,11 @@ export interface ReplaySetup {
    * guardrails.json configures one: recorded verdicts reused, other posts judged live.
    */
   readonly tone?: ReplayTone;
+  /**
+   * Gate refusals in one turn that close its speaking (`max_refusals_per_turn`,
+   * docs/security.md#stop-at-the-second-refusal).
+   */
+  readonly maxRefusals: number;
   readonly maxSteps: number;
   readonly responseRetries: number;
   /** Whether the volatile brief (time, step budget) is composed. */
@@ -163,6 +168,7 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
       env.aiApiKey,
       env.password,
     ]),
+    maxRefusals: (runtime.guardrails ?? DEFAULT_GUARDRAILS).maxRefusalsPerTurn,
     tone: await replayTone(runtime.guardrails?.tone, provider, options.rejudgeTone === true),
     maxSteps: env.maxSteps,
     responseRetries: env.responseRetries,
