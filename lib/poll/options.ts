@@ -6,6 +6,7 @@ import type { Policy } from "../core/policy.ts";
 import type { Provider } from "../core/types/provider.ts";
 import type { Tool } from "../core/types/tool.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
+import type { KnowledgePack } from "../config/knowledge.ts";
 import type { OutboundGate } from "../gate/post_request.ts";
 import type { Journal } from "../journal/journal.ts";
 import type { MemoryProvider } from "../memory/provider.ts";
@@ -30,6 +31,11 @@ export interface TimelineAgentOptions {
   readonly policy?: Policy;
   /** The operator's charter (standing instructions). */
   readonly charter?: string;
+  /**
+   * The config home's knowledge pack (docs/context.md#the-knowledge-pack), rendered after the
+   * charter exactly as a wake renders it; none when absent.
+   */
+  readonly knowledge?: Pick<KnowledgePack, "text" | "sha256">;
   /** Prefix the dashboard orientation to the charter (`HARNESS_ONBOARD`, default on). */
   readonly onboard?: boolean;
   /** Backlog messages to seed as context (`HARNESS_CONTEXT_MESSAGES`, default 50). */

@@ -370,6 +370,8 @@ const LAYERS: readonly Layer[] = [
       "lib/runtime",
       // lib/wake: the wake's tone judge (its type; the module is loaded lazily).
       "lib/wake",
+      // lib/wake/engaged: the knowledge pack follows the charter exactly as a wake renders it.
+      "lib/wake/engaged",
     ],
   },
   {
