@@ -6,7 +6,6 @@ import type { Policy } from "../core/policy.ts";
 import type { Provider } from "../core/types/provider.ts";
 import type { Tool } from "../core/types/tool.ts";
 import type { ImagePrepPolicy } from "../core/types/image_policy.ts";
-import type { KnowledgePack } from "../config/knowledge.ts";
 import type { OutboundGate } from "../gate/post_request.ts";
 import type { Journal } from "../journal/journal.ts";
 import type { MemoryProvider } from "../memory/provider.ts";
@@ -35,7 +34,12 @@ export interface TimelineAgentOptions {
    * The config home's knowledge pack (docs/context.md#the-knowledge-pack), rendered after the
    * charter exactly as a wake renders it; none when absent.
    */
-  readonly knowledge?: Pick<KnowledgePack, "text" | "sha256">;
+  readonly knowledge?: {
+    /** The rendered pack; `""` when there is none. */
+    readonly text: string;
+    /** sha256 hex of `text` in UTF-8: a turn record's `knowledge_sha256`. */
+    readonly sha256: string;
+  };
   /** Prefix the dashboard orientation to the charter (`HARNESS_ONBOARD`, default on). */
   readonly onboard?: boolean;
   /** Backlog messages to seed as context (`HARNESS_CONTEXT_MESSAGES`, default 50). */
