@@ -71,16 +71,22 @@ export function chooseModel(
   };
 }
 
+/** This process's environment minus any agent settings of its own (AI_*, BASECRADLE_*, HARNESS_* but HARNESS_LOG_LEVEL). */
+export function withoutAgentSettings(
+  parent: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const own = /^(AI_|BASECRADLE_|HARNESS_(?!LOG_LEVEL$))/;
+  return Object.fromEntries(Object.entries(parent).filter(([k]) => !own.test(k)));
+}
+
 /**
- * The wake's environment: this process's, minus any agent settings of its own (AI_*,
- * BASECRADLE_*, HARNESS_* but HARNESS_LOG_LEVEL), plus `wake` (the demo agent's) and the model.
+ * The wake's environment: this process's, {@link withoutAgentSettings}, plus `wake` (the demo
+ * agent's) and the model.
  */
 export function wakeEnv(
   parent: Record<string, string>,
   wake: Record<string, string>,
   model: ModelChoice,
 ): Record<string, string> {
-  const own = /^(AI_|BASECRADLE_|HARNESS_(?!LOG_LEVEL$))/;
-  const kept = Object.entries(parent).filter(([k]) => !own.test(k));
-  return { ...Object.fromEntries(kept), ...wake, ...model.env };
+  return { ...withoutAgentSettings(parent), ...wake, ...model.env };
 }

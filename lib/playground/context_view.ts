@@ -86,13 +86,31 @@ export interface RequestView {
   readonly captured: boolean;
 }
 
-/** The context view of the records `ids` (one wake's), oldest first; records without anatomy are left out. */
+/** Reads one record's capture; null when there is none. */
+export type CaptureReader = (
+  home: string,
+  timeline: string,
+  recordId: string,
+) => Promise<RequestCapture | null>;
+
+/**
+ * The context view of the records `ids` (one wake's), oldest first; records without anatomy are
+ * left out. Each capture is read once, though a record is both one turn's own request and the
+ * next turn's previous one.
+ */
 export async function contextView(
   home: string,
   timeline: string,
   ids: readonly string[],
+  read: CaptureReader = readCapture,
 ): Promise<RequestView[]> {
   const chain = await chainRecords(home, timeline);
+  const captures = new Map<string, Promise<RequestCapture | null>>();
+  const capture = (recordId: string) => {
+    let found = captures.get(recordId);
+    if (!found) captures.set(recordId, found = read(home, timeline, recordId));
+    return found;
+  };
   const views: RequestView[] = [];
   for (const id of ids) {
     const at = chain.findIndex((r) => r.record_id === id);
@@ -100,8 +118,8 @@ export async function contextView(
     if (!record?.context) continue;
     const previous = chain.slice(0, at).findLast((r) => r.context !== undefined);
     const [mine, theirs] = await Promise.all([
-      readCapture(home, timeline, record.record_id),
-      previous ? readCapture(home, timeline, previous.record_id) : null,
+      capture(record.record_id),
+      previous ? capture(previous.record_id) : null,
     ]);
     views.push(requestView(record, mine, previous ?? null, theirs));
   }

@@ -15,7 +15,7 @@ import { errorMessage } from "../base/error_text.ts";
 import * as z from "../base/zod.ts";
 import { promptsInstalled } from "../config/prompts.ts";
 import { type ReplayReport, ReplayReportSchema } from "../replay/report.ts";
-import { DENO_NOTICE, harnessInvocation } from "../sandbox/wake_process.ts";
+import { harnessInvocation, spawnWake } from "../sandbox/wake_process.ts";
 
 /** The files the page may edit, relative to the config home. */
 export const CHARTER_FILES = ["prompts/system-prompt.md", "prompts/initialize.md"] as const;
@@ -207,24 +207,24 @@ async function copyTree(from: string, to: string): Promise<void> {
   }
 }
 
-/** Runs `harness <args>` as this program runs it, with exactly `env`. */
+/**
+ * Runs `harness <args>` as this program runs it, with exactly `env`, through the one wake
+ * spawner: stdout kept as text, stderr as its lines.
+ */
 async function run(
   args: string[],
   env: Readonly<Record<string, string>>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const invocation = harnessInvocation(args);
+  const stderr: string[] = [];
   try {
-    const output = await new Deno.Command(invocation.program, {
-      args: invocation.args,
+    const exit = await spawnWake({
+      invocation: harnessInvocation(args),
       env: { ...env, NO_COLOR: "1" },
       clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    const stderr = decode(output.stderr).split("\n").filter((l) => !DENO_NOTICE.test(l)).join("\n");
-    return { code: output.code, stdout: decode(output.stdout), stderr };
+      keep: "stdout",
+      onJournalLine: (line) => stderr.push(line),
+    });
+    return { code: exit.code, stdout: exit.kept ?? "", stderr: stderr.join("\n") };
   } catch (error) {
     throw new DraftError(`could not run harness ${args[0]}: ${errorMessage(error)}`);
   }

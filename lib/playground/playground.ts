@@ -43,6 +43,8 @@ export interface Playground {
   /** Which model the wakes use, in one line. */
   readonly model: string;
   readonly runner: WakeRunner;
+  /** What the page's studio panels ask of this playground. */
+  readonly studio: Studio;
   /** Stops wakes, the page server and the sandbox; removes a temporary data dir. */
   close(): Promise<void>;
 }
@@ -152,6 +154,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       adminToken: sandbox.adminToken,
       model: model.label,
       runner,
+      studio,
       close,
     };
   } catch (error) {

@@ -10,9 +10,10 @@ import { lazyImport } from "../base/lazy_import.ts";
 import { registerSecret } from "../journal/scrub.ts";
 import { loadPrices } from "../config/prices.ts";
 import type { TurnRecord } from "../home/records/mod.ts";
-import { type ModelChoice, wakeEnv } from "../demo/wake_process.ts";
+import { type ModelChoice, withoutAgentSettings } from "../demo/wake_process.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import { contextView, type RequestView } from "./context_view.ts";
+import { configFingerprint } from "./config_fingerprint.ts";
 import { Draft } from "./drafts.ts";
 import { readNotes, searchMemory } from "./memory_view.ts";
 import { chainRecords, type RecordFacts } from "./record_view.ts";
@@ -51,6 +52,10 @@ export class Studio {
   /** Why the agent's `prices.json` could not be used, when it could not. */
   #pricesProblem: string | null = null;
   readonly #drafts = new Map<string, Draft>();
+  /** The tool list and the timeline and config digest it was resolved for. */
+  #toolList: { key: string; tools: Promise<ToolInfo[]> } | undefined;
+  /** How often the tool list was resolved from the configuration (the page's `GET /api/tools`). */
+  toolListBuilds = 0;
 
   constructor(options: StudioOptions) {
     this.#options = options;
@@ -131,7 +136,7 @@ export class Studio {
         dataDir: this.#options.dataDir,
         handle,
         liveConfigHome: this.configHome(handle),
-        env: this.#ownEnv(),
+        env: withoutAgentSettings(this.#options.parentEnv),
         settings: WAKE_SETTINGS,
       });
       this.#drafts.set(handle, draft);
@@ -156,9 +161,22 @@ export class Studio {
     return searchMemory(this.#options.runner.homeOf(agent.handle), agent.uuid, timeline, query);
   }
 
-  /** The tools the page may run as the agent on `timeline`. */
+  /**
+   * The tools the page may run as the agent on `timeline`: resolved from the configuration once,
+   * and again only after a file of the config home changed ({@link configFingerprint}).
+   */
   async tools(timeline: string): Promise<ToolInfo[]> {
-    return (await this.#toolRunner()).listTools(this.#toolAgent(), timeline);
+    const key = `${timeline}\0${await configFingerprint(this.configHome())}`;
+    if (this.#toolList?.key !== key) {
+      const tools = (await this.#toolRunner()).listTools(this.#toolAgent(), timeline);
+      this.#toolList = { key, tools };
+      // A resolution that failed is not kept: the next request tries again.
+      tools.catch(() => {
+        if (this.#toolList?.tools === tools) this.#toolList = undefined;
+      });
+      this.toolListBuilds++;
+    }
+    return await this.#toolList.tools;
   }
 
   /** Runs one tool as the agent on `timeline`. */
@@ -183,27 +201,12 @@ export class Studio {
   }
 
   #toolAgent(): ToolAgent {
-    const { world, runner, sandbox, model } = this.#options;
-    const home = runner.homeOf(world.agent.handle);
+    const { world, runner } = this.#options;
     return {
-      env: wakeEnv({ ...this.#options.parentEnv }, {
-        HARNESS_HOME: home,
-        BASECRADLE_BASE_URL: sandbox.baseUrl,
-        BASECRADLE_TOKEN: world.agent.token,
-        BASECRADLE_CONFIG_HOME: join(home, "config"),
-        ...WAKE_SETTINGS,
-      }, model),
+      env: runner.agentEnv(world.agent.handle, world.agent.token),
       uuid: world.agent.uuid,
       handle: world.agent.handle,
       token: world.agent.token,
     };
-  }
-
-  /** The playground's environment without any agent settings (what installs and replays get). */
-  #ownEnv(): Record<string, string> {
-    const own = /^(AI_|BASECRADLE_|HARNESS_(?!LOG_LEVEL$))/;
-    return Object.fromEntries(
-      Object.entries(this.#options.parentEnv).filter(([k]) => !own.test(k)),
-    );
   }
 }

@@ -153,6 +153,26 @@ export class WakeRunner {
     return join(this.#options.dataDir, "agents", handle);
   }
 
+  /**
+   * The environment an agent's wake runs with — this process's minus its own agent settings, the
+   * agent's home, platform and config home, {@link WAKE_SETTINGS} and the model — and, without a
+   * delivery id, what the studio's tools run with.
+   */
+  agentEnv(handle: string, token: string, deliveryId?: string | null): Record<string, string> {
+    const { model, parentEnv, baseUrl } = this.#options;
+    const home = this.homeOf(handle);
+    return wakeEnv({ ...parentEnv }, {
+      HARNESS_HOME: home,
+      BASECRADLE_BASE_URL: baseUrl,
+      BASECRADLE_TOKEN: token,
+      BASECRADLE_CONFIG_HOME: join(home, "config"),
+      ...(deliveryId ? { BASECRADLE_DELIVERY_ID: deliveryId } : {}),
+      // The studio shows each turn's request (docs/playground.md#the-context-view) and the
+      // automatic memory (docs/memory.md#automatic-recall-the-recall-provider).
+      ...WAKE_SETTINGS,
+    }, model);
+  }
+
   /** Queues the deliveries an event calls for (recipients chosen now, as the platform does). */
   dispatch(event: SandboxEvent): void {
     this.#router.dispatch(event);
@@ -215,7 +235,7 @@ export class WakeRunner {
   /** One attempt: the real `harness wake --timeline <uuid>`, its journal read as it arrives. */
   async #launch(launch: WakeLaunch): Promise<{ code: number | null; error?: string }> {
     const view = this.#views.get(launch.delivery.event_id)!;
-    const { model, parentEnv, baseUrl, onChange } = this.#options;
+    const { onChange } = this.#options;
     const home = this.homeOf(launch.agent.handle);
     const started = performance.now();
     registerSecret(launch.token);
@@ -224,16 +244,7 @@ export class WakeRunner {
     view.spawnError = null;
     onChange(view);
     const before = await transcriptLength(home, view.timeline);
-    const env = wakeEnv({ ...parentEnv }, {
-      HARNESS_HOME: home,
-      BASECRADLE_BASE_URL: baseUrl,
-      BASECRADLE_TOKEN: launch.token,
-      BASECRADLE_CONFIG_HOME: join(home, "config"),
-      ...(launch.deliveryId ? { BASECRADLE_DELIVERY_ID: launch.deliveryId } : {}),
-      // The studio shows each turn's request (docs/playground.md#the-context-view) and the
-      // automatic memory (docs/memory.md#automatic-recall-the-recall-provider).
-      ...WAKE_SETTINGS,
-    }, model);
+    const env = this.agentEnv(launch.agent.handle, launch.token, launch.deliveryId);
     // The page renders the journal's colours, so the wake writes them whatever this shell says.
     delete env.NO_COLOR;
     delete env.FORCE_COLOR;

@@ -5,7 +5,8 @@
  * out is deliberate (docs/poll.md): no upgrade reconcile (no writes to the config home from a
  * laptop loop), no claims, marks, breaker, brief or memory hooks. The provider options and the
  * tool set come from the configured agent (lib/runtime/configured_agent.ts) as a wake's do; the
- * charter is the seeded one a brief-less wake uses (the prompt files, no manifest or notices).
+ * charter is the seeded one a brief-less wake uses (the prompt files, no manifest or notices),
+ * followed by the config home's knowledge pack as a wake renders it.
  */
 import { isUuid } from "../base/uuid.ts";
 import { MISSING_API_KEY, parseEnv } from "../config/env.ts";
@@ -19,10 +20,13 @@ import { closeMemoryProvider } from "../memory/hooks.ts";
 import { PlatformClient } from "../platform/mod.ts";
 import { hasCredentials, NO_CREDENTIALS_IN_ENV } from "../platform/config.ts";
 import { buildProvider } from "../providers/factory.ts";
-import { judgeCall } from "../providers/judge_call.ts";
-import { ToneJudge } from "../gate/tone.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { buildTools, loadOptionalFactories } from "../runtime/tool_set.ts";
-import { agentProviderOptions, agentToolInputs } from "../runtime/configured_agent.ts";
+import {
+  agentKnowledge,
+  agentProviderOptions,
+  agentToolInputs,
+} from "../runtime/configured_agent.ts";
 import type { TimelineAgentOptions } from "./options.ts";
 
 /** How {@link pollOptionsFromEnv} builds. */
@@ -90,11 +94,10 @@ export async function pollOptionsFromEnv(
       guardrails: runtime.guardrails,
       journal,
       secrets: [env.token, env.aiApiKey, env.password],
-      tone: tone && new ToneJudge({
-        settings: tone,
-        defaultModel: env.aiModel,
-        ask: judgeCall(agentProviderOptions(runtime, model)),
-      }),
+      // The wake's own judge, loaded (with its SDK call) only when guardrails.json asks for one.
+      tone: tone && (await lazyImport<typeof import("../wake/tone_judge.ts")>(
+        "lib/wake/tone_judge.ts",
+      )).wakeToneJudge(tone, agentProviderOptions(runtime, model)),
     });
     return {
       client,
@@ -104,6 +107,8 @@ export async function pollOptionsFromEnv(
       tools: (context) => buildTools(active, { context, configHome }, memoryTools, optional),
       policy,
       charter: await loadCharter({ configHome, env }),
+      // Read once, with the charter; a pack over its caps refuses here, naming file and fix.
+      knowledge: await agentKnowledge(runtime),
       onboard: env.onboard,
       contextMessages: env.contextMessages,
       gate,

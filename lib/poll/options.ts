@@ -30,6 +30,16 @@ export interface TimelineAgentOptions {
   readonly policy?: Policy;
   /** The operator's charter (standing instructions). */
   readonly charter?: string;
+  /**
+   * The config home's knowledge pack (docs/context.md#the-knowledge-pack), rendered after the
+   * charter exactly as a wake renders it; none when absent.
+   */
+  readonly knowledge?: {
+    /** The rendered pack; `""` when there is none. */
+    readonly text: string;
+    /** sha256 hex of `text` in UTF-8: a turn record's `knowledge_sha256`. */
+    readonly sha256: string;
+  };
   /** Prefix the dashboard orientation to the charter (`HARNESS_ONBOARD`, default on). */
   readonly onboard?: boolean;
   /** Backlog messages to seed as context (`HARNESS_CONTEXT_MESSAGES`, default 50). */

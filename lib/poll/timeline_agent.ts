@@ -29,6 +29,8 @@ import { type FromEnvOptions, pollOptionsFromEnv } from "./from_env.ts";
 import type { TimelineAgentOptions } from "./options.ts";
 import { orientation, withOrientation } from "./orientation.ts";
 import { sleep } from "../base/sleep.ts";
+import { EMPTY_KNOWLEDGE_SHA256 } from "../config/knowledge.ts";
+import { withKnowledge } from "../wake/engaged/brief.ts";
 
 /** A message the agent chose to post (the platform's record of it). */
 export type PostedMessage = PlatformMessage;
@@ -105,6 +107,11 @@ export class TimelineAgent implements AsyncDisposable {
   /** The high-water mark's message uuid (undefined before the first poll or on an empty timeline). */
   get mark(): string | undefined {
     return this.#mark?.uuid;
+  }
+
+  /** What a turn record's `knowledge_sha256` holds: the rendered pack's, or the empty pack's. */
+  get #knowledgeSha256(): string {
+    return this.#options.knowledge?.sha256 ?? EMPTY_KNOWLEDGE_SHA256;
   }
 
   /** Who the agent is, once the first poll has read its dashboard. */
@@ -196,6 +203,7 @@ export class TimelineAgent implements AsyncDisposable {
       timeline: this.timeline,
       message: message.content.uuid,
       posted: posted.length,
+      knowledge_sha256: this.#knowledgeSha256,
     });
     return posted;
   }
@@ -225,7 +233,11 @@ export class TimelineAgent implements AsyncDisposable {
     const dashboard = await o.client.users.dashboard();
     const self = { uuid: dashboard.identity.uuid, handle: dashboard.identity.handle };
     const onboard = o.onboard ?? true;
-    const charter = withOrientation(onboard ? orientation(dashboard) : undefined, o.charter);
+    // The knowledge pack follows the charter after one blank line, the same bytes a wake sends.
+    const charter = withKnowledge(
+      withOrientation(onboard ? orientation(dashboard) : undefined, o.charter),
+      o.knowledge?.text,
+    );
     const gate = new CapturingGate(o.gate ?? new Gate({ client: o.client, journal }));
     const context = new SimpleContext({
       client: o.client,
@@ -256,6 +268,7 @@ export class TimelineAgent implements AsyncDisposable {
       seeded: backlog.seeded,
       mark: backlog.mark?.uuid,
       onboard,
+      knowledge_sha256: this.#knowledgeSha256,
     });
     return { harness, gate, self };
   }

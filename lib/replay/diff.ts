@@ -73,7 +73,7 @@ export function replaySide(run: TurnRun, model: string): Side {
     }),
   }));
   return {
-    result: run.posts.length ? "spoke" : "silent",
+    result: run.result,
     spoke: run.posts.length > 0,
     texts: [...run.posts],
     tool_calls: run.calls.map((call) => step(call.name, call.action)),

@@ -7,7 +7,10 @@ import { TURN_COST_FIELDS } from "../home/records/mod.ts";
 
 /** One side of a turn: what the record says, or what the replay did. */
 export const SideSchema = z.strictObject({
-  /** `spoke`, `silent`, `escalated` or `failed` (the record's `result`; a replay is spoke/silent). */
+  /**
+   * The turn in one word (docs/records.md#fields): the record's `result`; for the replay, what
+   * the wake's record would say (`spoke`, `silent`, `escalated`, `refused` or `truncated`).
+   */
   result: z.string(),
   spoke: z.boolean(),
   /** The agent's own posts (`outbound` of kind `tool`; for the replay, the captured ones). */

@@ -15,8 +15,7 @@ import type { Tool } from "../core/types/tool.ts";
 import { surfaceChecks } from "../gate/checks.ts";
 import type { SurfaceChecks } from "../gate/clear.ts";
 import { DEFAULT_GUARDRAILS, type ToneSettings } from "../gate/guardrails.ts";
-import { ToneJudge } from "../gate/tone.ts";
-import { judgeCall } from "../providers/judge_call.ts";
+import { lazyImport } from "../base/lazy_import.ts";
 import { ReplayTone } from "./tone.ts";
 import type { BuildProviderOptions } from "../providers/factory.ts";
 import { enforceHostRules, resolveRuntime } from "../runtime/resolve.ts";
@@ -70,6 +69,11 @@ export interface ReplaySetup {
    * guardrails.json configures one: recorded verdicts reused, other posts judged live.
    */
   readonly tone?: ReplayTone;
+  /**
+   * Gate refusals in one turn that close its speaking (`max_refusals_per_turn`,
+   * docs/security.md#stop-at-the-second-refusal).
+   */
+  readonly maxRefusals: number;
   readonly maxSteps: number;
   readonly responseRetries: number;
   /** Whether the volatile brief (time, step budget) is composed. */
@@ -164,7 +168,8 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
       env.aiApiKey,
       env.password,
     ]),
-    tone: replayTone(runtime.guardrails?.tone, provider, options.rejudgeTone === true),
+    maxRefusals: (runtime.guardrails ?? DEFAULT_GUARDRAILS).maxRefusalsPerTurn,
+    tone: await replayTone(runtime.guardrails?.tone, provider, options.rejudgeTone === true),
     maxSteps: env.maxSteps,
     responseRetries: env.responseRetries,
     onboard: env.onboard,
@@ -173,14 +178,20 @@ export async function prepareReplay(options: PrepareOptions): Promise<ReplaySetu
   };
 }
 
-/** The replay's tone check over the replay's model connection, or undefined when it is off. */
-function replayTone(
+/**
+ * The replay's tone check over the replay's model connection, or undefined when it is off: the
+ * wake's own judge, loaded only when the config home configures one.
+ */
+async function replayTone(
   settings: ToneSettings | undefined,
   provider: BuildProviderOptions,
   rejudge: boolean,
-): ReplayTone | undefined {
+): Promise<ReplayTone | undefined> {
   if (settings === undefined) return undefined;
-  const live = new ToneJudge({ settings, defaultModel: provider.model, ask: judgeCall(provider) });
+  const { wakeToneJudge } = await lazyImport<typeof import("../wake/tone_judge.ts")>(
+    "lib/wake/tone_judge.ts",
+  );
+  const live = wakeToneJudge(settings, provider);
   return new ReplayTone({ settings, live, model: live.model, rejudge });
 }
 

@@ -15,6 +15,10 @@
  *   call used once, in order): the result the record captured.
  * - another create (`assets`, `tasks`, `webhook_endpoints`): captured, answered as not sent.
  * - anything else: a "not captured in the record" result, so the model can read why.
+ *
+ * Once the gate has refused the agent's words `max_refusals_per_turn` times in the turn, its
+ * speaking is closed as a wake's is (docs/security.md#stop-at-the-second-refusal): every further
+ * post or screened create is answered with the wake's refusal, unscreened, nothing captured.
  */
 import { canonicalJson } from "../home/records/canonical.ts";
 import type { TurnRecord } from "../home/records/schema.ts";
@@ -27,6 +31,8 @@ import type { ClearSurface } from "../gate/post_request.ts";
 import type { SurfaceFields } from "../platform/mod.ts";
 import { GateRefusal } from "../gate/refusal.ts";
 import { toneRefusal } from "../gate/gate.ts";
+import { SpeakingClosed } from "../gate/closed.ts";
+import { DEFAULT_MAX_REFUSALS_PER_TURN } from "../gate/guardrails.ts";
 import type { ReplayToneVerdict } from "./tone.ts";
 
 /** One post the replayed turn would have made (never sent). */
@@ -64,6 +70,16 @@ export class ReplayCapture {
   readonly creates: CapturedCreate[] = [];
   /** How each call was answered. */
   readonly sources: { name: string; source: CallSource }[] = [];
+  /**
+   * Posts and creates of agent text refused unscreened because the turn's speaking was closed
+   * (neither captured nor counted as refusals), in call order.
+   */
+  readonly blocked: { name: string; action: string }[] = [];
+
+  /** Gate refusals of the agent's text so far (every replay verdict is on the agent's words). */
+  get refusals(): number {
+    return this.verdicts.filter((v) => v.verdict === "refused").length;
+  }
 }
 
 /** The text an unmatched read gets: the model reads that replay has nothing for it. */
@@ -117,6 +133,11 @@ export interface ReplayToolOptions {
   readonly capture: ReplayCapture;
   /** The tone check for this turn, when the config home configures one. */
   readonly tone?: { judge(body: string): Promise<ReplayToneVerdict> };
+  /**
+   * Refusals that close the turn's speaking (`max_refusals_per_turn`); default
+   * {@link DEFAULT_MAX_REFUSALS_PER_TURN}.
+   */
+  readonly maxRefusals?: number;
 }
 
 /** The per-turn state every replay tool of one turn shares. */
@@ -127,6 +148,7 @@ export class ReplayTurnTools {
   readonly #tone: ReplayToolOptions["tone"];
   /** Where the turn's effects go. */
   readonly capture: ReplayCapture;
+  readonly #maxRefusals: number;
   #posts = 0;
 
   constructor(options: ReplayToolOptions) {
@@ -135,6 +157,15 @@ export class ReplayTurnTools {
     this.#checks = options.checks;
     this.#tone = options.tone;
     this.capture = options.capture;
+    this.#maxRefusals = options.maxRefusals ?? DEFAULT_MAX_REFUSALS_PER_TURN;
+  }
+
+  /**
+   * Whether the turn's speaking is closed, as a wake's is (docs/security.md#stop-at-the-second-refusal):
+   * the gate refused the agent's words {@link ReplayToolOptions.maxRefusals} times.
+   */
+  get closed(): boolean {
+    return this.capture.refusals >= this.#maxRefusals;
   }
 
   /** A stand-in for `real`: its declaration, answered from the record. */
@@ -177,6 +208,7 @@ export class ReplayTurnTools {
   ): string | undefined {
     const request = screenedCreate(name, action, fields);
     if (request === undefined) return undefined;
+    if (this.closed) return this.#blocked(name, request.phrase);
     try {
       clearText(request.surface, request.fields, this.#checks);
     } catch (error) {
@@ -193,12 +225,24 @@ export class ReplayTurnTools {
     return undefined;
   }
 
+  /**
+   * The answer to a post or create once speaking is closed: the wake's refusal, unscreened and
+   * nothing captured; not a refusal of its own.
+   */
+  #blocked(name: string, phrase: string): string {
+    this.capture.sources.push({ name, source: "gate" });
+    this.capture.blocked.push({ name, action: "create" });
+    return `Couldn't ${phrase}: ${new SpeakingClosed(this.capture.refusals).message}`;
+  }
+
   #post(fields: Record<string, unknown>): string | Promise<string> {
-    this.capture.sources.push({ name: "messages", source: "gate" });
     const body = fields.body;
     if (typeof body !== "string" || body === "") {
+      this.capture.sources.push({ name: "messages", source: "gate" });
       return "Error: 'create' needs a 'body' — the text of the message to post.";
     }
+    if (this.closed) return this.#blocked("messages", "create a message");
+    this.capture.sources.push({ name: "messages", source: "gate" });
     const timeline = typeof fields.timeline === "string" && fields.timeline !== ""
       ? fields.timeline
       : this.#record.timeline;

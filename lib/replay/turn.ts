@@ -10,7 +10,7 @@ import { Engine } from "../core/engine.ts";
 import { ToolRegistry } from "../core/registry.ts";
 import { Message } from "../core/types/message.ts";
 import type { Provider } from "../core/types/provider.ts";
-import type { TurnRecord } from "../home/records/schema.ts";
+import type { TurnRecord, TurnResult } from "../home/records/schema.ts";
 import type { Journal } from "../journal/journal.ts";
 import { scrubSecrets } from "../journal/scrub.ts";
 import { briefView, composeVolatile, withKnowledge } from "../wake/engaged/brief.ts";
@@ -36,6 +36,11 @@ export interface TurnRun {
     checks: readonly string[];
     tone?: ReplayToneVerdict;
   }[];
+  /**
+   * The turn in one word, as the wake's record would say it: `refused` (the model refused),
+   * `escalated` (the gate's refusals closed its speaking), `truncated`, `spoke` or `silent`.
+   */
+  readonly result: TurnResult;
   /** The turn's closing (unspoken) text. */
   readonly narration: string;
   readonly steps: number;
@@ -77,6 +82,7 @@ export async function runTurn(
     checks: setup.checks,
     capture,
     tone: setup.tone?.forRecord(record),
+    maxRefusals: setup.maxRefusals,
   });
   const registry = new ToolRegistry({ policy: setup.policy });
   for (const tool of setup.tools) registry.register(answers.wrap(tool));
@@ -115,6 +121,15 @@ export async function runTurn(
       checks,
       ...(tone && { tone }),
     })),
+    result: result.kind === "refused"
+      ? "refused"
+      : answers.closed
+      ? "escalated"
+      : result.kind === "truncated"
+      ? "truncated"
+      : capture.posts.length
+      ? "spoke"
+      : "silent",
     narration: result.text,
     steps: result.steps,
     tokensIn: result.usage.tokensIn,

@@ -108,3 +108,19 @@ Deno.test("feature seams: lib/ reaches each feature through its one door", async
   }
   assert.deepEqual(trespasses(files), [], "import the feature through its door instead");
 });
+
+Deno.test("feature seams: a module that runs the harness program runs it through spawnWake alone", async () => {
+  const files = await libSources();
+  const spawner = "lib/sandbox/wake_process.ts";
+  const runners = [...files].filter(([, source]) => /\bharnessInvocation\(/.test(source))
+    .map(([file]) => file);
+  assert.ok(runners.includes("lib/playground/drafts.ts"), runners.join(","));
+  const ownProcess = runners.filter((file) =>
+    file !== spawner && /\bnew\s+Deno\.Command\s*\(/.test(files.get(file)!)
+  );
+  assert.deepEqual(
+    ownProcess,
+    [],
+    "start the harness with spawnWake (lib/sandbox/wake_process.ts)",
+  );
+});

@@ -368,6 +368,10 @@ const LAYERS: readonly Layer[] = [
       "lib/tools/shared",
       "lib/tools",
       "lib/runtime",
+      // lib/wake: the wake's tone judge (its type; the module is loaded lazily).
+      "lib/wake",
+      // lib/wake/engaged: the knowledge pack follows the charter exactly as a wake renders it.
+      "lib/wake/engaged",
     ],
   },
   {
@@ -389,6 +393,8 @@ const LAYERS: readonly Layer[] = [
       "lib/gate",
       "lib/tools/shared",
       "lib/runtime",
+      // lib/wake: the wake's tone judge (its type; the module is loaded lazily).
+      "lib/wake",
       "lib/wake/engaged",
     ],
   },

@@ -19,7 +19,10 @@ Deno.test("--once seeds the backlog, answers none of it, exits 0", async () => {
   const result = await runCli(["poll", "--timeline", w.timeline, "--once"], { env: w.env });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "");
-  assert.match(result.stderr, /^INFO poll start timeline=\S+ seeded=3 mark=\S+ onboard=true$/m);
+  assert.match(
+    result.stderr,
+    /^INFO poll start timeline=\S+ seeded=3 mark=\S+ onboard=true knowledge_sha256=[0-9a-f]{64}$/m,
+  );
   assert.equal(w.model.hits("chat"), 0);
   const mine = (await w.peer.client.messages.list({ timeline: w.timeline }).toArray())
     .filter((m) => m.user.uuid === w.agent.uuid);

@@ -371,9 +371,10 @@ Deno.test("replay screens the agent's own secrets on every surface, as the wake'
   await using w = await sandboxWorld();
   await converse(w, [QUESTIONS[0]]);
   // Credential shapes off: only the own-secret check can refuse the token below, so a replay
-  // gate built without the harness's secrets would let it pass.
+  // gate built without the harness's secrets would let it pass. Four refusals in one turn would
+  // close its speaking after the default two, so the limit is raised to screen every surface.
   const home = await configHomeWith(w, {
-    "guardrails.json": JSON.stringify({ secret_guard: false }),
+    "guardrails.json": JSON.stringify({ secret_guard: false, max_refusals_per_turn: 10 }),
   });
   const apiKey = "sk-replay-7f3a9c2e51b84d06a1e2";
   const token = w.env.BASECRADLE_TOKEN;

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { sha256HexAsync } from "../../lib/base/sha256.ts";
 import { appendTurnRecord } from "../../lib/home/records/mod.ts";
-import { writeCapture } from "../../lib/home/request_capture.ts";
+import { readCapture, writeCapture } from "../../lib/home/request_capture.ts";
 import { contextView } from "../../lib/playground/context_view.ts";
 import { turnInput, withHome } from "../home/records/fixture.ts";
 
@@ -175,5 +175,26 @@ Deno.test("context view: a record without an anatomy (an older record) is left o
   await withHome(async (home) => {
     const old = await appendTurnRecord(home, turnInput(1, { timeline: TIMELINE }));
     assert.deepEqual(await contextView(home, TIMELINE, [old.record_id]), []);
+  });
+});
+
+Deno.test("context view: a wake's turns read each capture once, though each is the next one's previous", async () => {
+  await withHome(async (home) => {
+    const first = await turn(home, 1, request("", BRIEF, ASK), undefined);
+    const second = await turn(home, 2, request("a", BRIEF, ASK), undefined);
+    const third = await turn(home, 3, request("ab", BRIEF, ASK), undefined);
+    const reads: string[] = [];
+    const views = await contextView(
+      home,
+      TIMELINE,
+      [first.record_id, second.record_id, third.record_id],
+      (h, t, id) => {
+        reads.push(id);
+        return readCapture(h, t, id);
+      },
+    );
+    assert.deepEqual(views.map((v) => v.captured), [true, true, true]);
+    assert.deepEqual(views.map((v) => v.diff.kind), ["first", "tail", "tail"]);
+    assert.deepEqual(reads.sort(), [first.record_id, second.record_id, third.record_id].sort());
   });
 });
