@@ -75,3 +75,14 @@ export function basename(path: string): string {
   }
   return end === -1 ? "" : path.slice(start, end);
 }
+
+/**
+ * `~` and `~/…` expanded against `home`, as a shell expands an unquoted path; any other path as
+ * given. `undefined` when the path starts with `~` and there is no `home` to expand it with: the
+ * caller says what that means for it (a refusal, or the path read as written).
+ */
+export function expandHome(path: string, home: string | undefined): string | undefined {
+  if (path !== "~" && !path.startsWith("~/")) return path;
+  if (!home) return undefined;
+  return path === "~" ? home : join(home, path.slice(2));
+}

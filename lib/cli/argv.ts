@@ -25,8 +25,11 @@ export interface OptionSpec {
   readonly type: "string" | "list" | "boolean";
   /** A one-letter alias (`-h`). */
   readonly short?: string;
-  /** The words the value may be (`day`, `week`; tool stems), completed after the flag. */
-  readonly values?: readonly string[];
+  /**
+   * The words the value may be (`day`, `week`; tool stems), completed after the flag; a function
+   * when working the words out costs something, so only completion pays for it.
+   */
+  readonly values?: readonly string[] | (() => readonly string[]);
   /** The value names a file or a directory, so completion offers paths; else it offers none. */
   readonly completes?: "file" | "directory";
 }

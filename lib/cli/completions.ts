@@ -53,7 +53,7 @@ export async function completionEntries(
       flags: Object.entries(options).map(([name, spec]) => ({
         name,
         takesValue: spec.type !== "boolean",
-        values: [...(spec.values ?? [])],
+        values: [...(typeof spec.values === "function" ? spec.values() : spec.values ?? [])],
         list: spec.type === "list",
         completes: spec.completes,
       })),

@@ -27,9 +27,12 @@ export async function withAgentEnvOf(vars: EnvMap): Promise<EnvMap> {
   return await withAgentEnv(vars, configHome);
 }
 
-/** The `wake-config` row for `env` (parsed from `vars`, refused variables left unset). */
+/**
+ * The `wake-config` row for `env`, parsed from `vars` (already filled in from agent.env by
+ * {@link withAgentEnvOf}, so the check does not read it again; refused variables left unset).
+ */
 export async function checkWakeLoad(vars: EnvMap, env: HarnessEnv): Promise<CheckResult[]> {
-  const verdict = await checkWakeConfig({ vars, env });
+  const verdict = await checkWakeConfig({ filled: { vars, env } });
   if (!verdict.ok) {
     return [
       fail(

@@ -7,18 +7,13 @@
  * the agent runs with. Loaded only when the flag is given.
  */
 import { errorMessage } from "../base/error_text.ts";
+import { expandHome } from "../base/paths.ts";
 import { parseEnvFile } from "../config/env_file.ts";
 
 /** What loading the file came to: the warnings for its ignored lines, or why it was refused. */
 export type EnvFileLoad =
   | { readonly ok: true; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly error: string };
-
-/** `~` and `~/…` against HOME, as a shell would have expanded an unquoted `--env-file ~/…`. */
-function expandHome(path: string, home: string | undefined): string {
-  if (home && (path === "~" || path.startsWith("~/"))) return home + path.slice(1);
-  return path;
-}
 
 /**
  * Reads the env file at `path` and hands every assignment to `set`, in file order (the last one
@@ -28,7 +23,9 @@ export async function loadEnvFile(
   path: string,
   set: (name: string, value: string) => void,
 ): Promise<EnvFileLoad> {
-  const file = expandHome(path.trim(), Deno.env.get("HOME"));
+  // `~/…` against HOME, as a shell would have expanded an unquoted `--env-file ~/…`; without a
+  // HOME the path is read as written, and the refusal below names it.
+  const file = expandHome(path.trim(), Deno.env.get("HOME")) ?? path.trim();
   let text: string;
   try {
     text = await Deno.readTextFile(file);

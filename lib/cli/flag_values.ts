@@ -6,15 +6,20 @@
 import type { OptionSpec } from "./argv.ts";
 import { SHIPPED_STEMS, shippedPluginText } from "../config/overlay.ts";
 import { pluginOptsIn } from "../config/plugins.ts";
+import { MEMORY_PROVIDER_WORDS } from "../memory/provider_words.ts";
 import { PROVIDERS, SDK_SURFACES } from "../providers/axes.ts";
 
-/** The shipped stems a grant is meaningful for: those whose plugin declares `opt_in`. */
-export const OPT_IN_STEMS: readonly string[] = SHIPPED_STEMS.filter((stem) =>
-  pluginOptsIn(shippedPluginText(stem) ?? "")
-);
+let optInStems: readonly string[] | undefined;
 
-/** The memory providers named by word (`HARNESS_MEMORY_PROVIDER`; a module path is the other form). */
-export const MEMORY_PROVIDER_WORDS: readonly string[] = ["sqlite", "recall", "mempalace"];
+/**
+ * The shipped stems a grant is meaningful for: those whose plugin declares `opt_in`. Each shipped
+ * plugin is parsed to tell, so the list is worked out on first ask (shell completion), never when
+ * a command that takes the flag merely loads.
+ */
+export function shippedOptInStems(): readonly string[] {
+  optInStems ??= SHIPPED_STEMS.filter((stem) => pluginOptsIn(shippedPluginText(stem) ?? ""));
+  return optInStems;
+}
 
 /** `--config-home DIR`: a directory. */
 export const CONFIG_HOME_FLAG = {
@@ -40,7 +45,13 @@ export const SURFACE_FLAG = {
 /** `--opt-in a,b` and its kin: a comma list of the powerful stems. */
 export const OPT_IN_FLAG = {
   type: "list",
-  values: OPT_IN_STEMS,
+  values: shippedOptInStems,
+} as const satisfies OptionSpec;
+
+/** `--memory-provider NAME`: a provider named by word (a module path is the other form). */
+export const MEMORY_PROVIDER_FLAG = {
+  type: "string",
+  values: MEMORY_PROVIDER_WORDS,
 } as const satisfies OptionSpec;
 
 /** `--only a,b`: a comma list of any shipped stems. */

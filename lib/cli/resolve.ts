@@ -6,7 +6,7 @@
  * nothing on stdout: a half-answer is worse than none.
  */
 import {
-  MEMORY_PROVIDER_WORDS,
+  MEMORY_PROVIDER_FLAG,
   OPT_IN_FLAG,
   PROVIDER_FLAG,
   SDK_FLAG,
@@ -30,7 +30,7 @@ const options = {
   profile: { type: "string", values: ["locked", "unlocked"] },
   "opt-in": OPT_IN_FLAG,
   only: STEMS_FLAG,
-  "memory-provider": { type: "string", values: MEMORY_PROVIDER_WORDS },
+  "memory-provider": MEMORY_PROVIDER_FLAG,
   "assume-credentials": { type: "boolean" },
   "no-assume-credentials": { type: "boolean" },
 } as const;

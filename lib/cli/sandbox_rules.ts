@@ -2,7 +2,12 @@
  * `harness sandbox`'s router-twin flags: each switches one of the fleet router's rules off (or
  * sets the lanes and the wake-lock directory), read into the twin's {@link RouterRules}.
  */
-import type { RouterRules } from "../sandbox/router_rules.ts";
+import {
+  FLEET_RATE_CAPS,
+  FLEET_RULES,
+  type RateCaps,
+  type RouterRules,
+} from "../sandbox/router_rules.ts";
 import { integerFlag, nonEmptyFlag, UsageError } from "./command.ts";
 
 /** The flags, for the command's option table. */
@@ -17,17 +22,37 @@ export const ROUTER_FLAGS = {
   lanes: { type: "string" },
 } as const;
 
-/** The flags' lines of the usage text. */
-export const ROUTER_FLAGS_USAGE =
-  `Router twin (with --wake-command; each flag switches one fleet-router rule off):
+/**
+ * The flags' lines of the usage text, stating the defaults of `rules`: the retries and their
+ * waits (each doubling the one before), the rate caps and the lanes.
+ */
+export function routerFlagsUsage(rules: RouterRules & { readonly rateCaps: RateCaps }): string {
+  const waits = Array.from(
+    { length: rules.attempts - 1 },
+    (_, retry) => `${(rules.backoffMs * 2 ** retry) / 1000} s`,
+  );
+  const retries = waits.length === 0
+    ? `${rules.attempts}`
+    : `${rules.attempts}, after ${
+      [waits.slice(0, -1).join(", "), waits.at(-1)].filter(Boolean).join(" and ")
+    }`;
+  const { agent, timeline, windowSeconds: window } = rules.rateCaps;
+  return `Router twin (with --wake-command; each flag switches one fleet-router rule off):
   --no-own-posts       an agent's own messages and assets do not wake it
   --no-dedup           a delivery id that already woke the agent runs again
-  --no-retry           one attempt per delivery (default: 3, after 0.5 s and 1 s)
-  --no-rate-caps       no 20-per-60-s agent cap nor 15-per-60-s timeline cap
+  --no-retry           one attempt per delivery (default: ${retries})
+  --no-rate-caps       no ${agent}-per-${window}-s agent cap nor ${timeline}-per-${window}-s timeline cap
   --no-coalesce        every queued delivery runs, even one an earlier wake covered
   --no-wake-lock       ignore wake-lock files
   --wake-lock-dir DIR  where <handle>.lock files stop wakes (default: <agents root>/wake-locks)
-  --lanes N            wakes running at once across agents (default 8)`;
+  --lanes N            wakes running at once across agents (default ${rules.lanes})`;
+}
+
+/** The flags' lines of the usage text, with the fleet router's defaults. */
+export const ROUTER_FLAGS_USAGE: string = routerFlagsUsage({
+  ...FLEET_RULES,
+  rateCaps: FLEET_RATE_CAPS,
+});
 
 type Values = {
   [K in keyof typeof ROUTER_FLAGS]?: (typeof ROUTER_FLAGS)[K]["type"] extends "boolean" ? boolean

@@ -12,7 +12,7 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import { PACKAGE_ROOT, packageModuleUrl } from "../base/lazy_import.ts";
-import { dirname, join } from "../base/paths.ts";
+import { dirname, expandHome } from "../base/paths.ts";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "../pycompat/shlex.ts";
 import { isCompiled } from "../sandbox/wake_process.ts";
@@ -41,15 +41,6 @@ export interface WakeBinReport {
   readonly keptAs: string | null;
   /** WARNING sentences (the router would refuse the path). */
   readonly warnings: readonly string[];
-}
-
-/** `~/x` expanded with `home`; any other path as given. */
-export function expandHome(path: string, home: string | undefined): string {
-  if (path !== "~" && !path.startsWith("~/")) return path;
-  if (!home) {
-    throw new WakeBinError(`--wake-bin ${path}: HOME is not set, so '~' cannot be expanded`);
-  }
-  return path === "~" ? home : join(home, path.slice(2));
 }
 
 /**
@@ -121,7 +112,11 @@ export interface WakeBinOptions {
  * a `.prev` already taken, or a write that failed.
  */
 export async function installWakeBin(options: WakeBinOptions): Promise<WakeBinReport> {
-  const path = expandHome(options.path.trim(), options.home);
+  const given = options.path.trim();
+  const path = expandHome(given, options.home);
+  if (path === undefined) {
+    throw new WakeBinError(`--wake-bin ${given}: HOME is not set, so '~' cannot be expanded`);
+  }
   if (!path.startsWith("/")) {
     throw new WakeBinError(
       `--wake-bin ${options.path} is not an absolute path; give the file the router's registry ` +

@@ -6,7 +6,7 @@
  * are operator notes and never reach the model.
  */
 import { errorMessage } from "../base/error_text.ts";
-import { join } from "../base/paths.ts";
+import { expandHome, join } from "../base/paths.ts";
 import { readBytes } from "../base/read_files.ts";
 import { DEFAULT_INITIALIZE, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
 import { ConfigError } from "./errors.ts";
@@ -58,11 +58,7 @@ export function resolveConfigHome(env: ConfigHomeEnv, flag?: string): string {
   if (named === undefined) {
     return join(needHome("the default config home cannot be found"), DEFAULT_CONFIG_HOME);
   }
-  if (named === "~") return needHome(`'~' cannot be expanded`);
-  if (named.startsWith("~/")) {
-    return join(needHome(`'${named}' cannot be expanded`), named.slice(2));
-  }
-  return named;
+  return expandHome(named, home) ?? needHome(`'${named}' cannot be expanded`);
 }
 
 /** Which source the prompts came from. */

@@ -130,6 +130,15 @@ export const PRICE_RANGES = {
   output: PRICE,
 } as const satisfies Record<string, NumberRange>;
 
+/** An MCP server's drop-in, `mcp/<name>.json` (docs/mcp.md#server-configs). */
+export const MCP_RANGES = {
+  /**
+   * Code points of one tool result the model reads: below 1000 not even an error message fits;
+   * past 10 million one result would fill any context window many times over.
+   */
+  max_result_chars: { min: 1_000, max: 10_000_000, integer: true, unit: "characters" },
+} as const satisfies Record<string, NumberRange>;
+
 /** A JPEG stores each side in 16 bits: a segment or an image side past 65535 cannot be encoded. */
 const JPEG_SIDE = 65_535;
 

@@ -2,7 +2,7 @@
  * Clearing agent text for a surface: the only place a {@link ClearedText} is sealed. Each text
  * field of the surface is judged by the surface's checks (docs/security.md#what-each-surface-screens);
  * every verdict is kept, tagged with its field, and a single failure refuses the whole create
- * with a {@link GateRefusal} naming the field and the check. Pure: the same fields and checks
+ * with a {@link GateRefusal} naming every refused field and the checks. Pure: the same fields and checks
  * always give the same verdicts, which is what lets a replay reach the same decision.
  */
 import { ClearedText, type SurfaceFields, type TextSurface } from "../platform/mod.ts";
@@ -98,6 +98,15 @@ export function fieldSubject(surface: TextSurface, field: string): string {
 }
 
 /**
+ * What a refusal calls several refused fields, in the surface's order: "the asset's filename and
+ * the file's content".
+ */
+function fieldsSubject(surface: TextSurface, fields: readonly string[]): string {
+  const named = [...new Set(fields)].map((field) => fieldSubject(surface, field));
+  return named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+}
+
+/**
  * Screens `fields` for `surface` with `checks` and seals them, or throws GateRefusal carrying
  * every failing verdict (each tagged with its field). An empty pipeline is a programming error.
  */
@@ -122,8 +131,8 @@ export function clearText<S extends TextSurface>(
   }
   const failed = verdicts.filter((v) => !v.passed);
   if (failed.length > 0) {
-    const first = failed[0].field;
-    throw new GateRefusal(failed, undefined, fieldSubject(surface, first), redacted);
+    const subject = fieldsSubject(surface, failed.map((v) => v.field));
+    throw new GateRefusal(failed, undefined, subject, redacted);
   }
   return ClearedText.seal(surface, copy, verdicts);
 }

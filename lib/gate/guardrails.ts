@@ -21,6 +21,9 @@
 import { errorMessage } from "../base/error_text.ts";
 import { join } from "../base/paths.ts";
 import * as z from "../base/zod.ts";
+import { DEFAULT_MAX_REFUSALS_PER_TURN } from "./refusal.ts";
+
+export { DEFAULT_MAX_REFUSALS_PER_TURN };
 
 /** The file's name inside the config home. */
 export const GUARDRAILS_FILE = "guardrails.json";
@@ -28,11 +31,6 @@ export const GUARDRAILS_FILE = "guardrails.json";
 export const DEFAULT_MAX_LENGTH = 10_000;
 /** The largest `max_length` accepted: beyond this a "limit" limits nothing. */
 export const MAX_MAX_LENGTH = 1_000_000;
-/**
- * Gate refusals of the agent's words in one turn after which the turn's speaking closes and the
- * turn escalates (docs/security.md#stop-at-the-second-refusal).
- */
-export const DEFAULT_MAX_REFUSALS_PER_TURN = 2;
 /** The largest `max_refusals_per_turn` accepted: more tries is the model deciding, not the gate. */
 export const MAX_MAX_REFUSALS_PER_TURN = 10;
 

@@ -3,6 +3,14 @@ import { REDACTED } from "../journal/scrub.ts";
 import type { Verdict } from "./verdict.ts";
 
 /**
+ * Gate refusals of the agent's words in one turn after which the turn's speaking closes and the
+ * turn escalates (docs/security.md#stop-at-the-second-refusal): `guardrails.json`'s default
+ * `max_refusals_per_turn`. Here, beside the refusal, rather than with the file's parser, because
+ * every wake needs the number and an idle wake does not load the parser.
+ */
+export const DEFAULT_MAX_REFUSALS_PER_TURN = 2;
+
+/**
  * `body` with every span replaced by `[redacted]` (the journal's marker). Overlapping and
  * touching spans are merged first, so a secret found by two checks is one marker.
  */

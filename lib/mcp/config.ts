@@ -7,6 +7,7 @@
 import { errorMessage } from "../base/error_text.ts";
 import { isRecord } from "../base/json_object.ts";
 import * as z from "../base/zod.ts";
+import { MCP_RANGES } from "../config/ranges.ts";
 import { isApproved, readApprovals } from "./pinning.ts";
 
 /** A local server the harness spawns and talks to over stdin/stdout. */
@@ -34,7 +35,7 @@ export interface McpServerConfig {
   readonly file: string;
   readonly server: StdioServerConfig | HttpServerConfig;
   /**
-   * `max_result_chars`: the most characters of one tool result the model reads (the rest is
+   * `max_result_chars`: the most characters (code points) of one tool result the model reads (the rest is
    * cut with a note); undefined: {@link MAX_RESULT_CHARS}.
    */
   readonly maxResultChars?: number;
@@ -42,8 +43,6 @@ export interface McpServerConfig {
 
 /** The most characters of one tool result the model reads, unless the server's file says. */
 export const MAX_RESULT_CHARS = 100_000;
-/** The range `max_result_chars` may take. */
-export const RESULT_CHARS_RANGE = { min: 1_000, max: 10_000_000 } as const;
 
 /** A server that will not load, and why. */
 export interface McpSkip {
@@ -71,6 +70,14 @@ export interface McpConfigRead {
 
 const stringMap = z.record(z.string(), z.string());
 
+/** `max_result_chars` in its range (lib/config/ranges.ts), each refusal naming the key and range. */
+function resultCharsSchema(): z.ZodNumber {
+  const { min, max } = MCP_RANGES.max_result_chars;
+  const outside = `max_result_chars must be from ${min} to ${max}`;
+  return z.number().int("max_result_chars must be a whole number of characters")
+    .min(min, outside).max(max, outside);
+}
+
 /**
  * The standard MCP config entry. Unknown keys are ignored so a published snippet (with a
  * `"type"`, `"disabled"` or `"description"` of its own) drops in unmodified.
@@ -82,15 +89,7 @@ const EntrySchema = z.object({
   url: z.string().optional(),
   headers: stringMap.optional(),
   type: z.string().optional(),
-  max_result_chars: z.number().int(
-    "max_result_chars must be a whole number of characters",
-  ).min(
-    RESULT_CHARS_RANGE.min,
-    `max_result_chars must be from ${RESULT_CHARS_RANGE.min} to ${RESULT_CHARS_RANGE.max}`,
-  ).max(
-    RESULT_CHARS_RANGE.max,
-    `max_result_chars must be from ${RESULT_CHARS_RANGE.min} to ${RESULT_CHARS_RANGE.max}`,
-  ).optional(),
+  max_result_chars: resultCharsSchema().optional(),
 }).superRefine((entry, ctx) => {
   if ((entry.command === undefined) === (entry.url === undefined)) {
     ctx.addIssue({ code: "custom", message: "exactly one of 'command' (stdio) or 'url' (HTTP)" });

@@ -4,6 +4,7 @@
  * to the model (the engine's vision gate decides whether pixels or a placeholder go out) and
  * stashed for the wake so `assets post_image` can share them on the timeline.
  */
+import { codePointLength, headCodePoints } from "../base/code_points.ts";
 import * as z from "../base/zod.ts";
 import type { ToolOutput } from "../core/types/tool.ts";
 import type { ImageContent } from "../core/types/message.ts";
@@ -72,14 +73,15 @@ export function renderCallResult(
   return shown.length ? { text, images: shown } : { text };
 }
 
-/** `text` cut at `max` characters (never inside a surrogate pair), with the note after it. */
+/**
+ * `text` cut at `max` characters, with the note after it. Characters are code points, as every
+ * other cap counts them, so an emoji counts once and a cut never splits one.
+ */
 export function capped(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--; // a high surrogate whose pair is cut off
-  return `${text.slice(0, end)}\n[… cut: the tool's result was ${text.length} characters; ` +
-    `only the first ${end} are shown. Ask the tool for less (a narrower query, one page) if ` +
+  const length = codePointLength(text);
+  if (length <= max) return text;
+  return `${headCodePoints(text, max)}\n[… cut: the tool's result was ${length} characters; ` +
+    `only the first ${max} are shown. Ask the tool for less (a narrower query, one page) if ` +
     "you need the rest.]";
 }
 

@@ -20,6 +20,7 @@ import { lazyImport } from "../base/lazy_import.ts";
 import { VERSION } from "../base/version.ts";
 import { type Journal, silentJournal } from "../journal/journal.ts";
 import { type MemoryProvider, SqliteMemoryProvider } from "./provider.ts";
+import { MEMORY_PROVIDER_WORDS, RECALL_NAMES } from "./provider_words.ts";
 
 /** The environment variable that selects the backend. */
 export const MEMORY_PROVIDER_ENV = "HARNESS_MEMORY_PROVIDER";
@@ -67,9 +68,6 @@ export interface BoundMemoryProvider {
   readonly backend: "sqlite" | "recall" | null;
 }
 
-/** The automatic provider's names in `HARNESS_MEMORY_PROVIDER`. */
-export const RECALL_NAMES = ["recall", "mempalace"] as const;
-
 /** A `HARNESS_MEMORY_PROVIDER` value that cannot be bound; the message says why and what to do. */
 export class MemoryProviderError extends Error {
   /** An error naming the offending spec. */
@@ -104,14 +102,16 @@ export async function loadMemoryProvider(
       backend: "sqlite",
     };
   }
-  if (alias === "recall" || alias === "mempalace") return await bindRecall(alias, options);
+  const recall = RECALL_NAMES.find((name) => name === alias);
+  if (recall) return await bindRecall(recall, options);
   if (!MODULE_PREFIX.test(raw)) {
     const hint = PYTHON_PATH.test(raw)
       ? " It looks like a Python import path; this runtime imports TypeScript modules."
       : "";
     throw new MemoryProviderError(
-      `${MEMORY_PROVIDER_ENV}='${raw}' is neither 'sqlite', 'recall', 'mempalace' nor a module ` +
-        `path.${hint} Use 'sqlite' (the default), 'recall' (automatic memory) or a module path ` +
+      `${MEMORY_PROVIDER_ENV}='${raw}' is neither ${
+        MEMORY_PROVIDER_WORDS.map((word) => `'${word}'`).join(", ")
+      } nor a module path.${hint} Use 'sqlite' (the default), 'recall' (automatic memory) or a module path ` +
         "such as ./my_memory.ts#MyMemory.",
     );
   }

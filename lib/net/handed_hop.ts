@@ -12,7 +12,7 @@ import { decodeContent } from "./http1.ts";
 import { pinnedTransport, type Transport } from "./pinned_transport.ts";
 import { refuseUrl } from "./refusal.ts";
 import { denoResolver, type Resolver } from "./dns.ts";
-import { checkTarget, FetchRefusal } from "./target.ts";
+import { checkTarget, FenceRefusal, UnresolvedHost } from "./target.ts";
 
 /** The address fence's seams; production uses every default. */
 export interface HopOptions {
@@ -63,11 +63,10 @@ export async function pinnedHop(
       signal,
     });
   } catch (error) {
-    if (!(error instanceof FetchRefusal)) throw error;
-    const words = error.message.replace(/\.$/, "");
-    // checkTarget words a refusal "refused: …"; anything else is a name that did not resolve.
-    if (!words.startsWith("refused: ")) throw new TypeError(words, { cause: error });
-    throw refuseUrl(via, url, words.slice("refused: ".length), hop);
+    if (error instanceof FenceRefusal) throw refuseUrl(via, url, error.reason, hop);
+    // A name that did not resolve is a network failure, as `fetch` reports one.
+    if (error instanceof UnresolvedHost) throw new TypeError(error.reason, { cause: error });
+    throw error;
   }
   const headers: Record<string, string> = {
     // Identity keeps a caller's byte cap honest; a coded body is decoded below anyway.

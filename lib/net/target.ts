@@ -1,7 +1,8 @@
 /**
  * The SSRF fence for one hop: is this URL something `web_fetch` may fetch, and which exact
  * addresses may it dial for it? Every refusal is a {@link FetchRefusal} whose message is a
- * plain sentence the model can act on.
+ * plain sentence the model can act on; its class says which kind it is ({@link FenceRefusal},
+ * {@link UnresolvedHost}), so a caller that words it its own way never reads the sentence.
  */
 import { errorMessage } from "../base/error_text.ts";
 import { type AddressPolicy, dialAddress } from "./address_policy.ts";
@@ -13,6 +14,37 @@ import { ResolveError, type Resolver } from "./dns.ts";
 export class FetchRefusal extends Error {
   /** Names the class in stack traces and logs. */
   override name = "FetchRefusal";
+}
+
+/**
+ * The fence's verdict on a host: it is, or resolves to, an address that is not public, or a name
+ * that is local by definition. The message reads `refused: <reason>.`.
+ */
+export class FenceRefusal extends FetchRefusal {
+  /** Names the class in stack traces and logs. */
+  override name = "FenceRefusal";
+  /** Why, without the lead-in or the full stop: `127.0.0.1 is a loopback address`. */
+  readonly reason: string;
+
+  /** `reason` without a final period. */
+  constructor(reason: string) {
+    super(`refused: ${reason}.`);
+    this.reason = reason;
+  }
+}
+
+/** The host's name resolved to no address: a network failure, not a verdict on the host. */
+export class UnresolvedHost extends FetchRefusal {
+  /** Names the class in stack traces and logs. */
+  override name = "UnresolvedHost";
+  /** Why, without the full stop: `could not resolve host 'x.example'`. */
+  readonly reason: string;
+
+  /** `reason` without a final period. */
+  constructor(reason: string) {
+    super(`${reason}.`);
+    this.reason = reason;
+  }
 }
 
 /** A validated hop: the URL and the public addresses it may be dialled at, in order. */
@@ -71,25 +103,25 @@ export async function checkTarget(url: URL, checks: TargetChecks): Promise<Targe
   if (literal) {
     const shown = host.startsWith("[") ? host.slice(1, -1) : host;
     if (literal.zone !== null) {
-      throw new FetchRefusal(`refused: ${shown} is a scoped address (it carries a zone id).`);
+      throw new FenceRefusal(`${shown} is a scoped address (it carries a zone id)`);
     }
     const what = checks.policy(literal.address);
-    if (what) throw new FetchRefusal(`refused: ${literal.address.text} is ${what}.`);
+    if (what) throw new FenceRefusal(`${literal.address.text} is ${what}`);
     return { url, addresses: [dialAddress(literal.address)] };
   }
 
   const name = host.toLowerCase().replace(/\.$/, "");
   // Before the generic rules, so the refusal names what was attempted.
   if (METADATA_HOST_NAMES.includes(name)) {
-    throw new FetchRefusal(`refused: ${name} is a cloud metadata host name.`);
+    throw new FenceRefusal(`${name} is a cloud metadata host name`);
   }
   const suffix = LOCAL_SUFFIXES.find((s) => name === s || name.endsWith(`.${s}`));
   if (suffix) {
-    throw new FetchRefusal(`refused: ${name} is not a public host (.${suffix} names are local).`);
+    throw new FenceRefusal(`${name} is not a public host (.${suffix} names are local)`);
   }
   if (!name.includes(".")) {
     // A bare name is completed by the resolver's search domains: an intranet name by design.
-    throw new FetchRefusal(`refused: '${name}' is a single-label name, not a public host.`);
+    throw new FenceRefusal(`'${name}' is a single-label name, not a public host`);
   }
 
   let resolved: string[];
@@ -97,24 +129,20 @@ export async function checkTarget(url: URL, checks: TargetChecks): Promise<Targe
     resolved = await checks.resolver(name, checks.signal);
   } catch (error) {
     checks.signal.throwIfAborted();
-    if (error instanceof ResolveError) throw new FetchRefusal(`${error.message}.`);
-    throw new FetchRefusal(`could not resolve host '${name}': ${errorMessage(error)}.`);
+    if (error instanceof ResolveError) throw new UnresolvedHost(error.message);
+    throw new UnresolvedHost(`could not resolve host '${name}': ${errorMessage(error)}`);
   }
-  if (resolved.length === 0) throw new FetchRefusal(`could not resolve host '${name}'.`);
+  if (resolved.length === 0) throw new UnresolvedHost(`could not resolve host '${name}'`);
 
   const addresses: IpAddress[] = [];
   for (const text of resolved) {
     const parsed = parseIp(text);
     if (!parsed || parsed.zone !== null) {
-      throw new FetchRefusal(
-        `refused: ${name} resolved to '${text}', which is not a plain IP address.`,
-      );
+      throw new FenceRefusal(`${name} resolved to '${text}', which is not a plain IP address`);
     }
     const what = checks.policy(parsed.address);
     if (what) {
-      throw new FetchRefusal(
-        `refused: ${name} resolves to ${parsed.address.text}, which is ${what}.`,
-      );
+      throw new FenceRefusal(`${name} resolves to ${parsed.address.text}, which is ${what}`);
     }
     const dial = dialAddress(parsed.address);
     if (!addresses.some((a) => a.text === dial.text)) addresses.push(dial);

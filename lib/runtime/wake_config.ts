@@ -78,18 +78,30 @@ export type WakeConfigVerdict =
     readonly sentence: string;
   };
 
-/** What to judge. */
-export interface WakeConfigCheck {
+/** An environment already filled in from the config home's `agent.env`, and parsed. */
+export interface FilledEnvironment {
+  /** The variables, agent.env's filling in what the command's own leave unset. */
+  readonly vars: Readonly<Record<string, string | undefined>>;
+  /**
+   * `vars` parsed, as `harness doctor` parses them leniently so that one refused variable,
+   * reported on its own row, does not hide the config home from this check.
+   */
+  readonly env: HarnessEnv;
+}
+
+/**
+ * What to judge: the command's environment, which the check fills in from `agent.env` itself, or
+ * one a caller already filled in (`harness doctor` reads agent.env once, for all its rows).
+ */
+export type WakeConfigCheck = {
   /** The environment the command runs in (the agent's, as the router gives it to a wake). */
   readonly vars: Readonly<Record<string, string | undefined>>;
   /** `--config-home`, in place of `BASECRADLE_CONFIG_HOME`. */
   readonly configHome?: string;
-  /**
-   * `vars` already parsed (and filled in), as `harness doctor` parses them leniently so that one
-   * refused variable, reported on its own row, does not hide the config home from this check.
-   */
-  readonly env?: HarnessEnv;
-}
+} | {
+  /** The environment as a wake would parse it, agent.env already read. */
+  readonly filled: FilledEnvironment;
+};
 
 /**
  * Would a wake load this configuration? Judged by {@link loadWakeConfig} itself, read-only (no
@@ -100,16 +112,11 @@ export interface WakeConfigCheck {
  * `AI_API_KEY`, a platform credential) are `harness doctor`'s other rows, not judged here.
  */
 export async function checkWakeConfig(check: WakeConfigCheck): Promise<WakeConfigVerdict> {
-  const vars: Record<string, string | undefined> = { ...check.vars };
-  if (check.configHome !== undefined) vars.BASECRADLE_CONFIG_HOME = check.configHome;
   try {
-    const configHome = resolveConfigHome({
-      configHome: vars.BASECRADLE_CONFIG_HOME,
-      home: vars.HOME,
-    });
-    const merged = await withAgentEnv(vars, configHome);
-    const env = check.env ?? parseEnv(merged);
-    const runtime = await loadWakeConfig(env, { reconcile: false, narrow: false, vars: merged });
+    const { vars, env } = "filled" in check
+      ? check.filled
+      : await fillEnvironment(check.vars, check.configHome);
+    const runtime = await loadWakeConfig(env, { reconcile: false, narrow: false, vars });
     await closeMemoryProvider(runtime.memory.provider);
     // A wake reads the pack only when a turn engages; a check judges it now, as that turn would.
     const knowledge = await agentKnowledge(runtime);
@@ -123,6 +130,22 @@ export async function checkWakeConfig(check: WakeConfigCheck): Promise<WakeConfi
   } catch (error) {
     return { ok: false, subject: subjectOf(error), sentence: oneLineError(error) };
   }
+}
+
+/**
+ * `vars` (with `configHome` in place of `BASECRADLE_CONFIG_HOME`) filled in from that config
+ * home's `agent.env`, and parsed strictly, as a wake parses them.
+ * @throws {ConfigError} when no config home can be named, or a variable does not parse.
+ */
+async function fillEnvironment(
+  given: Readonly<Record<string, string | undefined>>,
+  configHome: string | undefined,
+): Promise<FilledEnvironment> {
+  const vars: Record<string, string | undefined> = { ...given };
+  if (configHome !== undefined) vars.BASECRADLE_CONFIG_HOME = configHome;
+  const home = resolveConfigHome({ configHome: vars.BASECRADLE_CONFIG_HOME, home: vars.HOME });
+  const merged = await withAgentEnv(vars, home);
+  return { vars: merged, env: parseEnv(merged) };
 }
 
 /** The file or variable a refusal is about: a ConfigError's, a typed error's `file`, else none. */

@@ -22,7 +22,7 @@ import { type HttpResponse, pinnedTransport, type Transport } from "../net/pinne
 import { pyRepr } from "../pycompat/repr.ts";
 import { readCapped } from "../net/read_capped.ts";
 import { denoResolver, type Resolver } from "../net/dns.ts";
-import { checkTarget, FetchRefusal, parseTargetUrl } from "../net/target.ts";
+import { checkTarget, FenceRefusal, FetchRefusal, parseTargetUrl } from "../net/target.ts";
 
 /** The largest body read, as the assets tool's inline cap: enough for an article. */
 export const MAX_FETCH_BYTES = 256 * 1024;
@@ -205,9 +205,8 @@ function allowedHost(url: URL): void {
     fenceCheck("web_fetch", url);
   } catch (error) {
     if (!(error instanceof HostNotAllowedError)) throw error;
-    throw new FetchRefusal(
-      `refused: '${error.host}' is not among the hosts this agent may reach (its operator's ` +
-        "host rules).",
+    throw new FenceRefusal(
+      `'${error.host}' is not among the hosts this agent may reach (its operator's host rules)`,
     );
   }
 }
@@ -219,7 +218,7 @@ async function atHop<T>(hop: number, where: string | URL, check: () => T | Promi
   } catch (error) {
     if (hop === 0 || !(error instanceof FetchRefusal)) throw error;
     const href = typeof where === "string" ? where : where.href;
-    const reason = error.message.replace(/^refused: /, "");
+    const reason = error instanceof FenceRefusal ? `${error.reason}.` : error.message;
     throw new FetchRefusal(`redirect ${hop} (to ${href}) was refused: ${reason}`);
   }
 }

@@ -19,14 +19,9 @@ import type {
   PostRequest,
 } from "../gate/post_request.ts";
 import type { ToneVerdict } from "../gate/tone.ts";
+import { DEFAULT_MAX_REFUSALS_PER_TURN } from "../gate/refusal.ts";
 import { type KeyedTurn, keyForCall } from "./keys.ts";
 import { lazyImport } from "../base/lazy_import.ts";
-
-/**
- * `guardrails.json`'s default `max_refusals_per_turn` (DEFAULT_MAX_REFUSALS_PER_TURN of
- * lib/gate/guardrails.ts, which an idle wake does not load; a test keeps the two equal).
- */
-export const DEFAULT_REFUSAL_LIMIT = 2;
 
 /** Post kinds that are the wake's own words, never the agent's: a closed turn still sends them. */
 const WAKE_OWN = new Set(["probe-ack", "failure-report"]);
@@ -42,7 +37,7 @@ export interface WakeContextOptions {
   readonly model?: string;
   /** `false` only when the model definitely has no image input. */
   readonly vision?: boolean;
-  /** Refusals in one turn that close its speaking (default {@link DEFAULT_REFUSAL_LIMIT}). */
+  /** Refusals in one turn that close its speaking (default {@link DEFAULT_MAX_REFUSALS_PER_TURN}). */
   readonly maxRefusals?: number;
 }
 
@@ -109,7 +104,7 @@ export class WakeContext implements PlatformContext {
     this.journal = options.journal;
     this.model = options.model;
     this.vision = options.vision;
-    this.maxRefusals = options.maxRefusals ?? DEFAULT_REFUSAL_LIMIT;
+    this.maxRefusals = options.maxRefusals ?? DEFAULT_MAX_REFUSALS_PER_TURN;
   }
 
   /** Aims the context at a turn: its anchor item and where its user message sits. */

@@ -274,6 +274,8 @@ const LAYERS: readonly Layer[] = [
       "lib/net",
       "lib/journal",
       "lib/core/types",
+      // lib/config: max_result_chars's range sits with every other setting's range.
+      "lib/config",
       "lib/tools/shared",
       "lib/mcp/supervisor",
     ],

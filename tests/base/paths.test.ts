@@ -1,7 +1,14 @@
 /** lib/base/paths.ts stands in for node:path on the wake's start-up path: same results. */
 import assert from "node:assert/strict";
 import { posix } from "node:path";
-import { basename, dirname, isAbsolute, join, normalize } from "../../lib/base/paths.ts";
+import {
+  basename,
+  dirname,
+  expandHome,
+  isAbsolute,
+  join,
+  normalize,
+} from "../../lib/base/paths.ts";
 
 const SAMPLES = [
   "",
@@ -55,4 +62,18 @@ Deno.test("join matches node:path posix", () => {
       assert.equal(join(a, b, "c"), posix.join(a, b, "c"));
     }
   }
+});
+
+Deno.test("expandHome expands ~ and ~/ against home, and nothing else", () => {
+  assert.equal(expandHome("~", "/home/a"), "/home/a");
+  assert.equal(expandHome("~/x/y", "/home/a"), "/home/a/x/y");
+  assert.equal(expandHome("~/x/../y", "/home/a/"), "/home/a/y");
+  // Another user's home, a tilde inside a name, and absolute or relative paths stay as given.
+  for (const path of ["~bob/x", "/abs/~/x", "rel/x", "x~", ""]) {
+    assert.equal(expandHome(path, "/home/a"), path);
+    assert.equal(expandHome(path, undefined), path);
+  }
+  // A path that needs a home without one: the caller decides (refuse, or read it as written).
+  assert.equal(expandHome("~", undefined), undefined);
+  assert.equal(expandHome("~/x", ""), undefined);
 });

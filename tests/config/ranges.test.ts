@@ -15,6 +15,7 @@ import {
   describeRange,
   ENV_RANGES,
   IMAGE_PREP_RANGES,
+  MCP_RANGES,
   type NumberRange,
   PRICE_RANGES,
   RECORDS_RANGES,
@@ -23,6 +24,7 @@ import { loadRecordsConfig } from "../../lib/config/records.ts";
 import { loadBudget } from "../../lib/config/spending.ts";
 import { GuardrailsError, loadGuardrails, MAX_MAX_LENGTH } from "../../lib/gate/guardrails.ts";
 import { MAX_LOG_LEVEL, parseLogLevel } from "../../lib/journal/level.ts";
+import { parseMcpConfig } from "../../lib/mcp/config.ts";
 
 /** Values one step outside `range`: below its least (when it has one) and above its greatest. */
 function outside(range: NumberRange): number[] {
@@ -175,6 +177,27 @@ for (const c of FILES) {
     });
   }
 }
+
+// An MCP drop-in is skipped (never a refused wake), its reason naming the key and the range.
+Deno.test("ranges: mcp/<name>.json max_result_chars loads within its range, skips past it", () => {
+  const range = MCP_RANGES.max_result_chars;
+  const parse = (value: number) =>
+    parseMcpConfig(
+      "s",
+      "mcp/s.json",
+      JSON.stringify({ url: "https://x.test/mcp", max_result_chars: value }),
+    );
+  for (const value of ends(range)) {
+    const config = parse(value);
+    assert.ok(!("error" in config), JSON.stringify(config));
+    assert.equal(config.maxResultChars, value);
+  }
+  for (const value of outside(range)) {
+    assert.deepEqual(parse(value), {
+      error: `max_result_chars: max_result_chars must be from ${range.min} to ${range.max}`,
+    });
+  }
+});
 
 Deno.test("ranges: guardrails.json max_length is 1 to 1000000 characters", async () => {
   const home = await Deno.makeTempDir({ prefix: "ranges-" });

@@ -46,6 +46,40 @@ Deno.test("clear: an asset's content, filename and description are each screened
   assert.match(named.message, /blocked the asset's filename \(failed check: forbidden_patterns\)/);
 });
 
+Deno.test("clear: a create refused in several fields names every refused field", () => {
+  const both = refusal(() =>
+    clearText(
+      "asset",
+      { file: text("ok"), filename: `${TOKEN}.txt`, description: `see ${TOKEN}` },
+      CHECKS,
+    )
+  );
+  assert.match(
+    both.message,
+    /blocked the asset's filename and the asset's description \(failed checks?: known_secrets/,
+  );
+  assert.deepEqual(both.redactedFields, {
+    filename: "[redacted].txt",
+    description: "see [redacted]",
+  });
+  // Three refused fields, and one clean field that is not named.
+  const three = refusal(() =>
+    clearText(
+      "asset",
+      { file: text(`k=${TOKEN}`), filename: "Nightjar.md", description: TOKEN },
+      CHECKS,
+    )
+  );
+  assert.match(
+    three.message,
+    /blocked the asset's filename, the asset's description and the file's content \(/,
+  );
+  const one = refusal(() =>
+    clearText("asset", { file: text("ok"), filename: "a.txt", description: TOKEN }, CHECKS)
+  );
+  assert.match(one.message, /blocked the asset's description \(/);
+});
+
 Deno.test("clear: media bytes are not read as text, but text named .png or typed as an image is", () => {
   const sealed = clearText(
     "asset",

@@ -53,14 +53,23 @@ Deno.test("text joins, isError prefixes, empty says so, other types are noted", 
   const over = text({ content: [{ type: "text", text: `${full}z` }] });
   assert.ok(over.startsWith(full));
   assert.match(over.slice(full.length), /^\n\[… cut: the tool's result was 100001 characters;/);
-  // A server's own limit, and never half a surrogate pair at the cut.
-  const emoji = renderCallResult(
-    { content: [{ type: "text", text: "😀".repeat(600) }] },
-    ring,
-    1001,
-  );
-  assert.ok(emoji.text.startsWith(`${"😀".repeat(500)}\n[… cut:`), emoji.text.slice(995, 1010));
   assert.equal(capped("short", 1000), "short");
+});
+
+Deno.test("the result cap counts code points: an emoji at the boundary is one character", () => {
+  const ring = new ImageRing();
+  const emoji = (count: number) =>
+    renderCallResult({ content: [{ type: "text", text: "😀".repeat(count) }] }, ring, 1001).text;
+  // 1001 emoji are 2002 UTF-16 units but 1001 characters: exactly the cap, so they pass whole.
+  assert.equal(emoji(1001), "😀".repeat(1001));
+  // One more is cut after the 1001st emoji, and the note counts characters, not units.
+  assert.equal(
+    emoji(1002),
+    `${"😀".repeat(1001)}\n[… cut: the tool's result was 1002 characters; only the first 1001 ` +
+      "are shown. Ask the tool for less (a narrower query, one page) if you need the rest.]",
+  );
+  // Mixed text: the cut lands after the cap's last code point, never inside a pair.
+  assert.ok(capped(`${"a".repeat(999)}😀😀`, 1000).startsWith(`${"a".repeat(999)}😀\n[… cut:`));
 });
 
 Deno.test("images are stashed, shown when viewable, described otherwise", () => {

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { loadMemoryProvider, MemoryProviderError } from "../../lib/memory/loader.ts";
 import { memoryTools, recallMemory } from "../../lib/memory/hooks.ts";
 import { SqliteMemoryProvider } from "../../lib/memory/provider.ts";
+import { MEMORY_PROVIDER_WORDS } from "../../lib/memory/provider_words.ts";
+import { COMMANDS } from "../../lib/cli/registry.ts";
+import { completionEntries } from "../../lib/cli/completions.ts";
 import { recordingJournal, rejected, tempHome } from "./helpers.ts";
 
 const FIXTURES = new URL("../fixtures/memory/providers/", import.meta.url);
@@ -71,6 +74,22 @@ Deno.test("mempalace binds the built-in automatic provider (the Python palace is
     assert.equal(bound.backend, "recall");
     assert.deepEqual(bound.provider.tools?.().map((tool) => tool.name), ["memory_search"]);
   }
+});
+
+Deno.test("the words the command line offers for --memory-provider are the words that bind", async () => {
+  using dir = tempHome();
+  const resolve = (await completionEntries(COMMANDS)).find((entry) => entry.name === "resolve");
+  const flag = resolve?.flags.find((f) => f.name === "memory-provider");
+  assert.deepEqual(flag?.values, [...MEMORY_PROVIDER_WORDS]);
+  for (const word of MEMORY_PROVIDER_WORDS) {
+    const bound = await loadMemoryProvider(word, { home: dir.home });
+    assert.equal(bound.name, word);
+    await bound.provider.close?.();
+  }
+  // A value that is none of them is refused naming every word.
+  const error = await rejected(loadMemoryProvider("redis"), "redis");
+  const listed = MEMORY_PROVIDER_WORDS.map((word) => `'${word}'`).join(", ");
+  assert.ok(error.message.includes(`neither ${listed} nor a module path`), error.message);
 });
 
 Deno.test("bad specs fail at bind time with the reason", async () => {

@@ -15,6 +15,7 @@ import { PlatformClient } from "../../lib/platform/mod.ts";
 import { SimpleContext } from "../../lib/tools/shared/simple_context.ts";
 import type { ToolVerdict } from "../../lib/core/types/tool.ts";
 import { startStub } from "../support/http_stub.ts";
+import { sleep } from "../../lib/base/sleep.ts";
 import { Gate } from "../../lib/gate/gate.ts";
 
 const TOKEN = "tk_secret_ntfy_token_123";
@@ -281,10 +282,10 @@ Deno.test("direct message: a server that never answers cannot hold the call past
 Deno.test("direct message: the retry's wait counts against the deadline too", async () => {
   await using stub = await startStub(() => new Response("down", { status: 503 }));
   const { context } = contextFor();
-  // A wait that outlasts the deadline: the retry is never sent.
-  const never = () => new Promise<void>(() => {});
+  // A wait that would outlast the deadline ends with it (the real wait, a minute long): the
+  // retry is never sent.
   const tool = new DirectMessageTool({ url: stub.url, token: TOKEN }, context, {
-    sleep: never,
+    sleep: (_ms, signal) => sleep(60_000, signal),
     deadlineMs: 3000, // generous: the 503 must arrive before it, however loaded the machine
   });
   assert.equal(

@@ -5,11 +5,7 @@
  * make it so.
  */
 import assert from "node:assert/strict";
-import {
-  DEFAULT_MAX_REFUSALS_PER_TURN,
-  GUARDRAILS_FILE as GATE_FILE,
-} from "../../lib/gate/guardrails.ts";
-import { DEFAULT_REFUSAL_LIMIT } from "../../lib/wake/context.ts";
+import { GUARDRAILS_FILE as GATE_FILE } from "../../lib/gate/guardrails.ts";
 import type { Engine } from "../../lib/core/engine.ts";
 import { DeferredGate } from "../../lib/wake/deferred_gate.ts";
 import { GUARDRAILS_FILE, HOST_RULES_FILE } from "../../lib/runtime/resolve.ts";
@@ -150,10 +146,6 @@ Deno.test("the CLI's start-up graph holds no subcommand", async () => {
 
 Deno.test("the wake's guardrails file name is the gate's", () => {
   assert.equal(GUARDRAILS_FILE, GATE_FILE);
-});
-
-Deno.test("the wake's default refusal limit is guardrails.json's", () => {
-  assert.equal(DEFAULT_REFUSAL_LIMIT, DEFAULT_MAX_REFUSALS_PER_TURN);
 });
 
 Deno.test("the idle wake carries the fetch path's light half: four small modules", async () => {

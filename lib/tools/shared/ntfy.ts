@@ -11,6 +11,7 @@
  * the timeline: ntfy is not the platform.
  */
 import { errorMessage } from "../../base/error_text.ts";
+import { sleep as wallSleep } from "../../base/sleep.ts";
 import { HostNotAllowedError } from "../../net/host_fence.ts";
 import { outboundFetch } from "../../net/outbound.ts";
 import { UrlRefusedError } from "../../net/refusal.ts";
@@ -77,8 +78,11 @@ export interface NtfyPush {
 
 /** Test seams and the call's abort signal; every field has a production default. */
 export interface NtfyOptions {
-  /** Waits before the retry (default: a 1 s timer). */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Waits before the retry, ending early when the signal aborts (default: lib/base/sleep.ts).
+   * The signal carries the deadline, so a wait must honour it to stay inside the deadline.
+   */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** The HTTP client (default: the global fetch). */
   readonly fetch?: typeof fetch;
   /** Aborts the request (and skips the retry). */
@@ -118,7 +122,7 @@ export async function sendNtfy(
   const limit = options.deadlineMs ?? NTFY_DEADLINE_MS;
   const deadline = AbortSignal.timeout(limit);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
-  const sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
+  const sleep = options.sleep ?? wallSleep;
   const send = outboundFetch("ntfy", options.fetch);
   // Why the send stopped early: the deadline, or the caller's cancel.
   const late = () =>
@@ -126,7 +130,7 @@ export async function sendNtfy(
   let attempt = await attemptOnce(send, endpoint, push, signal, late);
   if (!attempt.ok && attempt.retryable && !signal.aborted) {
     // The wait counts against the deadline too: it ends early when the deadline does.
-    await Promise.race([sleep(RETRY_DELAY_MS), aborted(signal)]);
+    await sleep(RETRY_DELAY_MS, signal);
     if (signal.aborted) {
       attempt = { ...attempt, reason: `${attempt.reason}; then ${late()}, so no retry` };
     } else {
@@ -136,14 +140,6 @@ export async function sendNtfy(
   if (attempt.ok) return { ok: true };
   const reason = redact(attempt.reason, endpoint.token);
   return attempt.unknown ? { ok: false, reason, unknown: true } : { ok: false, reason };
-}
-
-/** Resolves when `signal` aborts. */
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    if (signal.aborted) done();
-    else signal.addEventListener("abort", () => done(), { once: true });
-  });
 }
 
 /** `5 s`, `0.2 s`. */

@@ -19,7 +19,7 @@
  * @module
  */
 import { errorMessage } from "../../base/error_text.ts";
-import { join } from "../../base/paths.ts";
+import { expandHome } from "../../base/paths.ts";
 import {
   type Capability,
   type JsonSchema,
@@ -241,8 +241,7 @@ export class ShellTool extends Tool implements LoadRefusing {
     const home = readEnv("HOME");
     const homeDir = typeof home === "string" && home ? home : "/";
     const dir = typeof requested === "string" && requested ? requested : this.#workdir ?? "~";
-    if (dir === "~") return homeDir;
-    return dir.startsWith("~/") ? join(homeDir, dir.slice(2)) : dir;
+    return expandHome(dir, homeDir) ?? dir;
   }
 
   /** Python's `int()` leniency: a numeric string or float is accepted; anything else defaults. */
