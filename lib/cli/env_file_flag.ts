@@ -8,7 +8,7 @@
  */
 import { errorMessage } from "../base/error_text.ts";
 import { expandHome } from "../base/paths.ts";
-import { parseEnvFile } from "../config/env_file.ts";
+import { parseEnvFile } from "../base/env_file.ts";
 
 /** What loading the file came to: the warnings for its ignored lines, or why it was refused. */
 export type EnvFileLoad =

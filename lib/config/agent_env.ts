@@ -1,13 +1,13 @@
 /**
  * The config home's `agent.env`, read as the router's wake runner reads it
  * (docs/operating.md#the-agentenv-file), through the one parser of the format
- * (`lib/config/env_file.ts`): the file's variables, and an environment filled in from them.
+ * (`lib/base/env_file.ts`): the file's variables, and an environment filled in from them.
  *
  * @module
  */
 import { join } from "../base/paths.ts";
 import { readText } from "../base/read_files.ts";
-import { parseEnvFile } from "./env_file.ts";
+import { parseEnvFile } from "../base/env_file.ts";
 
 /** The file's name in the config home. */
 export const AGENT_ENV_FILE = "agent.env";

@@ -172,6 +172,7 @@ export class WakeRouter {
         ...options,
         command: options.command,
         homeRoot: options.homeRoot,
+        log: this.#log,
       });
     } else {
       throw new TypeError("WakeRouter needs a launcher, or a command and a homeRoot");

@@ -22,6 +22,8 @@ export interface Run {
   /** True when another run of the same agent was in progress (a busy file existed). */
   readonly overlap: boolean;
   readonly code: number;
+  /** `AI_MODEL` as the run saw it (empty when unset). */
+  readonly model: string;
 }
 
 /** A scratch directory with the recording script in it. */
@@ -57,8 +59,8 @@ if [ -e "${flag}-once" ]; then code=1; rm -f "${flag}-once"; fi
 args=""
 for a in "$@"; do args="$args\\"$a\\","; done
 if [ -n "\${BASECRADLE_DELIVERY_ID+set}" ]; then d="\\"$BASECRADLE_DELIVERY_ID\\""; else d=null; fi
-printf '{"args":[%s],"home":"%s","token":"%s","base":"%s","delivery":%s,"overlap":%s,"code":%s}\\n' \\
-  "\${args%,}" "$HARNESS_HOME" "$BASECRADLE_TOKEN" "$BASECRADLE_BASE_URL" "$d" "$overlap" "$code" >> "${log}"
+printf '{"args":[%s],"home":"%s","token":"%s","base":"%s","delivery":%s,"overlap":%s,"code":%s,"model":"%s"}\\n' \\
+  "\${args%,}" "$HARNESS_HOME" "$BASECRADLE_TOKEN" "$BASECRADLE_BASE_URL" "$d" "$overlap" "$code" "$AI_MODEL" >> "${log}"
 rm -f "$busy"
 echo "woken $*"
 exit $code

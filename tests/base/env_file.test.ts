@@ -4,7 +4,7 @@
  * assignment winning, and every line it cannot read reported by number without its text.
  */
 import assert from "node:assert/strict";
-import { parseEnvFile } from "../../lib/config/env_file.ts";
+import { parseEnvFile } from "../../lib/base/env_file.ts";
 
 const read = (text: string) => Object.fromEntries(parseEnvFile(text).values);
 
