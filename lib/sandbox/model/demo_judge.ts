@@ -11,7 +11,6 @@
  * it must stay short, documented and predictable, so a reader of the docs knows which message
  * the demo refuses.
  */
-import type { DemoConversation } from "./demo_model.ts";
 
 /**
  * The rude or sarcastic markers the demo judge refuses, matched case-insensitively as whole
@@ -38,6 +37,15 @@ const SYSTEM_CLOSING = "\n\nAnswer with exactly one JSON object and nothing else
 const USER_OPENING = "The message:\n<<<\n";
 const USER_CLOSING = "\n>>>";
 
+/**
+ * The part of a conversation a judge request is known by: every turn's role and text, and the
+ * tools offered (a `DemoConversation` is one; named here so the model and its judge stay apart).
+ */
+export interface JudgeCandidate {
+  readonly turns: readonly { readonly role: string; readonly text: string }[];
+  readonly tools: readonly string[];
+}
+
 /** What a judge request asks: the operator's instruction and the message to judge. */
 export interface JudgeQuestion {
   readonly instruction: string;
@@ -55,7 +63,7 @@ export interface DemoJudgement {
  * one system turn in the judge's shape, then one user turn holding the fenced message, and no
  * tools offered.
  */
-export function judgeQuestion(conversation: DemoConversation): JudgeQuestion | undefined {
+export function judgeQuestion(conversation: JudgeCandidate): JudgeQuestion | undefined {
   const { turns, tools } = conversation;
   if (tools.length !== 0 || turns.length !== 2) return undefined;
   const [system, user] = turns;
