@@ -7,8 +7,10 @@
  * calling the `messages` tool once, then settle on a line of narration (the unspoken text). A
  * peer's `/imagine <prompt>` first calls an image tool, when one is offered, so a media wake runs
  * offline too; a peer's `/code <source>` first "runs" the source with the code built-in, when the
- * request offers it, so the code bridge runs offline as well (nothing is executed).
+ * request offers it, so the code bridge runs offline as well (nothing is executed). A request
+ * shaped like the gate's tone judge is answered as the judge (./demo_judge.ts).
  */
+import { judgeQuestion, judgeTone } from "./demo_judge.ts";
 
 /** The model id the sandbox advertises (any id is accepted; this is the one to configure). */
 export const DEMO_MODEL_ID = "sandbox-demo";
@@ -108,6 +110,7 @@ const QUOTED_WORDS = 6;
 
 /**
  * Decides the next turn:
+ * - a tone-judge request (./demo_judge.ts) ⇒ the demo judge's strict JSON verdict, as text;
  * - the newest peer line is `/imagine <prompt>`, an image tool offered and not yet called after
  *   it ⇒ one image call with that prompt;
  * - the newest peer line is `/code <source>`, the code built-in offered and no run yet after it
@@ -118,6 +121,8 @@ const QUOTED_WORDS = 6;
  * - otherwise (the call's result came back, no tools offered, the reserve call) ⇒ narration.
  */
 export function decide(conversation: DemoConversation): DemoDecision {
+  const question = judgeQuestion(conversation);
+  if (question) return { kind: "text", text: JSON.stringify(judgeTone(question)) };
   const { turns } = conversation;
   const userIndex = newestUserTurn(turns);
   const user = userIndex < 0 ? undefined : turns[userIndex];

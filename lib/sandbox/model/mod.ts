@@ -3,7 +3,8 @@
  * Responses, models retrieve) served at `<base_url>/_sandbox/model/v1`, and the same model on
  * Anthropic's Messages wire at `<base_url>/_sandbox/model/anthropic` (with a prompt cache that
  * counts reads and writes). It answers the newest peer message by calling the `messages` tool
- * once, then settles on narration.
+ * once, then settles on narration; a request shaped like the gate's tone judge is answered as a
+ * judge, by a documented demo rule.
  *
  * @module
  */
@@ -31,3 +32,11 @@ export {
   reply,
   SILENCE_DIRECTIVE,
 } from "./demo_model.ts";
+export {
+  type DemoJudgement,
+  type JudgeQuestion,
+  judgeQuestion,
+  judgeTone,
+  quotedPhrases,
+  TONE_MARKERS,
+} from "./demo_judge.ts";
