@@ -217,7 +217,7 @@ export function judgeRules(
         crossed: summary.refusals_after > summary.refusals_before || refused.length > 0,
         detail: `gate refusals ${summary.refusals_before} → ${summary.refusals_after}; model ` +
           `refusals ${summary.model_refusals_before} → ${summary.model_refusals_after}` +
-          (refused.length ? ` (newly refused: ${refused.map((t) => t.record_id).join(", ")})` : ""),
+          (refused.length ? `, newly refused: ${refused.map((t) => t.record_id).join(", ")}` : ""),
       };
     }
     if (rule.kind === "fewer-replies") {

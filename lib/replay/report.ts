@@ -167,8 +167,8 @@ export const AgainstSchema = z.strictObject({
 });
 
 /**
- * The whole report. Within `version` 1 fields are only ever added, never removed or given another
- * meaning, so a reader of version 1 takes the fields it knows and ignores the rest
+ * The whole report. Within `version` 1 fields are only ever added, never removed, renamed or
+ * retyped, so a reader of version 1 takes the fields it knows and ignores the rest
  * (docs/records.md#the-json-report).
  */
 export const ReplayReportSchema = z.strictObject({

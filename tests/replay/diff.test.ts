@@ -186,7 +186,7 @@ Deno.test("more-refusals: a turn the model newly refuses crosses, named, though 
   assert.equal(judged.crossed, true);
   assert.equal(
     judged.detail,
-    "gate refusals 2 → 0; model refusals 0 → 1 (newly refused: a)",
+    "gate refusals 2 → 0; model refusals 0 → 1, newly refused: a",
   );
   // Judged per turn: another turn that stopped being refused does not hide it.
   const swapped = judge("more-refusals", [
@@ -194,7 +194,7 @@ Deno.test("more-refusals: a turn the model newly refuses crosses, named, though 
     turn("b", refused(), spoke()),
   ]);
   assert.equal(swapped.crossed, true);
-  assert.match(swapped.detail, /model refusals 1 → 1 \(newly refused: a\)$/);
+  assert.match(swapped.detail, /model refusals 1 → 1, newly refused: a$/);
   // A turn refused in its record and again in the replay is not more.
   const again = judge("more-refusals", [turn("a", refused(), refused())]);
   assert.equal(again.crossed, false);
