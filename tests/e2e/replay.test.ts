@@ -92,7 +92,7 @@ Deno.test("replay against the recorded charter: every turn replayed, nothing cha
   const rows = table.stdout.split("\n").filter((l) => / spoke +spoke /.test(l));
   assert.equal(rows.length, 2, table.stdout);
   for (const row of rows) assert.match(row, / spoke +spoke +same +1\.00 +same .* same$/);
-  assert.match(table.stdout, /2 turn\(s\): 2 replayed \(0 changed\)/);
+  assert.match(table.stdout, /2 turn\(s\): 2 replayed \(0 changed, 0 ended otherwise\)/);
 });
 
 Deno.test("replay against a charter that forbids replying: every spoken turn changed, fewer replies and low similarity exit 1", async () => {
@@ -157,7 +157,7 @@ Deno.test("replay with guardrails that refuse the reply: the gate runs for real 
   assert.equal(turn.replay?.spoke, false);
   assert.equal(turn.diff?.verdicts_changed, true);
   assert.deepEqual(report.thresholds, [
-    { rule: "more-refusals", crossed: true, detail: "gate refusals 0 → 1" },
+    { rule: "more-refusals", crossed: true, detail: "gate refusals 0 → 1; model refusals 0 → 0" },
   ]);
 });
 
