@@ -10,6 +10,7 @@ import { ReplayReportSchema } from "../../lib/replay/report.ts";
 import { SILENCE_DIRECTIVE } from "../../lib/sandbox/model/mod.ts";
 import { chatCompletion, closedPort, ModelMock } from "../support/model_mock.ts";
 import { runCli } from "../support/run_cli.ts";
+import { replayAgainst } from "./replay_support.ts";
 import { say, type World, world } from "./wake_support.ts";
 
 const QUESTIONS = ["@ada hello there, how are you?", "@ada what is a timeline?", "no mention here"];
@@ -248,17 +249,7 @@ Deno.test("replay against another model: a real openai SDK on a wire mock, reads
     },
   );
   const before = w.sandbox.requests.length;
-  const result = await replay(w, [
-    "--model",
-    "other-model",
-    "--base-url",
-    other.baseURL,
-    "--surface",
-    "chat",
-    "--json",
-    "--fail-on",
-    "similarity<0.8",
-  ], { AI_API_KEY: "sk-replay-0000000000" });
+  const result = await replayAgainst(w, other, ["--json", "--fail-on", "similarity<0.8"]);
   assert.equal(result.code, 1, result.stderr);
   assert.deepEqual(w.sandbox.requests.slice(before), []);
   const report = ReplayReportSchema.parse(JSON.parse(result.stdout));

@@ -87,6 +87,10 @@ function turn(id: string, before: Side, after: Side, extra: Partial<TurnReport> 
   };
 }
 
+/** A selected turn that was not replayed: it has no replay side and no diff. */
+const skipped = (id: string, before: Side) =>
+  turn(id, before, before, { status: "skipped", replay: undefined, diff: undefined });
+
 Deno.test("diffSides: the same words ending in a model refusal are a change, naming both results", () => {
   const diff = diffSides(spoke(), side("refused", ["hi"]));
   assert.deepEqual(diff.result_change, { before: "spoke", after: "refused" });
@@ -120,7 +124,7 @@ Deno.test("summarize: counts turns that ended otherwise and model refusals on ea
     turn("a", spoke(), side("refused", ["hi"])),
     turn("b", refused(), silent()),
     turn("c", spoke(), spoke()),
-    turn("d", spoke(), refused(), { status: "skipped", replay: undefined, diff: undefined }),
+    skipped("d", refused()),
   ];
   const summary = summarize(turns);
   assert.equal(summary.replayed, 3);
@@ -135,7 +139,7 @@ Deno.test("judgeRules: fewer replies counts mentions only; skipped turns count f
   const turns: TurnReport[] = [
     turn("a", spoke(), silent()),
     turn("b", spoke(), spoke(), { mention: false }),
-    turn("c", spoke(), silent(), { status: "skipped", replay: undefined, diff: undefined }),
+    skipped("c", spoke()),
   ];
   const summary = summarize(turns);
   assert.equal(summary.replayed, 2);
@@ -207,7 +211,7 @@ Deno.test("result-changed: crosses on any turn that ended otherwise, naming the 
   const judged = judge("result-changed", [
     turn("a", spoke(), spoke()),
     turn("b", spoke(), side("truncated")),
-    turn("c", spoke(), refused(), { status: "skipped", replay: undefined, diff: undefined }),
+    skipped("c", spoke()),
   ]);
   assert.equal(judged.crossed, true);
   assert.equal(judged.detail, "1 turn(s) ended otherwise: b spoke → truncated");
