@@ -12,6 +12,7 @@ import { type Command, integerFlag, type Io, processIo, UsageError } from "./com
 import { instantFlag } from "./instant_flag.ts";
 import {
   type FailRule,
+  NAMED_FAIL_RULES,
   parseFailOn,
   parseTurnIds,
   type RecordedModel,
@@ -38,7 +39,7 @@ const options = {
   "with-history": { type: "boolean" },
   json: { type: "boolean" },
   "rejudge-tone": { type: "boolean" },
-  "fail-on": { type: "list", values: ["more-refusals", "fewer-replies"] },
+  "fail-on": { type: "list", values: NAMED_FAIL_RULES },
 } as const;
 
 /** `--model sandbox`: the sandbox's deterministic model, in this process. */
@@ -209,8 +210,10 @@ Output:
                     fewer-replies counts (default: every turn counts)
   --json            print the JSON report instead of the table
   --fail-on RULES   exit 1 when a rule is crossed; comma-separated: more-refusals (more gate
-                    refusals than recorded), fewer-replies (fewer replies to mentions),
-                    similarity<N (a turn whose posted text scores below N, 0..1)
+                    refusals than recorded, or a turn the model refused that its record did
+                    not), fewer-replies (fewer replies to mentions), result-changed (a turn that
+                    ended otherwise than recorded, e.g. spoke → refused), similarity<N (a turn
+                    whose posted text scores below N, 0..1)
   -h, --help        show this help
 
 Environment: HARNESS_HOME (required), AI_API_KEY (a real vendor; unset: the sandbox model),

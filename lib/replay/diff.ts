@@ -100,12 +100,19 @@ export function diffSides(before: Side, after: Side): Diff {
     : before.spoke !== after.spoke
     ? 0
     : similarity(before.texts.join("\n"), after.texts.join("\n"));
+  // How the turn ended is a change of its own: the same words posted and then a model refusal,
+  // or a turn cut at the output limit instead of ending silent, differ in nothing else.
+  const resultChange = before.result === after.result
+    ? null
+    : { before: before.result, after: after.result };
   return {
-    changed: spokeChanged || textChanged || toolsChanged || verdictsChanged,
+    changed: spokeChanged || textChanged || toolsChanged || verdictsChanged ||
+      resultChange !== null,
     spoke_changed: spokeChanged,
     text_changed: textChanged,
     tools_changed: toolsChanged,
     verdicts_changed: verdictsChanged,
+    result_change: resultChange,
     similarity: score,
     tokens_in_delta: after.tokens_in - before.tokens_in,
     tokens_out_delta: after.tokens_out - before.tokens_out,
@@ -130,10 +137,13 @@ export function summarize(turns: readonly TurnReport[]): Summary {
     skipped: turns.filter((t) => t.status === "skipped").length,
     failed: turns.filter((t) => t.status === "failed").length,
     changed: done.filter((t) => t.diff!.changed).length,
+    results_changed: done.filter((t) => t.diff!.result_change !== null).length,
     spoke_before: done.filter((t) => t.original.spoke).length,
     spoke_after: done.filter((t) => t.replay!.spoke).length,
     refusals_before: sum((t) => t.original.refusals),
     refusals_after: sum((t) => t.replay!.refusals),
+    model_refusals_before: done.filter((t) => t.original.result === "refused").length,
+    model_refusals_after: done.filter((t) => t.replay!.result === "refused").length,
     replies_to_mentions_before: done.filter((t) => t.mention && t.original.spoke).length,
     replies_to_mentions_after: done.filter((t) => t.mention && t.replay!.spoke).length,
     min_similarity: similarities.length ? Math.min(...similarities) : null,
@@ -150,24 +160,32 @@ export function summarize(turns: readonly TurnReport[]): Summary {
 export type FailRule =
   | { readonly kind: "more-refusals" }
   | { readonly kind: "fewer-replies" }
+  | { readonly kind: "result-changed" }
   | { readonly kind: "similarity"; readonly below: number };
 
+/** The rules `--fail-on` takes by name (`similarity<N` aside). */
+export const NAMED_FAIL_RULES = ["more-refusals", "fewer-replies", "result-changed"] as const;
+
+const isNamedRule = (part: string): part is (typeof NAMED_FAIL_RULES)[number] =>
+  (NAMED_FAIL_RULES as readonly string[]).includes(part);
+
 /**
- * Parses `--fail-on`: comma-separated rules, each `more-refusals`, `fewer-replies` or
- * `similarity<N` with N from 0 to 1. Returns the rules, or the first bad one's message.
+ * Parses `--fail-on`: comma-separated rules, each `more-refusals`, `fewer-replies`,
+ * `result-changed` or `similarity<N` with N from 0 to 1. Returns the rules, or the first bad
+ * one's message.
  */
 export function parseFailOn(raw: string): FailRule[] | string {
   const rules: FailRule[] = [];
   for (const part of raw.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
-    if (part === "more-refusals" || part === "fewer-replies") {
+    if (isNamedRule(part)) {
       rules.push({ kind: part });
       continue;
     }
     const match = /^similarity\s*<\s*(\d+(?:\.\d+)?|\.\d+)$/.exec(part);
     const below = match ? Number(match[1]) : Number.NaN;
     if (!match || below < 0 || below > 1) {
-      return `--fail-on '${part}' is not a rule: use more-refusals, fewer-replies or ` +
-        "similarity<N with N from 0 to 1 (e.g. similarity<0.8)";
+      return `--fail-on '${part}' is not a rule: use more-refusals, fewer-replies, ` +
+        "result-changed or similarity<N with N from 0 to 1 (e.g. similarity<0.8)";
     }
     rules.push({ kind: "similarity", below });
   }
@@ -175,18 +193,31 @@ export function parseFailOn(raw: string): FailRule[] | string {
   return rules;
 }
 
+/** `id spoke → refused`, for a rule's detail. */
+const endedAs = (t: TurnReport) =>
+  `${t.record_id} ${t.diff!.result_change!.before} → ${t.diff!.result_change!.after}`;
+
 /** Judges each rule against the run. */
 export function judgeRules(
   rules: readonly FailRule[],
   turns: readonly TurnReport[],
   summary: Summary,
 ): ThresholdReport[] {
+  const replayed = turns.filter((t) => t.status === "replayed" && t.replay && t.diff);
   return rules.map((rule) => {
     if (rule.kind === "more-refusals") {
+      // Gate refusals are compared as totals (what the rule always counted); a model refusal is
+      // judged per turn, so a turn the model newly refuses is never hidden by another turn that
+      // stopped being refused.
+      const refused = replayed.filter((t) =>
+        t.replay!.result === "refused" && t.original.result !== "refused"
+      );
       return {
         rule: "more-refusals",
-        crossed: summary.refusals_after > summary.refusals_before,
-        detail: `gate refusals ${summary.refusals_before} → ${summary.refusals_after}`,
+        crossed: summary.refusals_after > summary.refusals_before || refused.length > 0,
+        detail: `gate refusals ${summary.refusals_before} → ${summary.refusals_after}; model ` +
+          `refusals ${summary.model_refusals_before} → ${summary.model_refusals_after}` +
+          (refused.length ? `, newly refused: ${refused.map((t) => t.record_id).join(", ")}` : ""),
       };
     }
     if (rule.kind === "fewer-replies") {
@@ -195,6 +226,16 @@ export function judgeRules(
         crossed: summary.replies_to_mentions_after < summary.replies_to_mentions_before,
         detail: `replies to mentions ${summary.replies_to_mentions_before} → ` +
           summary.replies_to_mentions_after,
+      };
+    }
+    if (rule.kind === "result-changed") {
+      const ended = replayed.filter((t) => t.diff!.result_change !== null);
+      return {
+        rule: "result-changed",
+        crossed: ended.length > 0,
+        detail: ended.length
+          ? `${ended.length} turn(s) ended otherwise: ${ended.map(endedAs).join(", ")}`
+          : "every replayed turn ended as recorded",
       };
     }
     const low = turns.filter((t) => t.diff && t.diff.similarity < rule.below);

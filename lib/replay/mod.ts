@@ -7,7 +7,16 @@ export { type RecordedModel, type ReplayOptions, replayTurns } from "./replay.ts
 export { parseTurnIds, type SelectedTurns, selectTurns, type TurnSelection } from "./select.ts";
 export { prepareReplay, type ReplayModel, type ReplaySetup } from "./setup.ts";
 export { runTurn, type TurnRun, unreplayable } from "./turn.ts";
-export { type FailRule, judgeRules, mentions, parseFailOn, similarity, summarize } from "./diff.ts";
+export {
+  diffSides,
+  type FailRule,
+  judgeRules,
+  mentions,
+  NAMED_FAIL_RULES,
+  parseFailOn,
+  similarity,
+  summarize,
+} from "./diff.ts";
 export {
   type Diff,
   HistorySchema,

@@ -32,6 +32,7 @@ export const SideSchema = z.strictObject({
       reused: z.boolean().optional(),
     }).optional(),
   })),
+  /** Of `verdicts`, the refused ones: gate refusals (a model refusal is `result: refused`). */
   refusals: z.number().int().nonnegative(),
   ...TURN_COST_FIELDS,
 });
@@ -41,12 +42,17 @@ export type Side = z.infer<typeof SideSchema>;
 
 /** How the two sides differ. */
 export const DiffSchema = z.strictObject({
-  /** Any of the four below. */
+  /** Any of the four flags below, or a `result_change`. */
   changed: z.boolean(),
   spoke_changed: z.boolean(),
   text_changed: z.boolean(),
   tools_changed: z.boolean(),
   verdicts_changed: z.boolean(),
+  /**
+   * The two sides' `result` words when they differ (`{before: "spoke", after: "refused"}`), null
+   * when the replay ended the turn as the record says it ended.
+   */
+  result_change: z.strictObject({ before: z.string(), after: z.string() }).nullable(),
   /** Token-set Jaccard of the posted texts, 0…1 (docs/records.md#similarity). */
   similarity: z.number().min(0).max(1),
   tokens_in_delta: z.number().int(),
@@ -117,10 +123,16 @@ export const SummarySchema = z.strictObject({
   skipped: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   changed: z.number().int().nonnegative(),
+  /** Turns the replay ended with another `result` than the record's (each also `changed`). */
+  results_changed: z.number().int().nonnegative(),
   spoke_before: z.number().int().nonnegative(),
   spoke_after: z.number().int().nonnegative(),
+  /** Gate refusals, summed over the turns' sides. */
   refusals_before: z.number().int().nonnegative(),
   refusals_after: z.number().int().nonnegative(),
+  /** Turns whose `result` is `refused`: the model itself refused (gate refusals are above). */
+  model_refusals_before: z.number().int().nonnegative(),
+  model_refusals_after: z.number().int().nonnegative(),
   replies_to_mentions_before: z.number().int().nonnegative(),
   replies_to_mentions_after: z.number().int().nonnegative(),
   /** null when nothing was replayed. */
@@ -154,7 +166,11 @@ export const AgainstSchema = z.strictObject({
   charter_hash: z.string().nullable(),
 });
 
-/** The whole report. */
+/**
+ * The whole report. Within `version` 1 fields are only ever added, never removed, renamed or
+ * retyped, so a reader of version 1 takes the fields it knows and ignores the rest
+ * (docs/records.md#the-json-report).
+ */
 export const ReplayReportSchema = z.strictObject({
   version: z.literal(1),
   against: AgainstSchema,

@@ -1,7 +1,8 @@
 /**
  * The human form of a replay report (docs/records.md#the-diff): a header saying what the turns
- * were replayed against, one row per turn, the posted texts of each changed turn side by side,
- * the totals and the `--fail-on` verdicts.
+ * were replayed against, one row per turn, the posted texts of each turn whose speech or result
+ * changed side by side (headed by the result pair when the turn ended otherwise), the totals and
+ * the `--fail-on` verdicts.
  */
 import type { ReplayReport, TurnReport } from "./report.ts";
 
@@ -62,15 +63,20 @@ export function replayTable(report: ReplayReport): string {
     cols.map((c, i) => i === cols.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
   out.push(`${[header, ...cells].map(render).join("\n")}\n`);
   for (const turn of report.turns) {
-    if (!turn.diff?.text_changed && !turn.diff?.spoke_changed) continue;
-    out.push(`\n${turn.record_id} (${turn.timeline} #${turn.seq}):\n`);
+    const ended = turn.diff?.result_change;
+    if (!turn.diff?.text_changed && !turn.diff?.spoke_changed && !ended) continue;
+    // The result pair heads the texts: the same words may have ended another way.
+    const pair = ended ? ` ended ${ended.before} → ${ended.after}` : "";
+    out.push(`\n${turn.record_id} (${turn.timeline} #${turn.seq})${pair}:\n`);
     out.push(sideBySide(turn.original.texts.join("\n"), turn.replay?.texts.join("\n") ?? ""));
   }
   const s = report.summary;
   out.push(
-    `\n${s.selected} turn(s): ${s.replayed} replayed (${s.changed} changed), ${s.skipped} ` +
-      `skipped, ${s.failed} failed; spoke ${s.spoke_before} → ${s.spoke_after}; gate refusals ` +
-      `${s.refusals_before} → ${s.refusals_after}; replies to mentions ` +
+    `\n${s.selected} turn(s): ${s.replayed} replayed (${s.changed} changed, ` +
+      `${s.results_changed} ended otherwise), ${s.skipped} skipped, ${s.failed} failed; spoke ` +
+      `${s.spoke_before} → ${s.spoke_after}; gate refusals ${s.refusals_before} → ` +
+      `${s.refusals_after}; model refusals ${s.model_refusals_before} → ` +
+      `${s.model_refusals_after}; replies to mentions ` +
       `${s.replies_to_mentions_before} → ${s.replies_to_mentions_after}; lowest similarity ` +
       `${s.min_similarity === null ? "-" : s.min_similarity.toFixed(2)}\n`,
   );

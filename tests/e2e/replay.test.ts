@@ -10,6 +10,7 @@ import { ReplayReportSchema } from "../../lib/replay/report.ts";
 import { SILENCE_DIRECTIVE } from "../../lib/sandbox/model/mod.ts";
 import { chatCompletion, closedPort, ModelMock } from "../support/model_mock.ts";
 import { runCli } from "../support/run_cli.ts";
+import { replayAgainst } from "./replay_support.ts";
 import { say, type World, world } from "./wake_support.ts";
 
 const QUESTIONS = ["@ada hello there, how are you?", "@ada what is a timeline?", "no mention here"];
@@ -92,7 +93,7 @@ Deno.test("replay against the recorded charter: every turn replayed, nothing cha
   const rows = table.stdout.split("\n").filter((l) => / spoke +spoke /.test(l));
   assert.equal(rows.length, 2, table.stdout);
   for (const row of rows) assert.match(row, / spoke +spoke +same +1\.00 +same .* same$/);
-  assert.match(table.stdout, /2 turn\(s\): 2 replayed \(0 changed\)/);
+  assert.match(table.stdout, /2 turn\(s\): 2 replayed \(0 changed, 0 ended otherwise\)/);
 });
 
 Deno.test("replay against a charter that forbids replying: every spoken turn changed, fewer replies and low similarity exit 1", async () => {
@@ -157,7 +158,7 @@ Deno.test("replay with guardrails that refuse the reply: the gate runs for real 
   assert.equal(turn.replay?.spoke, false);
   assert.equal(turn.diff?.verdicts_changed, true);
   assert.deepEqual(report.thresholds, [
-    { rule: "more-refusals", crossed: true, detail: "gate refusals 0 → 1" },
+    { rule: "more-refusals", crossed: true, detail: "gate refusals 0 → 1; model refusals 0 → 0" },
   ]);
 });
 
@@ -248,17 +249,7 @@ Deno.test("replay against another model: a real openai SDK on a wire mock, reads
     },
   );
   const before = w.sandbox.requests.length;
-  const result = await replay(w, [
-    "--model",
-    "other-model",
-    "--base-url",
-    other.baseURL,
-    "--surface",
-    "chat",
-    "--json",
-    "--fail-on",
-    "similarity<0.8",
-  ], { AI_API_KEY: "sk-replay-0000000000" });
+  const result = await replayAgainst(w, other, ["--json", "--fail-on", "similarity<0.8"]);
   assert.equal(result.code, 1, result.stderr);
   assert.deepEqual(w.sandbox.requests.slice(before), []);
   const report = ReplayReportSchema.parse(JSON.parse(result.stdout));

@@ -7,53 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { ReplayReportSchema } from "../../lib/replay/report.ts";
-import { chatCompletion, ModelMock } from "../support/model_mock.ts";
-import { runCli } from "../support/run_cli.ts";
+import { ModelMock } from "../support/model_mock.ts";
+import { onlyRecord, refuse, replayAgainst, script, type Step } from "./replay_support.ts";
 import { agentPosts, chatMessages, say, type World, world } from "./wake_support.ts";
 
-/** One scripted model response per step: a tool call, or a closing text. */
-type Step = { name: string; arguments: Record<string, unknown> } | { content: string };
-
-/** Queues `steps` on `model`'s chat wire, one response each. */
-function script(model: ModelMock, steps: readonly Step[]): void {
-  model.reply(
-    "chat",
-    ...steps.map((step, i) => ({
-      json: "content" in step
-        ? chatCompletion({ content: step.content })
-        : chatCompletion({ toolCalls: [{ id: `c${i}`, ...step }] }),
-    })),
-  );
-}
-
-/** Queues a chat refusal on `model`. */
-function refuse(model: ModelMock): void {
-  const body = chatCompletion({ content: null });
-  const [choice] = body.choices as { message: Record<string, unknown> }[];
-  choice.message.refusal = "I can't help with that.";
-  model.reply("chat", { json: body });
-}
-
-/** The world's one turn record. */
-async function onlyRecord(w: World): Promise<Record<string, unknown>> {
-  const lines = (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim()
-    .split("\n");
-  assert.equal(lines.length, 1);
-  return JSON.parse(lines[0]);
-}
-
-/** `harness replay --json` of the world's turns against `other`, over the chat surface. */
-async function replayAgainst(w: World, other: ModelMock) {
-  const result = await runCli([
-    "replay",
-    "--model",
-    "other-model",
-    "--base-url",
-    other.baseURL,
-    "--surface",
-    "chat",
-    "--json",
-  ], { env: { ...w.env, AI_API_KEY: "sk-replay-0000000000" } });
+/** `harness replay --json` of the world's turns against `other`: its one replayed turn. */
+async function replayOnly(w: World, other: ModelMock) {
+  const result = await replayAgainst(w, other, ["--json"]);
   assert.equal(result.code, 0, result.stderr + result.stdout);
   const report = ReplayReportSchema.parse(JSON.parse(result.stdout));
   assert.equal(report.turns.length, 1);
@@ -98,7 +58,7 @@ Deno.test("replay closes a turn's speaking after max_refusals_per_turn and says 
   await using other = await ModelMock.start();
   script(other, TURN);
   const before = w.sandbox.requests.length;
-  const turn = await replayAgainst(w, other);
+  const turn = await replayOnly(w, other);
   assert.deepEqual(w.sandbox.requests.slice(before), [], "replay sent nothing");
   assert.equal(turn.original.result, "escalated");
   assert.equal(turn.replay?.result, "escalated");
@@ -130,7 +90,7 @@ Deno.test("replay reports a model refusal as refused, as the wake's record does"
 
   await using other = await ModelMock.start();
   refuse(other);
-  const turn = await replayAgainst(w, other);
+  const turn = await replayOnly(w, other);
   assert.equal(turn.original.result, "refused");
   assert.equal(turn.replay?.result, "refused");
   assert.equal(turn.replay?.spoke, false);
