@@ -4,8 +4,7 @@
  * and it is counted by the wake whose recovery settles it.
  */
 import assert from "node:assert/strict";
-import { chatCompletion } from "../support/model_mock.ts";
-import { agentPosts, say, world } from "./wake_support.ts";
+import { agentPosts, say, scriptReply, world } from "./wake_support.ts";
 
 /** `posted=` of the `wake end` line in a wake's stderr. */
 function posted(stderr: string): number {
@@ -20,19 +19,7 @@ Deno.test("posted= counts a message once, in the wake that knows it reached the 
   // Every answer to the create is lost after the write: its outcome stays unknown this wake.
   const path = `^/timelines/${w.timeline}/messages$`;
   w.sandbox.addFault({ path, method: "POST", count: 3, status: 502, commit: true });
-  w.model.reply(
-    "chat",
-    {
-      json: chatCompletion({
-        toolCalls: [{
-          id: "call_0",
-          name: "messages",
-          arguments: { action: "create", body: "the one reply" },
-        }],
-      }),
-    },
-    { json: chatCompletion({ content: "Done." }) },
-  );
+  scriptReply(w.model, "the one reply", "Done.");
   const lost = await w.wake();
   assert.equal(lost.code, 0, lost.stderr);
   assert.match(lost.stderr, /create unsettled/);
@@ -45,19 +32,7 @@ Deno.test("posted= counts a message once, in the wake that knows it reached the 
   assert.deepEqual(await agentPosts(w), ["the one reply"]);
 
   await say(w, "and again?");
-  w.model.reply(
-    "chat",
-    {
-      json: chatCompletion({
-        toolCalls: [{
-          id: "call_1",
-          name: "messages",
-          arguments: { action: "create", body: "yes" },
-        }],
-      }),
-    },
-    { json: chatCompletion({ content: "Done." }) },
-  );
+  scriptReply(w.model, "yes", "Done.");
   const plain = await w.wake();
   assert.equal(plain.code, 0, plain.stderr);
   assert.equal(posted(plain.stderr), 1, "a confirmed post counts once");

@@ -8,17 +8,16 @@
  */
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
+import { JUDGED_GUARDRAILS, judgeReply, SARCASM_REASON } from "../support/tone_judge.ts";
 import { DEMO_MODEL_ID } from "../../lib/sandbox/model/mod.ts";
 import { agentPosts, chatMessages, say, wakeFor, world } from "./wake_support.ts";
-
-const REASON = "It mocks the reader; say it plainly.";
 
 Deno.test("wake: a post the tone judge refuses is not sent; the regenerated one is", async () => {
   await using w = await world({ routed: true });
   await Deno.mkdir(`${w.home}/config`, { recursive: true });
   await Deno.writeTextFile(
     `${w.home}/config/guardrails.json`,
-    JSON.stringify({ tone: { instruction: "Never sarcastic.", model: "judge", max_tokens: 100 } }),
+    JUDGED_GUARDRAILS,
   );
   const agent = [
     { id: "c0", body: "Oh, brilliant question." },
@@ -26,17 +25,8 @@ Deno.test("wake: a post the tone judge refuses is not sent; the regenerated one 
   ];
   let step = 0;
   w.model.always("chat", (request) => {
-    const body = request.body as { model: string; messages: { content: string }[] };
-    if (body.model === "judge") {
-      const sarcastic = body.messages[1].content.includes("brilliant");
-      return {
-        json: chatCompletion({
-          content: JSON.stringify(
-            sarcastic ? { pass: false, reason: REASON } : { pass: true, reason: "Kind." },
-          ),
-        }),
-      };
-    }
+    const judged = judgeReply(request);
+    if (judged) return judged;
     const next = agent[step++];
     return next === undefined ? { json: chatCompletion({ content: "Done." }) } : {
       json: chatCompletion({
@@ -60,7 +50,7 @@ Deno.test("wake: a post the tone judge refuses is not sent; the regenerated one 
   const agentCalls = w.model.requestsTo("chat").map((r, i) => ({ r, i }))
     .filter(({ r }) => (r.body as { model: string }).model === "scripted");
   const afterRefusal = JSON.stringify(chatMessages(w.model, agentCalls[1].i));
-  assert.ok(afterRefusal.includes(REASON), afterRefusal);
+  assert.ok(afterRefusal.includes(SARCASM_REASON), afterRefusal);
 
   const record = JSON.parse(
     (await Deno.readTextFile(`${w.home}/records/${w.timeline}.jsonl`)).trim().split("\n").at(-1)!,
@@ -73,7 +63,7 @@ Deno.test("wake: a post the tone judge refuses is not sent; the regenerated one 
     },
   ) => [v.verdict, v.checks.join(), v.tone.passed, v.tone.reason, v.tone.model]);
   assert.deepEqual(tones, [
-    ["refused", "tone", false, REASON, "judge"],
+    ["refused", "tone", false, SARCASM_REASON, "judge"],
     ["passed", "", true, "Kind.", "judge"],
   ]);
   assert.equal(record.result, "spoke");

@@ -6,32 +6,22 @@
  */
 import assert from "node:assert/strict";
 import { chatCompletion } from "../support/model_mock.ts";
+import { JUDGED_GUARDRAILS, judgeReply, SARCASM_REASON } from "../support/tone_judge.ts";
 import { agentPosts } from "../e2e/wake_support.ts";
 import { chatMessages, linesOf, pollAgent, say, world } from "./poll_support.ts";
-
-const REASON = "It mocks the reader; say it plainly.";
 
 Deno.test("poll: a post the tone judge refuses is not sent; the kind one is", async () => {
   await using w = await world();
   await Deno.mkdir(`${w.home}/config`, { recursive: true });
   await Deno.writeTextFile(
     `${w.home}/config/guardrails.json`,
-    JSON.stringify({ tone: { instruction: "Never sarcastic.", model: "judge", max_tokens: 100 } }),
+    JUDGED_GUARDRAILS,
   );
   const bodies = ["Oh, brilliant question.", "Good question! Here is the answer."];
   let step = 0;
   w.model.always("chat", (request) => {
-    const body = request.body as { model: string; messages: { content: string }[] };
-    if (body.model === "judge") {
-      const sarcastic = body.messages[1].content.includes("brilliant");
-      return {
-        json: chatCompletion({
-          content: JSON.stringify(
-            sarcastic ? { pass: false, reason: REASON } : { pass: true, reason: "Kind." },
-          ),
-        }),
-      };
-    }
+    const judged = judgeReply(request);
+    if (judged) return judged;
     const next = bodies[step];
     return next === undefined ? { json: chatCompletion({ content: "Done." }) } : {
       json: chatCompletion({
@@ -60,5 +50,5 @@ Deno.test("poll: a post the tone judge refuses is not sent; the kind one is", as
   assert.equal(judged.length, 2);
   const agentCalls = w.model.requestsTo("chat").map((r, i) => ({ r, i }))
     .filter(({ r }) => (r.body as { model: string }).model === "scripted");
-  assert.ok(JSON.stringify(chatMessages(w.model, agentCalls[1].i)).includes(REASON));
+  assert.ok(JSON.stringify(chatMessages(w.model, agentCalls[1].i)).includes(SARCASM_REASON));
 });

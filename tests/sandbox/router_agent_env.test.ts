@@ -8,7 +8,35 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { WakeRouter } from "../../lib/sandbox/mod.ts";
-import { AGENTS, recorder } from "./router_support.ts";
+import { AGENTS, type Recorder, recorder } from "./router_support.ts";
+
+/** A twin over `rec`'s script that wakes `agents` for one human message and settles it. */
+async function wakeOnce(
+  rec: Recorder,
+  agents: (typeof AGENTS)[keyof typeof AGENTS][],
+  options: { env?: Record<string, string>; log?: (line: string) => void; attempts?: number },
+): Promise<WakeRouter> {
+  const router = new WakeRouter({
+    command: rec.command,
+    baseUrl: "http://127.0.0.1:9",
+    homeRoot: rec.dir,
+    env: options.env,
+    directory: { viewers: () => agents, tokenFor: (user) => `tok-${user.slice(-1)}` },
+    log: options.log ?? (() => {}),
+    output: () => {},
+    rules: { coalesce: false, attempts: options.attempts ?? 3 },
+  });
+  router.dispatch({
+    event: "message.created",
+    timeline: "0190b000-0000-7000-8000-000000000001",
+    item: "0190c000-0000-7000-8000-000000000001",
+    actor: AGENTS.h.uuid,
+    at: new Date().toISOString(),
+  });
+  await router.idle();
+  await router.close();
+  return router;
+}
 
 Deno.test("an agent's agent.env goes over the shared environment; the twin's own four go over it", async () => {
   await using rec = await recorder(0);
@@ -25,28 +53,10 @@ Deno.test("an agent's agent.env goes over the shared environment; the twin's own
     ].join("\n") + "\n",
   );
   const lines: string[] = [];
-  const router = new WakeRouter({
-    command: rec.command,
-    baseUrl: "http://127.0.0.1:9",
-    homeRoot: rec.dir,
+  await wakeOnce(rec, [AGENTS.a, AGENTS.b, AGENTS.h], {
     env: { AI_MODEL: "shared-model" },
-    directory: {
-      viewers: () => [AGENTS.a, AGENTS.b, AGENTS.h],
-      tokenFor: (user) => `tok-${user.slice(-1)}`,
-    },
     log: (line) => lines.push(line),
-    output: () => {},
-    rules: { coalesce: false },
   });
-  router.dispatch({
-    event: "message.created",
-    timeline: "0190b000-0000-7000-8000-000000000001",
-    item: "0190c000-0000-7000-8000-000000000001",
-    actor: AGENTS.h.uuid,
-    at: new Date().toISOString(),
-  });
-  await router.idle();
-  await router.close();
 
   const runs = await rec.runs();
   const byHome = new Map(runs.map((run) => [run.home, run]));
@@ -69,24 +79,7 @@ Deno.test("an agent.env that exists but cannot be read fails the attempt, which 
   const homeA = join(rec.dir, "agents", AGENTS.a.handle);
   // A folder where the file belongs: it exists and cannot be read as text.
   await Deno.mkdir(join(homeA, "agent.env"), { recursive: true });
-  const router = new WakeRouter({
-    command: rec.command,
-    baseUrl: "http://127.0.0.1:9",
-    homeRoot: rec.dir,
-    directory: { viewers: () => [AGENTS.a, AGENTS.h], tokenFor: () => "tok" },
-    log: () => {},
-    output: () => {},
-    rules: { coalesce: false, attempts: 1 },
-  });
-  router.dispatch({
-    event: "message.created",
-    timeline: "0190b000-0000-7000-8000-000000000002",
-    item: "0190c000-0000-7000-8000-000000000002",
-    actor: AGENTS.h.uuid,
-    at: new Date().toISOString(),
-  });
-  await router.idle();
-  await router.close();
+  const router = await wakeOnce(rec, [AGENTS.a, AGENTS.h], { attempts: 1 });
   const [record] = router.history;
   assert.equal(record.outcome, "failed");
   assert.equal(record.attempts[0].code, null);
