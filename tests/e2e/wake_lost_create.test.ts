@@ -21,7 +21,7 @@ import { agentPosts, chatMessages, claimOf, mark, say, type World, world } from 
 const NO_CATCH_UP = { env: { HARNESS_CATCH_UP: "off" } };
 
 /** Each trial has its own world; most of its time is the wake's start-up and re-send back-off. */
-const sideBySide = new SideBySide(4);
+const sideBySide = new SideBySide(6);
 
 /** The ways a committed create's answer is lost. */
 const SHAPES: ReadonlyArray<readonly [string, Omit<FaultSpec, "path" | "count" | "method">]> = [
