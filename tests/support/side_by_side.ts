@@ -3,10 +3,8 @@
  * start-up, a held model call, a platform back-off) run side by side, while each one is still
  * declared with `Deno.test`, reported under its own name and fails on its own. It holds no tests.
  *
- * ```ts
- * const sideBySide = new SideBySide(4);
- * Deno.test(sideBySide.test("crash (a) …", async () => { … }));
- * ```
+ * A test file makes one `new SideBySide(width)` and hands `Deno.test` what
+ * `sideBySide.test(name, async () => { … })` returns, in place of the name and the function.
  *
  * When the test of scenario `i` runs, it queues scenarios `i … i + 2·width - 1` (those not queued
  * yet), and waits for scenario `i` alone, then rethrows its error. Queued scenarios start oldest
