@@ -11,7 +11,17 @@ import assert from "node:assert/strict";
 import type { FaultSpec } from "../../lib/sandbox/mod.ts";
 import { OUTCOME_UNKNOWN } from "../../lib/core/types/outcome_unknown.ts";
 import { chatCompletion } from "../support/model_mock.ts";
+import { SideBySide } from "../support/side_by_side.ts";
 import { agentPosts, chatMessages, claimOf, mark, say, type World, world } from "./wake_support.ts";
+
+/**
+ * The catch-up before exit is not what these tests are about (wake_catch_up.test.ts is): off, a
+ * finished wake exits at once instead of waiting out the second it started in.
+ */
+const NO_CATCH_UP = { env: { HARNESS_CATCH_UP: "off" } };
+
+/** Each trial has its own world; most of its time is the wake's start-up and re-send back-off. */
+const sideBySide = new SideBySide(6);
 
 /** The ways a committed create's answer is lost. */
 const SHAPES: ReadonlyArray<readonly [string, Omit<FaultSpec, "path" | "count" | "method">]> = [
@@ -90,71 +100,77 @@ function keys(w: World, kind: CreateKind): (string | null)[] {
 
 for (const kind of KINDS) {
   for (const [shape, fault] of SHAPES) {
-    Deno.test(`lost ${kind.name} create (${shape}): re-sent under its key, made once`, async () => {
-      await using w = await world();
-      await say(w, "please do it");
-      w.sandbox.addFault({ path: kind.path(w), method: "POST", count: 1, ...fault });
-      scriptCreate(w, kind);
-      const result = await w.wake();
-      assert.equal(result.code, 0, result.stderr);
-      assert.equal(await kind.count(w), 1, "exactly one on the platform");
-      const sent = keys(w, kind);
-      assert.equal(sent.length, 2, "sent twice: the lost one and its re-send");
-      assert.ok(sent[0] !== null && sent[0] === sent[1], "both under the same key");
-      const told = toolResultShown(w, 1);
-      assert.doesNotMatch(told, /Couldn't|failed|Error/, told);
-      assert.doesNotMatch(result.stderr, /create unsettled|post failed/);
-    });
+    Deno.test(
+      sideBySide.test(`lost ${kind.name} create (${shape}): re-sent under its key, made once`, async () => {
+        await using w = await world(NO_CATCH_UP);
+        await say(w, "please do it");
+        w.sandbox.addFault({ path: kind.path(w), method: "POST", count: 1, ...fault });
+        scriptCreate(w, kind);
+        const result = await w.wake();
+        assert.equal(result.code, 0, result.stderr);
+        assert.equal(await kind.count(w), 1, "exactly one on the platform");
+        const sent = keys(w, kind);
+        assert.equal(sent.length, 2, "sent twice: the lost one and its re-send");
+        assert.ok(sent[0] !== null && sent[0] === sent[1], "both under the same key");
+        const told = toolResultShown(w, 1);
+        assert.doesNotMatch(told, /Couldn't|failed|Error/, told);
+        assert.doesNotMatch(result.stderr, /create unsettled|post failed/);
+      }),
+    );
   }
 }
 
 for (const [shape, fault] of SHAPES) {
-  Deno.test(`an unanswerable message create (${shape} every time): unknown, then settled by the next wake`, async () => {
-    await using w = await world();
-    const m = await say(w, "please reply");
-    w.sandbox.addFault({ path: KINDS[0].path(w), method: "POST", count: 3, ...fault });
-    scriptCreate(w, KINDS[0]);
-    const first = await w.wake();
-    assert.equal(first.code, 0, first.stderr);
-    // The model was told the outcome is unknown, never that it failed.
-    assert.equal(toolResultShown(w, 1), OUTCOME_UNKNOWN);
-    assert.match(first.stderr, /WARNING create unsettled timeline=\S+ what=message attempts=3/);
-    assert.doesNotMatch(first.stderr, /post failed/);
-    // The item is left as a crash between POST and record would leave it.
-    assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "in-flight");
-    assert.equal(await mark(w, "messages"), undefined);
-    const committed = await agentPosts(w);
-    assert.ok(committed.length <= 1, "at most the one committed write");
+  Deno.test(
+    sideBySide.test(`an unanswerable message create (${shape} every time): unknown, then settled by the next wake`, async () => {
+      await using w = await world(NO_CATCH_UP);
+      const m = await say(w, "please reply");
+      w.sandbox.addFault({ path: KINDS[0].path(w), method: "POST", count: 3, ...fault });
+      scriptCreate(w, KINDS[0]);
+      const first = await w.wake();
+      assert.equal(first.code, 0, first.stderr);
+      // The model was told the outcome is unknown, never that it failed.
+      assert.equal(toolResultShown(w, 1), OUTCOME_UNKNOWN);
+      assert.match(first.stderr, /WARNING create unsettled timeline=\S+ what=message attempts=3/);
+      assert.doesNotMatch(first.stderr, /post failed/);
+      // The item is left as a crash between POST and record would leave it.
+      assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "in-flight");
+      assert.equal(await mark(w, "messages"), undefined);
+      const committed = await agentPosts(w);
+      assert.ok(committed.length <= 1, "at most the one committed write");
 
-    // The next wake re-sends it under the same key (the sandbox replays the original).
-    const asked = w.model.hits("chat");
-    const second = await w.wake();
-    assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stderr, /re-issued/);
-    assert.equal(w.model.hits("chat"), asked, "the settling wake asks the model nothing");
-    assert.deepEqual(await agentPosts(w), ["the one reply"]);
-    const sent = keys(w, KINDS[0]);
-    assert.equal(new Set(sent).size, 1, "every send under one key");
-    assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "done");
-    const [newest] = await w.peer.client.messages.list({ timeline: w.timeline, limit: 1 })
-      .toArray();
-    assert.equal(await mark(w, "messages"), newest.content.uuid, "the mark passed the item");
+      // The next wake re-sends it under the same key (the sandbox replays the original).
+      const asked = w.model.hits("chat");
+      const second = await w.wake();
+      assert.equal(second.code, 0, second.stderr);
+      assert.match(second.stderr, /re-issued/);
+      assert.equal(w.model.hits("chat"), asked, "the settling wake asks the model nothing");
+      assert.deepEqual(await agentPosts(w), ["the one reply"]);
+      const sent = keys(w, KINDS[0]);
+      assert.equal(new Set(sent).size, 1, "every send under one key");
+      assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "done");
+      const [newest] = await w.peer.client.messages.list({ timeline: w.timeline, limit: 1 })
+        .toArray();
+      assert.equal(await mark(w, "messages"), newest.content.uuid, "the mark passed the item");
 
-    const idle = await w.wake();
-    assert.equal(idle.code, 0, idle.stderr);
-    assert.match(idle.stderr, /turns=0 steps=0\/24 posted=0/);
-    assert.deepEqual(await agentPosts(w), ["the one reply"]);
-  });
+      const idle = await w.wake();
+      assert.equal(idle.code, 0, idle.stderr);
+      assert.match(idle.stderr, /turns=0 steps=0\/24 posted=0/);
+      assert.deepEqual(await agentPosts(w), ["the one reply"]);
+    }),
+  );
 }
 
-Deno.test("a definite refusal (4xx with a problem body) is reported as a failure, sent once", async () => {
-  await using w = await world();
-  await say(w, "please reply");
-  w.sandbox.addFault({ path: KINDS[0].path(w), method: "POST", count: 1, status: 422 });
-  scriptCreate(w, KINDS[0]);
-  const result = await w.wake();
-  assert.equal(result.code, 0, result.stderr);
-  assert.match(toolResultShown(w, 1), /^Couldn't create a message: /);
-  assert.equal(keys(w, KINDS[0]).length, 1, "a definite answer is never re-sent");
-  assert.deepEqual(await agentPosts(w), []);
-});
+Deno.test(
+  sideBySide.test("a definite refusal (4xx with a problem body) is reported as a failure, sent once", async () => {
+    await using w = await world(NO_CATCH_UP);
+    await say(w, "please reply");
+    w.sandbox.addFault({ path: KINDS[0].path(w), method: "POST", count: 1, status: 422 });
+    scriptCreate(w, KINDS[0]);
+    const result = await w.wake();
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(toolResultShown(w, 1), /^Couldn't create a message: /);
+    assert.equal(keys(w, KINDS[0]).length, 1, "a definite answer is never re-sent");
+    assert.deepEqual(await agentPosts(w), []);
+  }),
+);
