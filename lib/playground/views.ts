@@ -60,7 +60,12 @@ export interface Snapshot {
     readonly problem: string | null;
   };
   readonly timelines: readonly TimelineView[];
+  /** The newest {@link wakeWindow} wakes, oldest first (docs/playground.md#a-long-session). */
   readonly wakes: readonly WakeSummary[];
+  /** How many wakes are older than the first of `wakes` (`GET /api/wakes?before=N` pages them). */
+  readonly olderWakes: number;
+  /** How many of the newest wakes the state carries, at most. */
+  readonly wakeWindow: number;
 }
 
 /**

@@ -9,7 +9,7 @@ import { store } from "./store.js";
 import { wireTabs } from "./tabs.js";
 import { renderTimelines, wireComposer } from "./timeline.js";
 import { loadTools, wireTools } from "./tools.js";
-import { applyWakes, renderWakes } from "./wakes.js";
+import { applyWakes, renderWakes, showLinkedWake } from "./wakes.js";
 
 /** Panels that load what they show when first shown. */
 const loaded = new Set();
@@ -41,12 +41,16 @@ function renderAll() {
 
 function connect() {
   const events = new EventSource("/api/events");
+  let first = true;
   events.addEventListener("state", (event) => {
     store.state = JSON.parse(event.data);
     say("connection", "Live");
     keepingFocus(renderAll);
     const shown = document.querySelector('[role="tab"][aria-selected="true"]');
     if (shown) showPanel(shown.getAttribute("aria-controls"));
+    // A link to a wake's panel opens it once the first state is in (not on a reconnect).
+    if (first) showLinkedWake();
+    first = false;
   });
   events.addEventListener("update", (event) => {
     if (!store.state) return;
@@ -67,4 +71,5 @@ wireDrafts();
 wireMemory();
 wireTools();
 wireTabs(document.getElementById("studio-tabs"), showPanel);
+addEventListener("hashchange", () => showLinkedWake());
 connect();
