@@ -41,7 +41,10 @@ export interface TimelineView {
   readonly locked: boolean;
   /** Every viewer's handle, owner first. */
   readonly viewers: readonly string[];
+  /** The newest {@link ITEM_WINDOW} items, oldest first. */
   readonly items: readonly ItemView[];
+  /** How many items are older than the first of `items` (`GET /api/items` pages them). */
+  readonly olderItems: number;
 }
 
 /** Everything the page renders first; a panel asks for a wake's details when it is opened. */
@@ -122,7 +125,10 @@ export function itemView(item: TimelineItem): ItemView {
   }
 }
 
-/** Reads every timeline the human views, newest first, with its items. */
+/** How many of a timeline's newest items the state carries (docs/playground.md#a-long-session). */
+export const ITEM_WINDOW = 50;
+
+/** Reads every timeline the human views, newest first, with its newest items. */
 export async function timelineViews(client: PlatformClient): Promise<TimelineView[]> {
   const page = await client.timelines.page();
   const views: TimelineView[] = [];
@@ -133,8 +139,26 @@ export async function timelineViews(client: PlatformClient): Promise<TimelineVie
       name: full.name,
       locked: full.locked,
       viewers: [full.owner.handle, ...full.participants.flatMap((p) => p.handle ? [p.handle] : [])],
-      items: items.map(itemView),
+      items: items.slice(-ITEM_WINDOW).map(itemView),
+      olderItems: Math.max(0, items.length - ITEM_WINDOW),
     });
   }
   return views;
+}
+
+/**
+ * The `limit` items of `timeline` just older than the item `before`, oldest first, and how many
+ * are older still; null when `before` is not an item of that timeline.
+ */
+export async function itemsBefore(
+  client: PlatformClient,
+  timeline: string,
+  before: string,
+  limit: number,
+): Promise<{ items: ItemView[]; older: number } | null> {
+  const { items } = await client.timelines.get(timeline);
+  const end = items.findIndex((item) => item.content.uuid === before);
+  if (end < 0) return null;
+  const start = Math.max(0, end - limit);
+  return { items: items.slice(start, end).map(itemView), older: start };
 }

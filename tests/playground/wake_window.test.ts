@@ -2,7 +2,8 @@
  * A long session stays small on the wire: the state and each event stream's first event carry
  * the newest wakes only, with the count of the older ones, and `GET /api/wakes?before=N&limit=K`
  * pages the older ones (a wrong query answers 400 naming the parameter); a wake's summary is
- * found by id. The slicing rules alone, then the real CLI process on a seeded wake log.
+ * found by id; a timeline's items are bounded the same way (`GET /api/items`). The slicing rules
+ * alone, then the real CLI process on a seeded wake log.
  */
 import assert from "node:assert/strict";
 import {
@@ -12,8 +13,10 @@ import {
   WAKE_WINDOW,
   wakesBefore,
 } from "../../lib/playground/wake_window.ts";
+import { ITEM_WINDOW } from "../../lib/playground/views.ts";
+import { WELCOME } from "../../lib/playground/world.ts";
 import { seededId, seedWakeLog } from "./long_session.ts";
-import { startPlayground } from "./support.ts";
+import { pageToken, startPlayground } from "./support.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
 const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/" };
@@ -128,5 +131,82 @@ Deno.test({
     } finally {
       await Deno.remove(data, { recursive: true });
     }
+  },
+});
+
+Deno.test({
+  name: "playground: the state carries each timeline's newest items; older ones come on demand",
+  ...loose,
+  async fn() {
+    await using playground = await startPlayground([], env);
+    const url = playground.url;
+    const headers = {
+      "content-type": "application/json",
+      "playground-token": await pageToken(url),
+    };
+    const state = async () => await (await fetch(`${url}api/state`)).json();
+    const timeline = (await state()).timelines[0].uuid;
+    // The welcome message and 55 more: the router twin's rate caps refuse most of their wakes.
+    for (let i = 1; i <= 55; i++) {
+      const reply = await fetch(`${url}api/post`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ timeline, body: `note ${i}` }),
+      });
+      assert.equal(reply.status, 201);
+      await reply.body?.cancel();
+    }
+    const shown = (await state()).timelines[0];
+    assert.equal(shown.items.length, ITEM_WINDOW);
+    assert.equal(shown.olderItems, 6);
+    assert.equal(shown.items.at(-1).body, "note 55");
+    assert.equal(shown.items[0].body, "note 6");
+
+    const get = async (query: string) => {
+      const reply = await fetch(`${url}api/items?timeline=${timeline}&${query}`);
+      return { status: reply.status, body: await reply.json() };
+    };
+    const older = await get(`before=${shown.items[0].uuid}&limit=200`);
+    assert.equal(older.status, 200);
+    assert.deepEqual(
+      older.body.items.map((i: { body: string }) => i.body),
+      [
+        WELCOME,
+        "note 1",
+        "note 2",
+        "note 3",
+        "note 4",
+        "note 5",
+      ],
+    );
+    assert.equal(older.body.older, 0);
+    const two = await get(`before=${shown.items[0].uuid}&limit=2`);
+    assert.deepEqual(two.body.items.map((i: { body: string }) => i.body), ["note 4", "note 5"]);
+    assert.equal(two.body.older, 4);
+
+    for (
+      const [query, status, error] of [
+        ["before=nope", 400, "before must be the uuid of an item shown."],
+        [
+          `before=${shown.items[0].uuid}&limit=0`,
+          400,
+          'limit must be a whole number from 1 to 200: got "0".',
+        ],
+        [
+          `before=${shown.items[0].uuid}&limit=x`,
+          400,
+          'limit must be a whole number from 1 to 200: got "x".',
+        ],
+        [`before=${timeline}`, 404, `No item ${timeline} on that timeline.`],
+      ] as const
+    ) {
+      const bad = await get(query);
+      assert.equal(bad.status, status, query);
+      assert.deepEqual(bad.body, { error }, query);
+    }
+    const notUuid = await fetch(`${url}api/items?timeline=demo&before=${shown.items[0].uuid}`);
+    assert.equal(notUuid.status, 400);
+    assert.deepEqual(await notUuid.json(), { error: "timeline must be a timeline's uuid." });
+    assert.equal(await playground.stop(), 0, playground.stderr());
   },
 });

@@ -7,7 +7,7 @@ import { loadDrafts, wireDrafts } from "./drafts.js";
 import { loadNotes, wireMemory } from "./memory.js";
 import { store } from "./store.js";
 import { wireTabs } from "./tabs.js";
-import { renderTimelines, wireComposer } from "./timeline.js";
+import { applyTimelines, forgetOlderItems, renderTimelines, wireComposer } from "./timeline.js";
 import { loadTools, wireTools } from "./tools.js";
 import { applyWakes, renderWakes, showLinkedWake } from "./wakes.js";
 
@@ -44,6 +44,7 @@ function connect() {
   let first = true;
   events.addEventListener("state", (event) => {
     store.state = JSON.parse(event.data);
+    forgetOlderItems();
     say("connection", "Live");
     keepingFocus(renderAll);
     const shown = document.querySelector('[role="tab"][aria-selected="true"]');
@@ -56,10 +57,7 @@ function connect() {
     if (!store.state) return;
     const update = JSON.parse(event.data);
     keepingFocus(() => {
-      if (update.timelines) {
-        store.state.timelines = update.timelines;
-        renderTimelines();
-      }
+      if (update.timelines) applyTimelines(update.timelines);
       applyWakes(update.wakes);
     });
   });
