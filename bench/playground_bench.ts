@@ -347,9 +347,17 @@ try {
   report.growth = growthRatios(growth);
   report.firstLoadAfter = await firstLoad(url);
   const finalState = await (await fetch(`${url}api/state`)).json() as {
-    wakes: { id: string; code: number | null; outcome: string }[];
+    olderWakes: number;
+    wakes: { id: string; n: number; code: number | null; outcome: string }[];
   };
-  report.outcomes = finalState.wakes.reduce<Record<string, number>>((acc, w) => {
+  // Every wake's outcome: the state carries the newest; the older ones come a page at a time.
+  const everyWake = [...finalState.wakes];
+  while (everyWake[0] && everyWake[0].n > 1) {
+    const older = await (await fetch(`${url}api/wakes?before=${everyWake[0].n}&limit=200`))
+      .json() as typeof finalState;
+    everyWake.unshift(...older.wakes);
+  }
+  report.outcomes = everyWake.reduce<Record<string, number>>((acc, w) => {
     const key = w.outcome ?? `code ${w.code}`;
     acc[key] = (acc[key] ?? 0) + 1;
     return acc;
@@ -405,7 +413,7 @@ async function growthPoint(url: string) {
     for (const selector of ready) await page.waitForSelector(selector, { timeout: 120_000 });
     await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))");
     const ms = performance.now() - started;
-    point.panels = await page.locator("article.wake").count();
+    panels.push(await page.locator("article.wake").count());
     await page.close();
     return ms;
   };
@@ -415,7 +423,10 @@ async function growthPoint(url: string) {
     return Math.round(runs.sort((a, b) => a - b)[1]);
   };
   const focused = (id: string) => [`article.wake[data-wake="${id}"]:focus`];
+  const panels: number[] = [];
   point.firstRenderMs = await median(url, ["#items .item", "article.wake"]);
+  // The panels a first render builds (a link to the first wake loads every older one).
+  point.panels = panels[0];
   point.toLastPanelMs = await median(`${url}#wake/${last}`, focused(last));
   point.toFirstPanelMs = await median(`${url}#wake/${first}`, focused(first));
   return point;
