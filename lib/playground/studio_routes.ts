@@ -9,8 +9,8 @@ import { isUuid } from "../base/uuid.ts";
 import { editable } from "./drafts.ts";
 import { json, jsonBody, Refusal } from "./http.ts";
 import type { PageContext } from "./page_context.ts";
-import { MAX_WAKE_PAGE, olderQuery } from "./wake_window.ts";
-import { ITEM_WINDOW, itemsBefore } from "./views.ts";
+import { olderQuery, pageLimit } from "./wake_window.ts";
+import { itemsBefore } from "./views.ts";
 
 /** The most turns one replay takes. */
 export const MAX_REPLAY_TURNS = 20;
@@ -56,6 +56,7 @@ export async function studioRead(url: URL, ctx: PageContext): Promise<Response |
       const before = url.searchParams.get("before") ?? "";
       if (!isUuid(before)) throw new Refusal(400, "before must be the uuid of an item shown.");
       const limit = pageLimit(url.searchParams.get("limit"));
+      if (typeof limit === "string") throw new Refusal(400, limit);
       const page = await itemsBefore(ctx.world.human.client, timeline(), before, limit);
       if (!page) throw new Refusal(404, `No item ${before} on that timeline.`);
       return json(page);
@@ -123,19 +124,6 @@ export async function studioWrite(
     }
   }
   return null;
-}
-
-/** A page's `limit` (1 to {@link MAX_WAKE_PAGE}, default {@link ITEM_WINDOW}). */
-function pageLimit(raw: string | null): number {
-  if (raw === null) return ITEM_WINDOW;
-  const limit = /^[0-9]{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (limit < 1 || limit > MAX_WAKE_PAGE) {
-    throw new Refusal(
-      400,
-      `limit must be a whole number from 1 to ${MAX_WAKE_PAGE}: got ${JSON.stringify(raw)}.`,
-    );
-  }
-  return limit;
 }
 
 /** The `timeline` query parameter: one the page shows. */

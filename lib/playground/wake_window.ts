@@ -2,7 +2,8 @@
  * How much of a long session the page is sent (docs/playground.md#a-long-session): the state and
  * each stream's first event carry the newest {@link WAKE_WINDOW} wakes and the count of the older
  * ones; the page asks for older ones a page at a time (`GET /api/wakes?before=N&limit=K`), so a
- * session that runs all afternoon costs the first render what a short one does.
+ * session that runs all afternoon costs the first render what a short one does. A timeline's older
+ * items (`GET /api/items`) are paged by the same `limit` rule.
  */
 import * as z from "../base/zod.ts";
 
@@ -49,15 +50,19 @@ export function olderQuery(
         `got ${JSON.stringify(params.get("before"))}.`,
     };
   }
-  const rawLimit = params.get("limit");
-  if (rawLimit === null) return { before: before.data, limit: WAKE_WINDOW };
-  const limit = Count.safeParse(rawLimit);
+  const limit = pageLimit(params.get("limit"));
+  return typeof limit === "string" ? { problem: limit } : { before: before.data, limit };
+}
+
+/**
+ * A page's `limit` query value: 1 to {@link MAX_WAKE_PAGE}, {@link WAKE_WINDOW} when absent; or
+ * one line on what is wrong with it.
+ */
+export function pageLimit(raw: string | null): number | string {
+  if (raw === null) return WAKE_WINDOW;
+  const limit = Count.safeParse(raw);
   if (!limit.success || limit.data < 1 || limit.data > MAX_WAKE_PAGE) {
-    return {
-      problem: `limit must be a whole number from 1 to ${MAX_WAKE_PAGE}: got ${
-        JSON.stringify(rawLimit)
-      }.`,
-    };
+    return `limit must be a whole number from 1 to ${MAX_WAKE_PAGE}: got ${JSON.stringify(raw)}.`;
   }
-  return { before: before.data, limit: limit.data };
+  return limit.data;
 }

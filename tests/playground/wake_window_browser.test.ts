@@ -3,12 +3,13 @@
  * process on a seeded wake log: the page shows the newest wakes and a "Show older wakes" button;
  * the button loads the older ones; a `#wake/<id>` link to an older wake loads it and focuses its
  * panel, whose journal opens; and a new wake does not grow the list past what the reader asked.
+ * A long conversation likewise shows its newest items and a "Show older items" button.
  */
 import assert from "node:assert/strict";
 import { waitFor } from "../support/wait_for.ts";
 import { openBrowser } from "./browser.ts";
 import { seededId, seedWakeLog } from "./long_session.ts";
-import { studioClient } from "./studio_support.ts";
+import { type State, studioClient, waitFor as settle } from "./studio_support.ts";
 import { startPlayground } from "./support.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
@@ -102,5 +103,45 @@ Deno.test({
     } finally {
       await Deno.remove(data, { recursive: true });
     }
+  },
+});
+
+Deno.test({
+  name: "studio: a long conversation shows its newest items and loads older ones by keyboard",
+  ...loose,
+  async fn() {
+    await using playground = await startPlayground([], env);
+    const studio = await studioClient(playground);
+    // The welcome message and 55 more (the router twin's rate caps refuse most of their wakes).
+    for (let i = 1; i <= 55; i++) {
+      const reply = await studio.post("api/post", { timeline: studio.timeline, body: `note ${i}` });
+      assert.equal(reply.status, 201);
+    }
+    // The agent answers some of them: wait until every wake is done, so the timeline holds still.
+    const settled = await settle(
+      studio.state,
+      (s) => s.wakes.length > 0 && s.wakes.every((w) => w.finishedAt !== null),
+    );
+    const shown = settled.timelines[0] as State["timelines"][0] & { olderItems: number };
+    const hidden = shown.olderItems;
+    assert.ok(hidden >= 6 && hidden <= 50, `older items: ${hidden}`);
+    await using browser = await openBrowser();
+    const page = await browser.newPage();
+    await page.goto(playground.url);
+    const items = page.locator("#items .item");
+    const older = page.getByRole("button", { name: /^Show \d+ older items?/ });
+    await older.waitFor(WAIT);
+    assert.equal(await older.innerText(), `Show ${hidden} older items (${hidden} not shown)`);
+    assert.equal(await items.count(), 50);
+
+    await older.focus();
+    await page.keyboard.press("Enter");
+    await page.getByText(`Showing ${hidden} older items more.`).waitFor(WAIT);
+    assert.equal(await items.count(), 50 + hidden);
+    assert.match(await items.first().innerText(), /Welcome to the playground/);
+    const last = await items.last().innerText();
+    assert.ok(last.endsWith(shown.items.at(-1)!.body!), last);
+    assert.equal(await older.count(), 0);
+    assert.equal(await playground.stop(), 0, playground.stderr());
   },
 });
