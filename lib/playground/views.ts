@@ -1,7 +1,7 @@
 /**
- * What the page is sent: the human's timelines with their items, and every wake. Items are
- * mapped field by field into {@link ItemView}s — never passed through whole — so nothing the page
- * has no use for (a webhook's ingest token, a blob's signed URL) is ever in a response; the
+ * What the page is sent: the human's timelines with their newest items, and the newest wakes.
+ * Items are mapped field by field into {@link ItemView}s — never passed through whole — so nothing
+ * the page has no use for (a webhook's ingest token, a blob's signed URL) is ever in a response; the
  * serialised snapshot is scrubbed of secrets on top (lib/journal/scrub.ts).
  */
 import type { Item, PlatformClient, TimelineItem } from "../platform/mod.ts";
