@@ -30,6 +30,11 @@
  *    and, while one more wake runs with that context view open, the long tasks (≥ 50 ms) on the
  *    page's main thread and the event-stream bytes and events that wake caused.
  *
+ * 4. A long session against a short one: the first time the session reaches 40 deliveries and
+ *    at its end, the state's size and, in Chromium (medians of three fresh pages), the first
+ *    render, a `#wake/<id>` link to the last wake's panel and (information) to the first one;
+ *    reported as the end's figures over the 40-delivery ones (target ≤ 1.5× for the renders).
+ *
  * Prints a table (or `--json`); exits 1 when a target is missed.
  */
 import { parseArgs } from "node:util";
