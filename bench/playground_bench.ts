@@ -30,6 +30,11 @@
  *    and, while one more wake runs with that context view open, the long tasks (≥ 50 ms) on the
  *    page's main thread and the event-stream bytes and events that wake caused.
  *
+ * 4. A long session against a short one: the first time the session reaches 40 deliveries and
+ *    at its end, the state's size and, in Chromium (medians of three fresh pages), the first
+ *    render, a `#wake/<id>` link to the last wake's panel and (information) to the first one;
+ *    reported as the end's figures over the 40-delivery ones (target ≤ 1.5× for the renders).
+ *
  * Prints a table (or `--json`); exits 1 when a target is missed.
  */
 import { parseArgs } from "node:util";
@@ -39,6 +44,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TARGETS = { firstLoadKb: 300, idleCpuPct: 2 };
+/** The short session a long one is compared with, in deliveries. */
+const SMALL_SESSION = 40;
 const BROWSER_HEADERS = {
   "accept-encoding": "gzip, br",
   "accept": "*/*",
@@ -64,6 +71,8 @@ const DENO_DIR = Deno.env.get("DENO_DIR") ??
 
 /** What the session reads of `/api/state`. */
 interface SessionState {
+  /** How many wakes are older than the newest the state carries (docs/playground.md#a-long-session). */
+  olderWakes: number;
   wakes: {
     id: string;
     startedAt: string;
@@ -317,11 +326,16 @@ try {
       await new Promise((r) => setTimeout(r, 250));
     }
   };
+  const growth: Awaited<ReturnType<typeof growthPoint>>[] = [];
   for (let i = 1; i <= WAKES; i++) {
     const posted = performance.now();
     await ask(`@${state0.agent.handle} question ${i}: what is ${i} times seven?`);
     wakeMs.push(performance.now() - posted);
     if (checkpoints.includes(i)) latency.push(await stateLatency(url, i));
+    // The small session the long one is compared with: the first time it reaches SMALL deliveries.
+    if (growth.length === 0 && await deliveries(url) >= SMALL_SESSION) {
+      growth.push(await growthPoint(url));
+    }
     if (!values.json && i % 25 === 0) {
       console.error(`… ${i} wakes (${round((performance.now() - sessionStarted) / 1000)} s)`);
     }
@@ -334,11 +348,21 @@ try {
     wakeP95Ms: Math.round(quantile(sortedWakes, 0.95)),
   };
   report.stateLatency = latency;
+  growth.push(await growthPoint(url));
+  report.growth = growthRatios(growth);
   report.firstLoadAfter = await firstLoad(url);
   const finalState = await (await fetch(`${url}api/state`)).json() as {
-    wakes: { id: string; code: number | null; outcome: string }[];
+    olderWakes: number;
+    wakes: { id: string; n: number; code: number | null; outcome: string }[];
   };
-  report.outcomes = finalState.wakes.reduce<Record<string, number>>((acc, w) => {
+  // Every wake's outcome: the state carries the newest; the older ones come a page at a time.
+  const everyWake = [...finalState.wakes];
+  while (everyWake[0] && everyWake[0].n > 1) {
+    const older = await (await fetch(`${url}api/wakes?before=${everyWake[0].n}&limit=200`))
+      .json() as typeof finalState;
+    everyWake.unshift(...older.wakes);
+  }
+  report.outcomes = everyWake.reduce<Record<string, number>>((acc, w) => {
     const key = w.outcome ?? `code ${w.code}`;
     acc[key] = (acc[key] ?? 0) + 1;
     return acc;
@@ -352,6 +376,79 @@ try {
 } finally {
   await playground.stop();
   await Deno.remove(data, { recursive: true }).catch(() => {});
+}
+
+// ---- a long session against a short one ---------------------------------------------------
+
+/** Every delivery so far: the wakes the state carries and the older ones it counts. */
+async function deliveries(url: string): Promise<number> {
+  const state = await (await fetch(`${url}api/state`)).json() as SessionState;
+  return state.olderWakes + state.wakes.length;
+}
+
+/**
+ * At the session's size now: the state's JSON size and, in Chromium, the median of three of
+ * (a) the first render — navigation until the conversation and the wakes are rendered, and the
+ * next frame — (b) navigation to the last wake's panel by its link (`#wake/<id>`: the panel
+ * rendered and focused, and the next frame) and (c), for information, the same to the first
+ * wake's panel, which loads every older wake.
+ */
+async function growthPoint(url: string) {
+  const text = await (await fetch(`${url}api/state`)).text();
+  const state = JSON.parse(text) as SessionState & { wakes: { id: string }[] };
+  const point = {
+    deliveries: state.olderWakes + state.wakes.length,
+    stateBytes: new TextEncoder().encode(text).length,
+    panels: 0,
+    firstRenderMs: null as number | null,
+    toLastPanelMs: null as number | null,
+    toFirstPanelMs: null as number | null,
+  };
+  if (!BROWSER) return point;
+  const last = state.wakes.at(-1)!.id;
+  const first = state.olderWakes > 0
+    ? (await (await fetch(`${url}api/wakes?before=2&limit=1`)).json() as SessionState).wakes[0].id
+    : state.wakes[0].id;
+  const { openBrowser } = await import("../tests/playground/browser.ts");
+  await using context = await openBrowser();
+  const timed = async (href: string, ready: string[]): Promise<number> => {
+    const page = await context.newPage();
+    const started = performance.now();
+    await page.goto(href);
+    for (const selector of ready) await page.waitForSelector(selector, { timeout: 120_000 });
+    await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))");
+    const ms = performance.now() - started;
+    panels.push(await page.locator("article.wake").count());
+    await page.close();
+    return ms;
+  };
+  const median = async (href: string, ready: string[]) => {
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) runs.push(await timed(href, ready));
+    return Math.round(runs.sort((a, b) => a - b)[1]);
+  };
+  const focused = (id: string) => [`article.wake[data-wake="${id}"]:focus`];
+  const panels: number[] = [];
+  point.firstRenderMs = await median(url, ["#items .item", "article.wake"]);
+  // The panels a first render builds (a link to the first wake loads every older one).
+  point.panels = panels[0];
+  point.toLastPanelMs = await median(`${url}#wake/${last}`, focused(last));
+  point.toFirstPanelMs = await median(`${url}#wake/${first}`, focused(first));
+  return point;
+}
+
+/** The long session's figures over the short one's. */
+function growthRatios(points: Awaited<ReturnType<typeof growthPoint>>[]) {
+  const [small, long] = points.length === 2 ? points : [points[0], points[0]];
+  const ratio = (a: number | null, b: number | null) =>
+    a !== null && b !== null && b > 0 ? round(a / b, 2) : null;
+  return {
+    small,
+    long,
+    firstRenderRatio: ratio(long.firstRenderMs, small.firstRenderMs),
+    toLastPanelRatio: ratio(long.toLastPanelMs, small.toLastPanelMs),
+    stateRatio: ratio(long.stateBytes, small.stateBytes),
+  };
 }
 
 // ---- Chromium ------------------------------------------------------------------------------
@@ -523,6 +620,23 @@ if (values.json) {
       } JSON; p50 ${l.p50Ms} ms, p95 ${l.p95Ms} ms`,
     ]);
   }
+  const g = report.growth as ReturnType<typeof growthRatios>;
+  for (const p of [g.small, g.long]) {
+    rows.push([
+      `at ${p.deliveries} deliveries (${p.panels} panels)`,
+      "(information)",
+      `state ${kb(p.stateBytes)}; first render ${p.firstRenderMs ?? "–"} ms; link to the last ` +
+      `wake's panel ${p.toLastPanelMs ?? "–"} ms; link to the first wake's panel ` +
+      `${p.toFirstPanelMs ?? "–"} ms (medians of 3)`,
+    ]);
+  }
+  rows.push([
+    `${g.long.deliveries} ÷ ${g.small.deliveries} deliveries`,
+    "≤ 1.5× (render)",
+    `first render ${g.firstRenderRatio ?? "–"}×; last wake's panel ${
+      g.toLastPanelRatio ?? "–"
+    }×; state size ${g.stateRatio ?? "–"}×`,
+  ]);
   const b = report.browser as Awaited<ReturnType<typeof inChromium>> | undefined;
   if (b) {
     rows.push([

@@ -13,6 +13,7 @@ import { handlePage, newPageToken, type PageContext } from "./page_routes.ts";
 import { openWorld, type PlaygroundWorld } from "./world.ts";
 import type { Seat } from "../demo/world.ts";
 import { Studio } from "./studio.ts";
+import { WAKE_WINDOW } from "./wake_window.ts";
 import { appendWakeLog, readWakeLog, wakeLogPath } from "./wake_log.ts";
 import { errorMessage } from "../base/error_text.ts";
 
@@ -164,6 +165,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
 }
 
 async function snapshot(world: PlaygroundWorld, model: string, studio: Studio): Promise<Snapshot> {
+  const newest = studio.newestSummaries();
   return {
     human: { handle: world.human.handle, name: world.human.name },
     humans: world.humans.map((s) => ({ handle: s.handle, name: s.name })),
@@ -171,7 +173,9 @@ async function snapshot(world: PlaygroundWorld, model: string, studio: Studio): 
     model,
     prices: studio.prices,
     timelines: await timelineViews(world.human.client),
-    wakes: studio.summaries(),
+    wakes: newest.wakes,
+    olderWakes: newest.older,
+    wakeWindow: WAKE_WINDOW,
   };
 }
 

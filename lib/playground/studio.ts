@@ -22,6 +22,7 @@ import type { ToolCallView } from "./transcript_view.ts";
 import { type Pricing, summariseWake, type WakeSummary } from "./wake_summary.ts";
 import { WAKE_SETTINGS, type WakeRunner, type WakeView } from "./wakes.ts";
 import { addHumanSeat, type PlaygroundWorld } from "./world.ts";
+import { newestWakes, wakesBefore, type WakeSlice } from "./wake_window.ts";
 import type { JournalLine } from "./journal_view.ts";
 
 /** Everything a panel shows of one wake beyond its summary. */
@@ -91,9 +92,33 @@ export class Studio {
     };
   }
 
-  /** Every wake's summary, in the order they were called for. */
-  summaries(): WakeSummary[] {
-    return this.#options.runner.wakes.map((wake, i) => summariseWake(wake, i + 1, this.#pricing));
+  /** How many wakes there are, queued, running or finished. */
+  get wakeCount(): number {
+    return this.#options.runner.wakes.length;
+  }
+
+  /** The newest wakes' summaries (what the state carries) and how many are older. */
+  newestSummaries(): WakeSlice<WakeSummary> {
+    return this.#summarised(newestWakes(this.#options.runner.wakes));
+  }
+
+  /** The summaries of the newest `limit` wakes numbered below `before`. */
+  summariesBefore(before: number, limit: number): WakeSlice<WakeSummary> {
+    return this.#summarised(wakesBefore(this.#options.runner.wakes, before, limit));
+  }
+
+  /** One wake's summary by id; null for an unknown id. */
+  summaryOf(id: string): WakeSummary | null {
+    const wake = this.#options.runner.wake(id);
+    return wake ? this.summary(wake) : null;
+  }
+
+  /** Summarises a slice: only the wakes it holds are summarised, numbered from its start. */
+  #summarised(slice: WakeSlice<WakeView>): WakeSlice<WakeSummary> {
+    return {
+      wakes: slice.wakes.map((wake, i) => summariseWake(wake, slice.older + i + 1, this.#pricing)),
+      older: slice.older,
+    };
   }
 
   /** One wake's summary. */

@@ -9,11 +9,13 @@ import { isUuid } from "../base/uuid.ts";
 import { editable } from "./drafts.ts";
 import { json, jsonBody, Refusal } from "./http.ts";
 import type { PageContext } from "./page_context.ts";
+import { olderQuery, pageLimit } from "./wake_window.ts";
+import { itemsBefore } from "./views.ts";
 
 /** The most turns one replay takes. */
 export const MAX_REPLAY_TURNS = 20;
 
-const WAKE = /^\/api\/wakes\/([A-Za-z0-9-]{1,64})(\/context)?$/;
+const WAKE = /^\/api\/wakes\/([A-Za-z0-9-]{1,64})(\/context|\/summary)?$/;
 
 const DraftBody = z.object({ path: z.string().min(1).max(200), text: z.string().max(200_000) });
 const ReplayBody = z.object({
@@ -35,12 +37,30 @@ export async function studioRead(url: URL, ctx: PageContext): Promise<Response |
   const { studio } = ctx;
   const wake = url.pathname.match(WAKE);
   if (wake) {
-    const found = wake[2] ? await studio.context(wake[1]) : await studio.details(wake[1]);
+    const found = wake[2] === "/context"
+      ? await studio.context(wake[1])
+      : wake[2] === "/summary"
+      ? studio.summaryOf(wake[1])
+      : await studio.details(wake[1]);
     if (found === null) throw new Refusal(404, `No wake ${wake[1]}.`);
     return json(found);
   }
   const timeline = () => timelineParam(url, ctx);
   switch (url.pathname) {
+    case "/api/wakes": {
+      const query = olderQuery(url.searchParams, studio.wakeCount);
+      if ("problem" in query) throw new Refusal(400, query.problem);
+      return json(studio.summariesBefore(query.before, query.limit));
+    }
+    case "/api/items": {
+      const before = url.searchParams.get("before") ?? "";
+      if (!isUuid(before)) throw new Refusal(400, "before must be the uuid of an item shown.");
+      const limit = pageLimit(url.searchParams.get("limit"));
+      if (typeof limit === "string") throw new Refusal(400, limit);
+      const page = await itemsBefore(ctx.world.human.client, timeline(), before, limit);
+      if (!page) throw new Refusal(404, `No item ${before} on that timeline.`);
+      return json(page);
+    }
     case "/api/drafts":
       return json({ dir: studio.draft().dir, files: await studio.draft().files() });
     case "/api/notes":

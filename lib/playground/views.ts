@@ -1,7 +1,7 @@
 /**
- * What the page is sent: the human's timelines with their items, and every wake. Items are
- * mapped field by field into {@link ItemView}s — never passed through whole — so nothing the page
- * has no use for (a webhook's ingest token, a blob's signed URL) is ever in a response; the
+ * What the page is sent: the human's timelines with their newest items, and the newest wakes.
+ * Items are mapped field by field into {@link ItemView}s — never passed through whole — so nothing
+ * the page has no use for (a webhook's ingest token, a blob's signed URL) is ever in a response; the
  * serialised snapshot is scrubbed of secrets on top (lib/journal/scrub.ts).
  */
 import type { Item, PlatformClient, TimelineItem } from "../platform/mod.ts";
@@ -41,7 +41,10 @@ export interface TimelineView {
   readonly locked: boolean;
   /** Every viewer's handle, owner first. */
   readonly viewers: readonly string[];
+  /** The newest {@link ITEM_WINDOW} items, oldest first. */
   readonly items: readonly ItemView[];
+  /** How many items are older than the first of `items` (`GET /api/items` pages them). */
+  readonly olderItems: number;
 }
 
 /** Everything the page renders first; a panel asks for a wake's details when it is opened. */
@@ -60,7 +63,12 @@ export interface Snapshot {
     readonly problem: string | null;
   };
   readonly timelines: readonly TimelineView[];
+  /** The newest {@link wakeWindow} wakes, oldest first (docs/playground.md#a-long-session). */
   readonly wakes: readonly WakeSummary[];
+  /** How many wakes are older than the first of `wakes` (`GET /api/wakes?before=N` pages them). */
+  readonly olderWakes: number;
+  /** How many of the newest wakes the state carries, at most. */
+  readonly wakeWindow: number;
 }
 
 /**
@@ -117,7 +125,10 @@ export function itemView(item: TimelineItem): ItemView {
   }
 }
 
-/** Reads every timeline the human views, newest first, with its items. */
+/** How many of a timeline's newest items the state carries (docs/playground.md#a-long-session). */
+export const ITEM_WINDOW = 50;
+
+/** Reads every timeline the human views, newest first, with its newest items. */
 export async function timelineViews(client: PlatformClient): Promise<TimelineView[]> {
   const page = await client.timelines.page();
   const views: TimelineView[] = [];
@@ -128,8 +139,26 @@ export async function timelineViews(client: PlatformClient): Promise<TimelineVie
       name: full.name,
       locked: full.locked,
       viewers: [full.owner.handle, ...full.participants.flatMap((p) => p.handle ? [p.handle] : [])],
-      items: items.map(itemView),
+      items: items.slice(-ITEM_WINDOW).map(itemView),
+      olderItems: Math.max(0, items.length - ITEM_WINDOW),
     });
   }
   return views;
+}
+
+/**
+ * The `limit` items of `timeline` just older than the item `before`, oldest first, and how many
+ * are older still; null when `before` is not an item of that timeline.
+ */
+export async function itemsBefore(
+  client: PlatformClient,
+  timeline: string,
+  before: string,
+  limit: number,
+): Promise<{ items: ItemView[]; older: number } | null> {
+  const { items } = await client.timelines.get(timeline);
+  const end = items.findIndex((item) => item.content.uuid === before);
+  if (end < 0) return null;
+  const start = Math.max(0, end - limit);
+  return { items: items.slice(start, end).map(itemView), older: start };
 }

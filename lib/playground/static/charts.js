@@ -1,15 +1,16 @@
-// Charts over the session's finished wakes: inline SVG, one bar group per wake, numbered as the
-// panels. A value nobody knows (a cost without a price, a cache-hit ratio without input tokens)
-// is drawn as "no data", never as zero; a chart with no value at all says so instead.
+// Charts over the finished wakes the page holds (the newest, and the older ones the reader
+// loaded): inline SVG, one bar group per wake, numbered as the panels. A value nobody knows (a
+// cost without a price, a cache-hit ratio without input tokens) is drawn as "no data", never as
+// zero; a chart with no value at all says so instead.
 
 import { h, num, s, usd } from "./dom.js";
 import { store } from "./store.js";
 
 /**
- * A bar chart. `series`: [{name, cls, values}] where a value may be null (no data); `format`
- * spells a value. Its accessible name lists every value.
+ * A bar chart. `numbers`: each bar group's wake number; `series`: [{name, cls, values}] where a
+ * value may be null (no data); `format` spells a value. Its accessible name lists every value.
  */
-function barChart(title, series, format, empty) {
+function barChart(title, numbers, series, format, empty) {
   const n = series[0].values.length;
   const known = series.flatMap((sr) => sr.values.filter((v) => v !== null));
   if (known.length === 0) {
@@ -28,7 +29,7 @@ function barChart(title, series, format, empty) {
   series.forEach((sr, si) => {
     sr.values.forEach((v, i) => {
       const x = left + i * slot + si * barWidth;
-      const label = `Wake ${i + 1} ${sr.name}: ${v === null ? "no data" : format(v)}`;
+      const label = `Wake ${numbers[i]} ${sr.name}: ${v === null ? "no data" : format(v)}`;
       if (v === null) {
         bars.push(s(
           "rect",
@@ -58,7 +59,7 @@ function barChart(title, series, format, empty) {
         s(
           "text",
           { x: left + i * slot + slot / 2, y: height - 4, "text-anchor": "middle" },
-          String(i + 1),
+          String(numbers[i]),
         ),
       ]
       : []
@@ -88,7 +89,7 @@ function barChart(title, series, format, empty) {
   return h("figure", { className: "chart" }, h("figcaption", {}, title), svg, legend);
 }
 
-/** Renders the four charts over `done` (finished wakes that ran). */
+/** Renders the four charts over `done` (the finished wakes that ran, of those the page holds). */
 export function renderCharts(done) {
   const charts = document.getElementById("charts");
   if (done.length === 0) {
@@ -96,6 +97,7 @@ export function renderCharts(done) {
     return;
   }
   const pick = (f) => done.map(f);
+  const numbers = pick((w) => w.n);
   const prices = store.state.prices;
   const unpriced = prices.problem
     ? `No cost: ${prices.problem}`
@@ -103,6 +105,7 @@ export function renderCharts(done) {
   charts.replaceChildren(
     barChart(
       "Tokens per wake",
+      numbers,
       [
         { name: "in", cls: "s-in", values: pick((w) => w.tokensIn) },
         { name: "out", cls: "s-out", values: pick((w) => w.tokensOut) },
@@ -113,12 +116,14 @@ export function renderCharts(done) {
     ),
     barChart(
       "Cost per wake (USD)",
+      numbers,
       [{ name: "cost", cls: "s-cost", values: pick((w) => w.cost.usd) }],
       (v) => usd(v),
       unpriced,
     ),
     barChart(
       "Cache hit per wake (cached ÷ in)",
+      numbers,
       [{
         name: "cache hit",
         cls: "s-cached",
@@ -129,6 +134,7 @@ export function renderCharts(done) {
     ),
     barChart(
       "Wake duration",
+      numbers,
       [{ name: "seconds", cls: "s-time", values: pick((w) => (w.ms ?? 0) / 1000) }],
       (v) => `${v.toFixed(2)} s`,
       "No wake finished yet.",

@@ -7,9 +7,9 @@ import { loadDrafts, wireDrafts } from "./drafts.js";
 import { loadNotes, wireMemory } from "./memory.js";
 import { store } from "./store.js";
 import { wireTabs } from "./tabs.js";
-import { renderTimelines, wireComposer } from "./timeline.js";
+import { applyTimelines, forgetOlderItems, renderTimelines, wireComposer } from "./timeline.js";
 import { loadTools, wireTools } from "./tools.js";
-import { applyWakes, renderWakes } from "./wakes.js";
+import { applyWakes, renderWakes, showLinkedWake } from "./wakes.js";
 
 /** Panels that load what they show when first shown. */
 const loaded = new Set();
@@ -41,21 +41,23 @@ function renderAll() {
 
 function connect() {
   const events = new EventSource("/api/events");
+  let first = true;
   events.addEventListener("state", (event) => {
     store.state = JSON.parse(event.data);
+    forgetOlderItems();
     say("connection", "Live");
     keepingFocus(renderAll);
     const shown = document.querySelector('[role="tab"][aria-selected="true"]');
     if (shown) showPanel(shown.getAttribute("aria-controls"));
+    // A link to a wake's panel opens it once the first state is in (not on a reconnect).
+    if (first) showLinkedWake();
+    first = false;
   });
   events.addEventListener("update", (event) => {
     if (!store.state) return;
     const update = JSON.parse(event.data);
     keepingFocus(() => {
-      if (update.timelines) {
-        store.state.timelines = update.timelines;
-        renderTimelines();
-      }
+      if (update.timelines) applyTimelines(update.timelines);
       applyWakes(update.wakes);
     });
   });
@@ -67,4 +69,5 @@ wireDrafts();
 wireMemory();
 wireTools();
 wireTabs(document.getElementById("studio-tabs"), showPanel);
+addEventListener("hashchange", () => showLinkedWake());
 connect();

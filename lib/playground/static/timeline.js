@@ -2,8 +2,8 @@
 // them — post as any human seat, mention a viewer, upload a file, schedule a task, seat
 // another human.
 
-import { post, say } from "./api.js";
-import { h, time } from "./dom.js";
+import { get, post, say } from "./api.js";
+import { h, num, plural, time } from "./dom.js";
 import { currentSeat, currentTimeline, store } from "./store.js";
 
 /** Each item's element by uuid, with the text it was built from, reused while that is unchanged. */
@@ -12,6 +12,71 @@ const itemNodes = new Map();
 let shown = null;
 /** Whether the list keeps its end in view (the reader has not scrolled up to read). */
 let following = true;
+/**
+ * The older items the reader loaded, by timeline uuid, oldest first: the state carries only each
+ * timeline's newest items (docs/playground.md#a-long-session).
+ */
+const loadedOlder = new Map();
+
+/** Forgets the older items loaded: a new state (a reconnect) starts each list afresh. */
+export function forgetOlderItems() {
+  loadedOlder.clear();
+}
+
+/**
+ * Takes an update's timelines. Items that slide out of a timeline's newest while the reader has
+ * older ones loaded join those, so the list never has a gap; otherwise they count as older.
+ */
+export function applyTimelines(timelines) {
+  for (const t of timelines) {
+    const loaded = loadedOlder.get(t.uuid);
+    const before = store.state.timelines.find((x) => x.uuid === t.uuid);
+    if (!loaded?.length || !before || t.items.length === 0) continue;
+    const first = t.items[0].uuid;
+    const known = new Set(loaded.map((i) => i.uuid));
+    // Item uuids are UUIDv7: their order is the timeline's.
+    loaded.push(...before.items.filter((i) => i.uuid < first && !known.has(i.uuid)));
+  }
+  store.state.timelines = timelines;
+  renderTimelines();
+}
+
+/** The "Show older messages" control above the items, while the timeline has older ones. */
+function renderOlderItems(timeline) {
+  const box = document.getElementById("older-items");
+  const left = timeline.olderItems - (loadedOlder.get(timeline.uuid)?.length ?? 0);
+  if (left <= 0) {
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(h("button", {
+    type: "button",
+    className: "secondary small",
+    "data-key": `older-items/${timeline.uuid}`,
+    onclick: () => showOlderItems(timeline.uuid),
+  }, `Show ${plural(Math.min(50, left), "older item")} (${num(left)} not shown)`));
+}
+
+/** Fetches the next page of older items of the timeline shown. */
+async function showOlderItems(uuid) {
+  const timeline = store.state.timelines.find((t) => t.uuid === uuid);
+  if (!timeline) return;
+  const loaded = loadedOlder.get(uuid) ?? [];
+  const first = loaded[0] ?? timeline.items[0];
+  say("items-status", "Loading older items…");
+  try {
+    const page = await get(
+      `/api/items?timeline=${uuid}&before=${encodeURIComponent(first.uuid)}&limit=50`,
+    );
+    loadedOlder.set(uuid, [...page.items, ...loaded.filter((i) => i.uuid >= first.uuid)]);
+    say("items-status", `Showing ${plural(page.items.length, "older item")} more.`);
+    following = false;
+    renderTimelines();
+    document.getElementById("items").scrollTop = 0;
+  } catch (error) {
+    say("items-status", `Could not load older items: ${error.message}`);
+  }
+}
 
 /** Renders the timeline tabs, the items and the composer's seat and mention buttons. */
 export function renderTimelines() {
@@ -44,7 +109,9 @@ export function renderTimelines() {
   // view unless the reader scrolled up to read.
   if (shown !== timeline.uuid) following = true;
   shown = timeline.uuid;
-  reconcile(items, timeline.items.map(cachedItem));
+  const older = loadedOlder.get(timeline.uuid) ?? [];
+  reconcile(items, [...older, ...timeline.items].map(cachedItem));
+  renderOlderItems(timeline);
   if (following) items.scrollTop = items.scrollHeight;
   renderSeats();
   renderMentions(timeline);

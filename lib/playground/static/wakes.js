@@ -1,8 +1,11 @@
 // The wakes: one panel per delivery, newest first. A panel shows the summary the state carries;
 // its sections (the context view, the turn record, the journal, the tool calls, the narration)
-// are fetched from the server when opened, and again when an update changes the wake.
+// are fetched from the server when opened, and again when an update changes the wake. The state
+// carries only the newest wakes (docs/playground.md#a-long-session): older ones are fetched a
+// page at a time when the reader asks ("Show older wakes", or a link to an older wake's panel),
+// and new wakes never grow the list past what the reader asked for.
 
-import { get } from "./api.js";
+import { get, say } from "./api.js";
 import { renderCharts } from "./charts.js";
 import { renderContext } from "./context_view.js";
 import { costText, details, h, num, pct, plural, seconds, time } from "./dom.js";
@@ -13,6 +16,8 @@ import { store } from "./store.js";
 const panels = new Map();
 /** Fetched details by wake id, keyed by what changes when the wake does. */
 const fetched = new Map();
+/** How many panels the list keeps: the state's window plus the older ones the reader loaded. */
+let keep = 0;
 
 function fetchOnce(wake, what) {
   const key = `${what}:${wake.id}`;
@@ -26,12 +31,18 @@ function fetchOnce(wake, what) {
   return promise;
 }
 
-/** Renders every wake and the charts from the state. */
+function chartWakes() {
+  renderCharts(store.state.wakes.filter((w) => w.finishedAt && !w.skipped));
+}
+
+/** Renders every wake the state carries, the charts and the control for older wakes. */
 export function renderWakes() {
   const wakes = store.state.wakes;
-  renderCharts(wakes.filter((w) => w.finishedAt && !w.skipped));
+  keep = store.state.wakeWindow;
+  chartWakes();
   const box = document.getElementById("wakes");
   panels.clear();
+  renderOlder();
   if (wakes.length === 0) {
     box.replaceChildren(
       h("p", { className: "empty" }, "No wake yet: post a message that mentions the agent."),
@@ -47,7 +58,10 @@ function panelOf(wake) {
   return panel;
 }
 
-/** Applies an update's wakes: replaces or appends each, re-rendering only what it touched. */
+/**
+ * Applies an update's wakes: replaces or appends each, re-rendering only what it touched; then
+ * drops the oldest panels past what the reader asked to see (they count as older again).
+ */
 export function applyWakes(wakes) {
   const state = store.state;
   const box = document.getElementById("wakes");
@@ -55,6 +69,8 @@ export function applyWakes(wakes) {
   let finished = false;
   for (const wake of wakes) {
     const at = state.wakes.findLastIndex((w) => w.id === wake.id);
+    // A wake older than the list's oldest is counted among the older ones already.
+    if (at < 0 && state.wakes.length > 0 && wake.n < state.wakes[0].n) continue;
     if (at < 0) state.wakes.push(wake);
     else state.wakes[at] = wake;
     finished ||= wake.finishedAt !== null;
@@ -63,7 +79,111 @@ export function applyWakes(wakes) {
     if (old) old.replaceWith(panel);
     else box.prepend(panel);
   }
-  if (finished) renderCharts(state.wakes.filter((w) => w.finishedAt && !w.skipped));
+  const trimmed = trim();
+  if (finished || trimmed) chartWakes();
+  if (trimmed) renderOlder();
+}
+
+/** Drops the oldest panels past {@link keep}, but never the one the reader is in. */
+function trim() {
+  const state = store.state;
+  let dropped = 0;
+  while (state.wakes.length > keep) {
+    const panel = panels.get(state.wakes[0].id);
+    if (panel?.contains(document.activeElement)) break;
+    panel?.remove();
+    panels.delete(state.wakes.shift().id);
+    state.olderWakes++;
+    dropped++;
+  }
+  return dropped > 0;
+}
+
+/** The "Show older wakes" control under the list, while there are older wakes. */
+function renderOlder() {
+  const state = store.state;
+  const box = document.getElementById("older-wakes");
+  if (!state.olderWakes) {
+    box.replaceChildren();
+    return;
+  }
+  const next = Math.min(state.wakeWindow, state.olderWakes);
+  box.replaceChildren(
+    h("button", {
+      type: "button",
+      className: "secondary",
+      "data-key": "older-wakes",
+      onclick: showOlder,
+    }, `Show ${plural(next, "older wake")} (${num(state.olderWakes)} not shown)`),
+  );
+}
+
+/** Fetches the next page of older wakes into the list, for the button. */
+async function showOlder() {
+  say("older-status", "Loading older wakes…");
+  try {
+    const added = await loadOlder(store.state.wakeWindow);
+    const left = store.state.olderWakes;
+    say(
+      "older-status",
+      `Showing ${plural(added.length, "older wake")} more${
+        left ? `; ${num(left)} older not shown` : "; every wake is shown"
+      }.`,
+    );
+    // The button stays while there are more; once it is gone, focus the first panel it added.
+    if (!left && added.length) panels.get(added.at(-1).id)?.focus();
+  } catch (error) {
+    say("older-status", `Could not load older wakes: ${error.message}`);
+  }
+}
+
+/** Adds the `limit` wakes just older than the list's oldest; resolves to them. */
+async function loadOlder(limit) {
+  const state = store.state;
+  const before = state.wakes[0]?.n ?? state.olderWakes + 1;
+  const page = await get(`/api/wakes?before=${before}&limit=${limit}`);
+  // A reconnect replaced the state meanwhile: its list starts afresh.
+  if (store.state !== state || state.wakes[0]?.n !== before) return [];
+  state.wakes.unshift(...page.wakes);
+  state.olderWakes = page.older;
+  keep += page.wakes.length;
+  document.getElementById("wakes").append(...page.wakes.map((wake) => panelOf(wake)).reverse());
+  chartWakes();
+  renderOlder();
+  return page.wakes;
+}
+
+/**
+ * Opens the panel a `#wake/<id>` link names: loads the older wakes down to it when it is not in
+ * the list, shows the Wakes tab, scrolls to the panel and focuses it.
+ */
+export async function showLinkedWake() {
+  const match = location.hash.match(/^#wake\/([A-Za-z0-9-]{1,64})$/);
+  if (!match || !store.state) return;
+  const id = match[1];
+  if (!panels.has(id)) {
+    say("older-status", "Loading the linked wake…");
+    try {
+      const target = await get(`/api/wakes/${id}/summary`);
+      while (!panels.has(id) && store.state.wakes.length && store.state.wakes[0].n > target.n) {
+        const added = await loadOlder(store.state.wakeWindow);
+        if (added.length === 0) break;
+      }
+    } catch (error) {
+      say("older-status", `Could not open the linked wake: ${error.message}`);
+      return;
+    }
+  }
+  const panel = panels.get(id);
+  if (!panel) {
+    say("older-status", `No wake ${id} on this page.`);
+    return;
+  }
+  say("older-status", `Showing wake ${panel.dataset.n}.`);
+  const tab = document.getElementById("tab-wakes");
+  if (tab.getAttribute("aria-selected") !== "true") tab.click();
+  panel.scrollIntoView({ block: "start" });
+  panel.focus();
 }
 
 /** The router twin's handling of the delivery, in one line. */
@@ -168,13 +288,21 @@ function renderWake(wake) {
     "article",
     {
       className: `wake${running ? " running" : ""}`,
+      id: key,
+      tabindex: "-1",
       "data-wake": wake.id,
+      "data-n": wake.n,
       "aria-labelledby": `${key}/h`,
     },
     h(
       "header",
       { className: "wake-head" },
       h("h3", { id: `${key}/h` }, `Wake ${wake.n} · @${wake.agent}`),
+      h("a", {
+        href: `#${key}`,
+        className: "permalink",
+        "aria-label": `Link to wake ${wake.n}`,
+      }, "Link"),
       h("span", { className: `badge outcome-${wake.outcome}` }, wake.outcome),
       wake.chain
         ? h(
