@@ -49,6 +49,21 @@ const HOLD = 30_000; // long enough never to answer: the kill always lands first
  */
 const NO_CATCH_UP = { env: { HARNESS_CATCH_UP: "off" } };
 
+/**
+ * Starts a wake (with `args`) and SIGKILLs it once the model has been asked `calls` times: the
+ * scripts hold that call, so the wake dies with it in flight.
+ */
+async function killAtModelCall(
+  w: World,
+  calls: number,
+  what: string,
+  args: string[] = [],
+): Promise<void> {
+  const dying = spawnWake(w, args);
+  await waitFor(what, () => w.model.hits("chat") >= calls, 20_000, dying.stderr);
+  await dying.kill();
+}
+
 /** Each scenario has its own world; most of their time is spent waiting on a wake process. */
 const sideBySide = new SideBySide(4);
 
@@ -120,9 +135,7 @@ Deno.test(
       calls(createCall("pong")),
     );
     w.model.reply("chat", text("Answered."));
-    const dying = spawnWake(w);
-    await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 1, "the model call");
     // The user turn was on disk before the model saw it; the claim is left in flight.
     const turn = (await session(w)).find((x) => x.role === "user");
     assert.deepEqual(turn?.items, [m.content.uuid]);
@@ -260,9 +273,7 @@ Deno.test(
     const m = await say(w, "ping");
     w.model.reply("chat", calls(createCall("pong")), text("never seen", HOLD));
     w.model.reply("chat", text("Answered after a restart."));
-    const dying = spawnWake(w);
-    await waitFor("the second model call", () => w.model.hits("chat") >= 2, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 2, "the second model call");
     assert.deepEqual(await agentPosts(w), ["pong"]);
 
     const primers = () => w.sandbox.requests.filter((r) => r.path === "/users/dashboard.md").length;
@@ -310,9 +321,7 @@ Deno.test(
       calls(createCall("both")),
     );
     w.model.reply("chat", text("Answered."));
-    const dying = spawnWake(w);
-    await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 1, "the model call");
     for (const m of [first, second]) {
       assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "in-flight");
     }
@@ -335,9 +344,7 @@ Deno.test(
     const third = await say(w, "three");
     w.model.reply("chat", calls(createCall("all three")), text("never seen", HOLD));
     w.model.reply("chat", text("Answered after a restart."));
-    const dying = spawnWake(w);
-    await waitFor("the second model call", () => w.model.hits("chat") >= 2, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 2, "the second model call");
     const batch = [first, second, third];
     for (const m of batch) {
       assert.equal((await claimOf(w, "messages", m.content.uuid))?.phase, "in-flight");
@@ -392,9 +399,7 @@ Deno.test(
     const a = await upload(w, "notes.txt");
     w.model.reply("chat", { ...calls(createCall("Got the file.")), delayMs: HOLD });
     w.model.reply("chat", calls(createCall("Got the file.")), text("Acknowledged."));
-    const dying = spawnWake(w, ["--asset", a.content.uuid]); // the router's trigger
-    await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 1, "the model call", ["--asset", a.content.uuid]); // the router's trigger
     const log = await recover(w, w.model);
     assert.match(log, new RegExp(`WARNING re-driving item=${a.content.uuid} kind=asset`));
     assert.deepEqual(await agentPosts(w), ["Got the file."]);
@@ -438,9 +443,7 @@ Deno.test(
     await using w = await world(NO_CATCH_UP);
     const a = await upload(w, "notes.txt");
     w.model.reply("chat", calls(createCall("Got the file.")), text("x", HOLD), text("Done."));
-    const dying = spawnWake(w, ["--asset", a.content.uuid]); // the router's trigger
-    await waitFor("the second model call", () => w.model.hits("chat") >= 2, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 2, "the second model call", ["--asset", a.content.uuid]); // the router's trigger
     const log = await recover(w, w.model);
     assert.match(log, new RegExp(`WARNING resuming item=${a.content.uuid} kind=asset`));
     assert.doesNotMatch(log, /re-issued/);
@@ -461,9 +464,7 @@ Deno.test(
     w.model.reply("chat", calls(createCall("Got one.")), text("One done."));
     w.model.reply("chat", { ...calls(createCall("Got two.")), delayMs: HOLD });
     w.model.reply("chat", calls(createCall("Got two.")), text("Two done."));
-    const dying = spawnWake(w);
-    await waitFor("item 2's model call", () => w.model.hits("chat") >= 3, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 3, "item 2's model call");
     assert.equal((await claimOf(w, "assets", a1.content.uuid))?.phase, "done");
     assert.notEqual(await mark(w, "assets"), a2.content.uuid); // died before the mark advanced
     const log = await recover(w, w.model);
@@ -507,9 +508,7 @@ Deno.test(
     const t = await activatedTask(w, "check the build");
     w.model.reply("chat", { ...scheduleCall("check again"), delayMs: HOLD });
     w.model.reply("chat", scheduleCall("check again"), text("Rescheduled."));
-    const dying = spawnWake(w);
-    await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 1, "the model call");
     assert.deepEqual(await seenTasks(w), []);
     const log = await recover(w, w.model);
     assert.match(log, new RegExp(`WARNING re-driving item=${t.content.uuid} kind=task`));
@@ -550,9 +549,7 @@ Deno.test(
     await using w = await world(NO_CATCH_UP);
     const t = await activatedTask(w, "check the build");
     w.model.reply("chat", scheduleCall("check again"), text("x", HOLD), text("Rescheduled."));
-    const dying = spawnWake(w);
-    await waitFor("the second model call", () => w.model.hits("chat") >= 2, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 2, "the second model call");
     const log = await recover(w, w.model);
     assert.match(log, new RegExp(`WARNING resuming item=${t.content.uuid} kind=task`));
     assert.doesNotMatch(log, /re-issued/);
@@ -568,9 +565,7 @@ Deno.test(
     const t2 = await activatedTask(w, "second chore");
     w.model.reply("chat", text("First done."));
     w.model.reply("chat", { ...text("Second done."), delayMs: HOLD }, text("Second done."));
-    const dying = spawnWake(w);
-    await waitFor("task 2's model call", () => w.model.hits("chat") >= 2, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 2, "task 2's model call");
     assert.equal((await claimOf(w, "tasks", t1.content.uuid))?.phase, "done");
     assert.deepEqual(await seenTasks(w), []); // died before the seen-set was written
     const log = await recover(w, w.model);
@@ -590,9 +585,7 @@ Deno.test(
     w.model.reply("chat", { ...calls(createCall("Build is red.")), delayMs: HOLD });
     w.model.reply("chat", calls(createCall("Build is red.")), text("x", HOLD));
     w.model.reply("chat", text("Reported."));
-    const dying = spawnWake(w, ["--event", e1.content.uuid]); // the router's trigger
-    await waitFor("the model call", () => w.model.hits("chat") >= 1, 20_000, dying.stderr);
-    await dying.kill();
+    await killAtModelCall(w, 1, "the model call", ["--event", e1.content.uuid]); // the router's trigger
     // The recovery itself is killed after its create returned (point d) …
     const second = spawnWake(w);
     await waitFor(

@@ -1,7 +1,17 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { withSandbox } from "./helpers.ts";
+import { type Harness, withSandbox } from "./helpers.ts";
 import { recorder, type Run } from "./router_support.ts";
+
+/** A human, ada, and an AI, vega, who trust each other, on a timeline of ada's that vega joined. */
+async function roomWithAgent(h: Harness) {
+  const ada = await h.user("ada");
+  const vega = await h.user("vega", "ai");
+  await h.mutual(ada, vega);
+  const tl = await h.timeline(ada);
+  await ada.api.post(`/timelines/${tl}/participations`, { user_id: vega.uuid });
+  return { ada, vega, tl };
+}
 
 Deno.test("router twin in the sandbox: one delivery per AI viewer, actor-agnostic, argv exactly --timeline <uuid>", async () => {
   await using rec = await recorder();
@@ -79,11 +89,7 @@ Deno.test("router twin in the sandbox: one delivery per AI viewer, actor-agnosti
 Deno.test("router twin: the command may carry its own leading words; only --timeline <uuid> is appended", async () => {
   await using rec = await recorder();
   await withSandbox(async (h) => {
-    const ada = await h.user("ada");
-    const vega = await h.user("vega", "ai");
-    await h.mutual(ada, vega);
-    const tl = await h.timeline(ada);
-    await ada.api.post(`/timelines/${tl}/participations`, { user_id: vega.uuid });
+    const { ada, tl } = await roomWithAgent(h);
     await ada.api.post(`/timelines/${tl}/messages`, { message: { body: "hi" } });
     await h.sandbox.router!.idle();
     const [run] = await rec.runs();
@@ -94,11 +100,7 @@ Deno.test("router twin: the command may carry its own leading words; only --time
 Deno.test("router twin: --no-own-posts (actorAgnostic: false) skips the agent's own posts, not its own task", async () => {
   await using rec = await recorder();
   await withSandbox(async (h) => {
-    const ada = await h.user("ada");
-    const vega = await h.user("vega", "ai");
-    await h.mutual(ada, vega);
-    const tl = await h.timeline(ada);
-    await ada.api.post(`/timelines/${tl}/participations`, { user_id: vega.uuid });
+    const { vega, tl } = await roomWithAgent(h);
     await vega.api.post(`/timelines/${tl}/messages`, { message: { body: "mine" } });
     const task = await vega.api.post(`/timelines/${tl}/tasks`, {
       task: { instructions: "remind me", activate_at: "2999-01-01T00:00:00Z" },
@@ -118,11 +120,7 @@ Deno.test("router twin: --no-own-posts (actorAgnostic: false) skips the agent's 
 Deno.test("router twin: a revoked token is replaced by a freshly minted one", async () => {
   await using rec = await recorder();
   await withSandbox(async (h) => {
-    const ada = await h.user("ada");
-    const vega = await h.user("vega", "ai");
-    await h.mutual(ada, vega);
-    const tl = await h.timeline(ada);
-    await ada.api.post(`/timelines/${tl}/participations`, { user_id: vega.uuid });
+    const { ada, vega, tl } = await roomWithAgent(h);
     await vega.api.delete("/session");
     await ada.api.post(`/timelines/${tl}/messages`, { message: { body: "hi" } });
     await h.sandbox.router!.idle();
