@@ -11,6 +11,7 @@ import { ToolRegistry } from "../core/registry.ts";
 import { Message } from "../core/types/message.ts";
 import type { Provider } from "../core/types/provider.ts";
 import type { TurnRecord, TurnResult } from "../home/records/schema.ts";
+import { turnResultOf } from "../home/records/mod.ts";
 import type { Journal } from "../journal/journal.ts";
 import { scrubSecrets } from "../journal/scrub.ts";
 import { briefView, composeVolatile, withKnowledge } from "../wake/engaged/brief.ts";
@@ -121,15 +122,12 @@ export async function runTurn(
       checks,
       ...(tone && { tone }),
     })),
-    result: result.kind === "refused"
-      ? "refused"
-      : answers.closed
-      ? "escalated"
-      : result.kind === "truncated"
-      ? "truncated"
-      : capture.posts.length
-      ? "spoke"
-      : "silent",
+    result: turnResultOf({
+      failed: false,
+      kind: result.kind,
+      escalated: answers.closed,
+      spoke: capture.posts.length > 0,
+    }),
     narration: result.text,
     steps: result.steps,
     tokensIn: result.usage.tokensIn,

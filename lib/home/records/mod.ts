@@ -38,9 +38,11 @@ export {
   RECORD_VERSION,
   type TurnContext,
   TurnContextSchema,
+  type TurnEnding,
   type TurnRecord,
   TurnRecordSchema,
   type TurnResult,
+  turnResultOf,
   TurnResultSchema,
 } from "./schema.ts";
 export {

@@ -136,6 +136,30 @@ export const TurnResultSchema = z.enum([
 /** What the turn came to. */
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 
+/** What decides a turn's {@link TurnResult}, as the wake records it and replay reproduces it. */
+export interface TurnEnding {
+  /** The turn failed (an error, out of funds, a permanent rejection). */
+  readonly failed: boolean;
+  /** How the engine ended the turn (`refused` and `truncated` are hand-offs). */
+  readonly kind: string | undefined;
+  /** The turn escalated, or the gate's refusals closed its speaking. */
+  readonly escalated: boolean;
+  /** A message or an image reached the timeline. */
+  readonly spoke: boolean;
+}
+
+/**
+ * The turn in one word (docs/records.md#fields), in this order: failed, refused, escalated,
+ * truncated, spoke, silent.
+ */
+export function turnResultOf(ending: TurnEnding): TurnResult {
+  if (ending.failed) return "failed";
+  if (ending.kind === "refused") return "refused";
+  if (ending.escalated) return "escalated";
+  if (ending.kind === "truncated") return "truncated";
+  return ending.spoke ? "spoke" : "silent";
+}
+
 /** Provider-reported usage summed over the turn's model calls. */
 export const UsageSchema = z.strictObject({
   calls: Count,

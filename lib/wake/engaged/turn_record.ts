@@ -6,7 +6,12 @@
 import { namedError } from "../../base/error_text.ts";
 import type { Engine, EngineResult, ToolCallRecord } from "../../core/engine.ts";
 import type { Message } from "../../core/types/message.ts";
-import { appendTurnRecord, type StageTimer, type TurnResult } from "../../home/records/mod.ts";
+import {
+  appendTurnRecord,
+  type StageTimer,
+  type TurnResult,
+  turnResultOf,
+} from "../../home/records/mod.ts";
 import { writeCapture } from "../../home/request_capture.ts";
 import type { TurnOutcome, TurnSpec } from "../engaged_half.ts";
 import type { Wake } from "../wake_state.ts";
@@ -124,21 +129,19 @@ export async function recordTurn(
   }
 }
 
-/**
- * The turn in one word (docs/records.md#fields): failed, refused, escalated (notified, or its
- * speaking closed by the gate's refusals), truncated, spoke, or silent.
- */
+/** The turn in one word (docs/records.md#fields), from what the wake saw of it. */
 function turnResult(
   wake: Pick<Wake, "context">,
   outcome: TurnOutcome | undefined,
   facts: TurnFacts,
 ): TurnResult {
-  if (outcome === undefined || outcome === "billing" || outcome === "permanent") return "failed";
-  if (facts.kind === "refused") return "refused";
-  if (facts.escalated || wake.context.closed) return "escalated";
-  if (facts.kind === "truncated") return "truncated";
   const acts = wake.context.acts;
-  return acts.includes("message") || acts.includes("post_image") ? "spoke" : "silent";
+  return turnResultOf({
+    failed: outcome === undefined || outcome === "billing" || outcome === "permanent",
+    kind: facts.kind,
+    escalated: Boolean(facts.escalated) || wake.context.closed,
+    spoke: acts.includes("message") || acts.includes("post_image"),
+  });
 }
 
 /**
