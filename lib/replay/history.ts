@@ -11,6 +11,8 @@ import type { Message } from "../core/types/message.ts";
 import type { TurnRecord } from "../home/records/schema.ts";
 import { scrubSecrets } from "../journal/scrub.ts";
 import { join } from "../base/paths.ts";
+import type * as z from "../base/zod.ts";
+import type { HistorySchema } from "./report.ts";
 
 /** What the replayed turn reads besides its own user turn. */
 export interface RebuiltHistory {
@@ -25,15 +27,7 @@ export interface RebuiltHistory {
 }
 
 /** The history a replayed turn used, as the report states it. */
-export interface HistoryUsed {
-  readonly messages: number;
-  readonly turns: number;
-  readonly bytes: number;
-  readonly sha256: string;
-  /** UTF-8 bytes of the recorded recall and working-state block (0: none). */
-  readonly memory_bytes: number;
-  readonly working_state_bytes: number;
-}
+export type HistoryUsed = z.infer<typeof HistorySchema>;
 
 /** Why a turn's history cannot be rebuilt; the message names what is missing and the fix. */
 export class HistoryUnavailable extends Error {

@@ -70,12 +70,6 @@ export class ReplayCapture {
   readonly creates: CapturedCreate[] = [];
   /** How each call was answered. */
   readonly sources: { name: string; source: CallSource }[] = [];
-  /**
-   * Posts and creates of agent text refused unscreened because the turn's speaking was closed
-   * (neither captured nor counted as refusals), in call order.
-   */
-  readonly blocked: { name: string; action: string }[] = [];
-
   /** Gate refusals of the agent's text so far (every replay verdict is on the agent's words). */
   get refusals(): number {
     return this.verdicts.filter((v) => v.verdict === "refused").length;
@@ -231,7 +225,6 @@ export class ReplayTurnTools {
    */
   #blocked(name: string, phrase: string): string {
     this.capture.sources.push({ name, source: "gate" });
-    this.capture.blocked.push({ name, action: "create" });
     return `Couldn't ${phrase}: ${new SpeakingClosed(this.capture.refusals).message}`;
   }
 
