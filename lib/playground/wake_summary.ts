@@ -11,6 +11,7 @@
  */
 import type { ModelPrice, PriceTable } from "../config/prices.ts";
 import { builtInPrice } from "../config/default_prices.ts";
+import { tokenCost } from "../home/records/drift.ts";
 import type { DeliveryView, WakeView } from "./wakes.ts";
 
 /** Where a wake's cost came from. */
@@ -122,16 +123,16 @@ export function costOf(wake: WakeView, pricing: Pricing): CostView {
   return { usd: null, source: null };
 }
 
-/**
- * `((in − cached − written) × input + cached × cached + written × cache_write + out × output) /
- * 1,000,000`, as `records stats`.
- */
+/** What the wake's tokens cost at `price`, priced as `records stats` prices them. */
 function priced(
   sum: { tokensIn: number; tokensOut: number; cachedTokens: number; cacheWriteTokens: number },
   price: ModelPrice,
 ): number {
-  const fresh = Math.max(0, sum.tokensIn - sum.cachedTokens - sum.cacheWriteTokens);
-  const usd = (fresh * price.input + sum.cachedTokens * price.cached +
-    sum.cacheWriteTokens * price.cacheWrite + sum.tokensOut * price.output) / 1_000_000;
+  const usd = tokenCost({
+    tokensIn: sum.tokensIn,
+    tokensOut: sum.tokensOut,
+    cached: sum.cachedTokens,
+    cacheWrite: sum.cacheWriteTokens,
+  }, price);
   return Math.round(usd * 1e9) / 1e9;
 }

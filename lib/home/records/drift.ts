@@ -22,6 +22,28 @@ export interface DriftPrice {
   readonly output: number;
 }
 
+/** Tokens of one kind or another, as a price applies to them. */
+export interface PricedTokens {
+  /** All input tokens, cache reads and writes included. */
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  /** Of `tokensIn`, read from the prompt cache. */
+  readonly cached: number;
+  /** Of `tokensIn`, written to the prompt cache. */
+  readonly cacheWrite: number;
+}
+
+/**
+ * What `tokens` cost at `price`, in USD: `((in − cached − written) × input + cached × cached +
+ * written × cache_write + out × output) / 1,000,000`; a write without its own price costs input.
+ */
+export function tokenCost(tokens: PricedTokens, price: DriftPrice): number {
+  // Cache reads and writes are parts of tokens_in, each at its own price.
+  const fresh = Math.max(0, tokens.tokensIn - tokens.cached - tokens.cacheWrite);
+  return (fresh * price.input + tokens.cached * price.cached +
+    tokens.cacheWrite * (price.cacheWrite ?? price.input) + tokens.tokensOut * price.output) / 1e6;
+}
+
 /** What prices the turns: a model id's price, or undefined. */
 export type DriftPrices = Pick<ReadonlyMap<string, DriftPrice>, "get">;
 
@@ -148,10 +170,7 @@ class Sums {
       this.unpriced++;
       return;
     }
-    // Cache reads and writes are parts of tokens_in, each at its own price.
-    const fresh = Math.max(0, row.tokensIn - row.cached - row.cacheWrite);
-    this.cost += (fresh * price.input + row.cached * price.cached +
-      row.cacheWrite * (price.cacheWrite ?? price.input) + row.tokensOut * price.output) / 1e6;
+    this.cost += tokenCost(row, price);
     this.priced++;
   }
 
