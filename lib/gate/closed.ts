@@ -15,8 +15,9 @@ export const SPEAKING_CLOSED = "speaking_closed";
 export class SpeakingClosed extends GateRefusal {
   /** `refusals` is how many refusals closed the turn. */
   constructor(refusals: number) {
+    // Whether an operator is told depends on escalation.json: the model is never promised it.
     const reason = `the outbound gate refused this turn's text ${refusals} time(s), so this ` +
-      "turn sends nothing more and a person has been told";
+      "turn sends nothing more";
     super([fail(SPEAKING_CLOSED, reason)]);
     this.message = `${reason}. Nothing was sent; do not try again in this turn.`;
   }
