@@ -8,6 +8,7 @@
  */
 import { atomicWrite } from "../base/atomic_write.ts";
 import { join } from "../base/paths.ts";
+import { readTextIfPresent } from "../base/read_files.ts";
 import * as z from "../base/zod.ts";
 import { scrubSecrets } from "../journal/scrub.ts";
 import { quote } from "../pycompat/quote.ts";
@@ -35,7 +36,7 @@ export const RequestCaptureSchema = z.strictObject({
 export type RequestCapture = z.infer<typeof RequestCaptureSchema>;
 
 /** `requests/<quote(timeline)>/`: one timeline's captured requests. */
-export function capturesDir(home: string, timeline: string): string {
+function capturesDir(home: string, timeline: string): string {
   return join(home, "requests", quote(timeline));
 }
 
@@ -74,13 +75,8 @@ export async function readCapture(
   timeline: string,
   recordId: string,
 ): Promise<RequestCapture | null> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(capturePath(home, timeline, recordId));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
+  const text = await readTextIfPresent(capturePath(home, timeline, recordId));
+  if (text === undefined) return null;
   try {
     const parsed = RequestCaptureSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
