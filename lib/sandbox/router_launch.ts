@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnvFile } from "../base/env_file.ts";
 import { registerSecret } from "../journal/scrub.ts";
-import { SECRET_VARIABLES } from "../journal/secret_variables.ts";
+import { registerSecretsFrom } from "../journal/output.ts";
 import type { PlatformDelivery } from "./shared/deliveries.ts";
 import { spawnWake } from "./wake_process.ts";
 
@@ -90,7 +90,7 @@ export interface CommandLauncherOptions {
  * format (docs/operating.md#the-agentenv-file). Its variables go over the twin's shared
  * environment; the token, base URL, home and delivery id the twin sets for the wake go over it.
  */
-export const AGENT_ENV_FILE = "agent.env";
+const AGENT_ENV_FILE = "agent.env";
 
 /** The launcher that runs an operator's command. */
 export function commandLauncher(options: CommandLauncherOptions): WakeLauncher {
@@ -153,7 +153,7 @@ async function agentEnv(
   }
   const { values, ignored } = parseEnvFile(text);
   // The parent relays the wake's output: the agent's own keys are scrubbed there too.
-  for (const name of SECRET_VARIABLES) registerSecret(values.get(name));
+  registerSecretsFrom((name) => values.get(name));
   for (const { line, reason } of ignored) {
     options.log?.(`${options.logPrefix ?? "sandbox"} agent.env ${path}:${line} skipped: ${reason}`);
   }
