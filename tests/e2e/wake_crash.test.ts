@@ -31,6 +31,7 @@ import {
   deliver,
   mark,
   messageCreateKeys,
+  NO_CATCH_UP,
   say,
   seenTasks,
   session,
@@ -42,12 +43,6 @@ import {
 } from "./wake_support.ts";
 
 const HOLD = 30_000; // long enough never to answer: the kill always lands first
-
-/**
- * The catch-up before exit is not what these tests are about (wake_catch_up.test.ts is): off, a
- * finished wake exits at once instead of waiting out the second it started in.
- */
-const NO_CATCH_UP = { env: { HARNESS_CATCH_UP: "off" } };
 
 /**
  * Starts a wake (with `args`) and SIGKILLs it once the model has been asked `calls` times: the
@@ -210,7 +205,9 @@ Deno.test(
     await using w = await world(NO_CATCH_UP);
     const m = await say(w, "ping");
     const path = `^/timelines/${w.timeline}/messages$`;
-    w.sandbox.addFault({ path, method: "POST", delay_ms: 1500 });
+    // Long enough that the kill, and the recovery after it, land while the create is held, however
+    // loaded the machine.
+    w.sandbox.addFault({ path, method: "POST", delay_ms: 4000 });
     w.model.reply("chat", calls(createCall("pong")), text("Answered."));
     const dying = spawnWake(w);
     await waitFor("the saved tool-call turn", () => assistantCalled(w, "messages"));
@@ -221,7 +218,7 @@ Deno.test(
     assert.match(log, new RegExp(`WARNING resuming item=${m.content.uuid} kind=message`));
     assert.match(log, /WARNING re-issued tool=messages kind=message ordinal=1 timeline=/);
     // The held create lands later with the SAME key and gets the original back: one message.
-    await waitFor("the held create to finish", () => messageCreateKeys(w).length === 3, 5000);
+    await waitFor("the held create to finish", () => messageCreateKeys(w).length === 3, 20_000);
     const expected = await key(w, m.content.uuid, "message");
     assert.deepEqual(messageCreateKeys(w).slice(1), [expected, expected]);
     assert.deepEqual(await agentPosts(w), ["pong"]);
@@ -238,7 +235,7 @@ Deno.test(
     w.sandbox.addFault({
       path: `^/timelines/${w.timeline}/messages$`,
       method: "POST",
-      delay_ms: 1000,
+      delay_ms: 3000,
       status: 504,
       commit: true,
     });
@@ -252,7 +249,7 @@ Deno.test(
     );
     await held(w, "messages");
     await dying.kill();
-    await waitFor("the dead wake's create to commit", () => agentMessageEvents(w) === 1, 5000);
+    await waitFor("the dead wake's create to commit", () => agentMessageEvents(w) === 1, 20_000);
     assert.deepEqual(await agentPosts(w), ["pong"]);
 
     const log = await recover(w, w.model);
@@ -415,7 +412,7 @@ Deno.test(
     w.sandbox.addFault({
       path: `^/timelines/${w.timeline}/messages$`,
       method: "POST",
-      delay_ms: 800,
+      delay_ms: 3000,
     });
     w.model.reply("chat", calls(createCall("Got the file.")), text("Acknowledged."));
     const dying = spawnWake(w, ["--asset", a.content.uuid]); // the router's trigger
@@ -430,7 +427,7 @@ Deno.test(
     const log = await recover(w, w.model);
     assert.match(log, new RegExp(`WARNING resuming item=${a.content.uuid} kind=asset`));
     assert.match(log, /WARNING re-issued tool=messages kind=message ordinal=1/);
-    await waitFor("the held create to finish", () => messageCreateKeys(w).length === 2, 5000);
+    await waitFor("the held create to finish", () => messageCreateKeys(w).length === 2, 20_000);
     const expected = await key(w, a.content.uuid, "message");
     assert.deepEqual(messageCreateKeys(w), [expected, expected]);
     assert.deepEqual(await agentPosts(w), ["Got the file."]);
@@ -521,7 +518,11 @@ Deno.test(
   sideBySide.test("crash (c) tasks: killed while the follow-up task create is in flight ⇒ one task", async () => {
     await using w = await world(NO_CATCH_UP);
     const t = await activatedTask(w, "check the build");
-    w.sandbox.addFault({ path: `^/timelines/${w.timeline}/tasks$`, method: "POST", delay_ms: 800 });
+    w.sandbox.addFault({
+      path: `^/timelines/${w.timeline}/tasks$`,
+      method: "POST",
+      delay_ms: 3000,
+    });
     w.model.reply("chat", scheduleCall("check again"), text("Rescheduled."));
     const dying = spawnWake(w);
     await waitFor(
@@ -535,7 +536,7 @@ Deno.test(
     const log = await recover(w, w.model);
     assert.match(log, new RegExp(`WARNING resuming item=${t.content.uuid} kind=task`));
     assert.match(log, /WARNING re-issued tool=tasks kind=task ordinal=1 timeline=/);
-    await waitFor("the held create to finish", () => taskCreateKeys(w).length === 3, 5000);
+    await waitFor("the held create to finish", () => taskCreateKeys(w).length === 3, 20_000);
     const expected = await key(w, t.content.uuid, "task");
     // [the test's own schedule (unkeyed), the dead wake's, the re-issue] — one key, one task.
     assert.deepEqual(taskCreateKeys(w).slice(1).sort(), [expected, expected]);

@@ -12,13 +12,16 @@ import type { FaultSpec } from "../../lib/sandbox/mod.ts";
 import { OUTCOME_UNKNOWN } from "../../lib/core/types/outcome_unknown.ts";
 import { chatCompletion } from "../support/model_mock.ts";
 import { SideBySide } from "../support/side_by_side.ts";
-import { agentPosts, chatMessages, claimOf, mark, say, type World, world } from "./wake_support.ts";
-
-/**
- * The catch-up before exit is not what these tests are about (wake_catch_up.test.ts is): off, a
- * finished wake exits at once instead of waiting out the second it started in.
- */
-const NO_CATCH_UP = { env: { HARNESS_CATCH_UP: "off" } };
+import {
+  agentPosts,
+  chatMessages,
+  claimOf,
+  mark,
+  NO_CATCH_UP,
+  say,
+  type World,
+  world,
+} from "./wake_support.ts";
 
 /** Each trial has its own world; most of its time is the wake's start-up and re-send back-off. */
 const sideBySide = new SideBySide(6);

@@ -80,6 +80,9 @@ export const HARNESS_WAKE_COMMAND: string = [
   "wake",
 ].map(quote).join(" ");
 
+/** World options for a test that is not about the catch-up: its wakes end without it. */
+export const NO_CATCH_UP = { env: { HARNESS_CATCH_UP: "off" } } as const;
+
 /**
  * Builds the world: sandbox, two trusting users, one shared timeline (a one-on-one unless
  * `third` adds carol as a third viewer), a model mock; with `routed`, the router twin too.
