@@ -43,16 +43,10 @@ export class GateRefusal extends Error {
   /** Every failing verdict, in pipeline order (at least one). */
   readonly failed: readonly Verdict[];
   /**
-   * The refused body with every secret a failing check located replaced by `[redacted]`, or
-   * undefined when no failing check located one (or the body was not given). A caller that
-   * keeps the body it tried to post (the `messages` tool's call arguments, which the transcript
-   * holds) swaps this in, so the secret does not stay on disk and replay to the model.
-   */
-  readonly redacted: string | undefined;
-  /**
-   * For a create of several fields (an asset's filename, description and content): each refused
-   * field's text with its secrets redacted, by field name, for the caller to swap into the
-   * arguments it keeps. Empty when nothing was located.
+   * Each refused field's text with every secret a failing check located replaced by
+   * `[redacted]`, by field name — a post's `body`, or a create's filename, description and
+   * content — for the caller to swap into the arguments it keeps (the transcript holds them), so
+   * the secret does not stay on disk and replay to the model. Empty when nothing was located.
    */
   readonly redactedFields: Readonly<Record<string, string>>;
 
@@ -80,10 +74,9 @@ export class GateRefusal extends Error {
     this.check = failed[0].check;
     this.failed = failed;
     const spans = failed.flatMap((v) => v.spans ?? []);
-    this.redacted = body === undefined || spans.length === 0 ? undefined : redactSpans(body, spans);
     // A post's redacted body is one more redacted field, so one helper rewrites any call.
     this.redactedFields = Object.freeze({
-      ...(this.redacted === undefined ? {} : { body: this.redacted }),
+      ...(body === undefined || spans.length === 0 ? {} : { body: redactSpans(body, spans) }),
       ...redactedFields,
     });
   }

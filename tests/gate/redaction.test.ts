@@ -27,7 +27,10 @@ Deno.test("redaction: the refusal carries the body with the token and the key re
     const error = await rejection(gate.post({ timeline: tl, body, kind: "tool" }));
     assert.ok(error instanceof GateRefusal, String(error));
     assert.deepEqual(error.failed.map((v) => v.check), ["known_secrets", "secret_guard"]);
-    assert.equal(error.redacted, "my token is [redacted] and npm says [redacted], bye");
+    assert.equal(
+      error.redactedFields.body,
+      "my token is [redacted] and npm says [redacted], bye",
+    );
     for (const text of [error.message, ...journal.lines]) {
       assert.ok(!text.includes(part.slice(9)) && !text.includes(NPM.slice(4)), text);
     }
@@ -41,7 +44,7 @@ Deno.test("redaction: a refusal that located no secret carries no redacted body"
   withWorld(async ({ gate, tl }) => {
     const error = await rejection(gate.post({ timeline: tl, body: "z".repeat(41), kind: "tool" }));
     assert.ok(error instanceof GateRefusal && error.check === "max_length");
-    assert.equal(error.redacted, undefined);
+    assert.equal(error.redactedFields.body, undefined);
   }, { guardrails: parseGuardrails('{"max_length": 40}', "g.json") }));
 
 Deno.test("redaction: the messages tool rewrites the refused call's own body argument", () =>
