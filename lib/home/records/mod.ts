@@ -38,10 +38,10 @@ export {
   RECORD_VERSION,
   type TurnContext,
   TurnContextSchema,
-  type TurnEnding,
   type TurnRecord,
   TurnRecordSchema,
   type TurnResult,
+  type TurnResultFacts,
   turnResultOf,
   TurnResultSchema,
 } from "./schema.ts";

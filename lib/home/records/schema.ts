@@ -137,7 +137,7 @@ export const TurnResultSchema = z.enum([
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 
 /** What decides a turn's {@link TurnResult}, as the wake records it and replay reproduces it. */
-export interface TurnEnding {
+export interface TurnResultFacts {
   /** The turn failed (an error, out of funds, a permanent rejection). */
   readonly failed: boolean;
   /** How the engine ended the turn (`refused` and `truncated` are hand-offs). */
@@ -152,12 +152,12 @@ export interface TurnEnding {
  * The turn in one word (docs/records.md#fields), in this order: failed, refused, escalated,
  * truncated, spoke, silent.
  */
-export function turnResultOf(ending: TurnEnding): TurnResult {
-  if (ending.failed) return "failed";
-  if (ending.kind === "refused") return "refused";
-  if (ending.escalated) return "escalated";
-  if (ending.kind === "truncated") return "truncated";
-  return ending.spoke ? "spoke" : "silent";
+export function turnResultOf(facts: TurnResultFacts): TurnResult {
+  if (facts.failed) return "failed";
+  if (facts.kind === "refused") return "refused";
+  if (facts.escalated) return "escalated";
+  if (facts.kind === "truncated") return "truncated";
+  return facts.spoke ? "spoke" : "silent";
 }
 
 /** Provider-reported usage summed over the turn's model calls. */

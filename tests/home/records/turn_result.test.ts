@@ -3,9 +3,9 @@
  * report both use, so a replay never reports a result change the ordering alone made.
  */
 import assert from "node:assert/strict";
-import { type TurnEnding, turnResultOf } from "../../../lib/home/records/mod.ts";
+import { type TurnResultFacts, turnResultOf } from "../../../lib/home/records/mod.ts";
 
-const PLAIN: TurnEnding = { failed: false, kind: "narration", escalated: false, spoke: false };
+const PLAIN: TurnResultFacts = { failed: false, kind: "narration", escalated: false, spoke: false };
 
 Deno.test("turn result: failed, then refused, escalated, truncated, spoke, silent", () => {
   const all = { failed: true, kind: "refused", escalated: true, spoke: true };
