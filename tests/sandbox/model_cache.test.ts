@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import OpenAI from "openai";
 import { Sandbox } from "../../lib/sandbox/mod.ts";
-import { cachedTokens, DemoPromptCache } from "../../lib/sandbox/model/prompt_cache.ts";
+import { cachedTokens, PrefixPromptCache } from "../../lib/sandbox/model/prompt_cache.ts";
 
 const CHARTER = "You are a peer who answers questions about harbours. ".repeat(200); // ~10,600 chars
 
@@ -27,7 +27,7 @@ Deno.test("prompt cache: the rule, in characters → tokens", () => {
   assert.equal(cachedTokens(4 * 1024), 1024);
   assert.equal(cachedTokens(4 * 1151), 1024);
   assert.equal(cachedTokens(4 * 1152), 1152);
-  const cache = new DemoPromptCache();
+  const cache = new PrefixPromptCache();
   const long = "x".repeat(10_000);
   assert.equal(cache.serve(long), 0, "nothing served before");
   assert.equal(cache.serve(long + "y"), cachedTokens(10_000));

@@ -16,7 +16,7 @@ export const MIN_CACHED = 1024;
 export const CACHE_STEP = 128;
 
 /** A per-sandbox prompt cache; see the module comment. */
-export class DemoPromptCache {
+export class PrefixPromptCache {
   readonly #prompts: string[] = [];
 
   /**

@@ -16,7 +16,7 @@ import {
   videoStatus,
 } from "./media_wire.ts";
 import { DemoContainers } from "./code_wire.ts";
-import { DemoPromptCache } from "./prompt_cache.ts";
+import { PrefixPromptCache } from "./prompt_cache.ts";
 import { responsesConversation, responsesPrompt, responsesReply } from "./responses_wire.ts";
 import {
   anthropicConversation,
@@ -25,7 +25,7 @@ import {
   AnthropicRequestError,
   readAnthropicRequest,
 } from "./anthropic_wire.ts";
-import { DemoPromptCache as AnthropicPromptCache } from "./anthropic_cache.ts";
+import { DemoPromptCache } from "./anthropic_cache.ts";
 import {
   DEMO_CREATED,
   errorResponse,
@@ -53,14 +53,14 @@ export function modelRoutes(table: RouteTable): void {
   const containers = new DemoContainers();
   // The emulated prompt caches live as long as this sandbox too: OpenAI's automatic prefix cache
   // (./prompt_cache.ts) and Anthropic's breakpoint cache (./anthropic_cache.ts).
-  const cache = new DemoPromptCache();
-  const promptCache = new AnthropicPromptCache();
+  const prefixCache = new PrefixPromptCache();
+  const breakpointCache = new DemoPromptCache();
   table.public("POST", `${MODEL_PATH}/chat/completions`, (ctx) =>
     answer(async () => {
       const body = await readRequest(ctx.req);
       const conversation = chatConversation(body);
       const decision = decide(conversation);
-      const cached = cache.serve(chatPrompt(body));
+      const cached = prefixCache.serve(chatPrompt(body));
       return body.stream === true
         ? chatStream(body, conversation, decision, cached)
         : jsonResponse(200, chatCompletion(body, conversation, decision, cached));
@@ -74,7 +74,7 @@ export function modelRoutes(table: RouteTable): void {
       const container = decision.kind === "code"
         ? containers.run(conversation.code?.container, decision.code)
         : undefined;
-      const cached = cache.serve(responsesPrompt(body));
+      const cached = prefixCache.serve(responsesPrompt(body));
       return jsonResponse(200, responsesReply(body, conversation, decision, container, cached));
     }), LARGE);
 
@@ -83,7 +83,10 @@ export function modelRoutes(table: RouteTable): void {
       const body = await readAnthropicRequest(ctx.req);
       const conversation = anthropicConversation(body);
       const decision = decide(conversation);
-      return jsonResponse(200, anthropicReply(body, conversation, decision, promptCache.use(body)));
+      return jsonResponse(
+        200,
+        anthropicReply(body, conversation, decision, breakpointCache.use(body)),
+      );
     }), LARGE);
 
   // Any id is served, with the window and image input the Messages models API states.
