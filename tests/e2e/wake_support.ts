@@ -20,6 +20,7 @@ import { type RouterRules, Sandbox, type WakeRecord } from "../../lib/sandbox/mo
 import { chatCompletion, type FixtureUsage, ModelMock } from "../support/model_mock.ts";
 import { DENO_DIR, REPO_ROOT, runCli } from "../support/run_cli.ts";
 import { asUser } from "../support/cleared.ts";
+import { waitFor as pollFor } from "../support/wait_for.ts";
 
 /** A running world; close it with `await using`. */
 export interface World extends AsyncDisposable {
@@ -398,20 +399,14 @@ export function messageCreateKeys(w: World): (string | null)[] {
     .map((r) => r.idempotencyKey);
 }
 
-/** Polls `check` every 20 ms until it is truthy (or fails after `ms`). */
-export async function waitFor<T>(
+/** The shared {@link pollFor} with the e2e files' positional deadline and failure detail. */
+export function waitFor<T>(
   what: string,
   check: () => T | Promise<T>,
   ms = 20_000,
-  detail: () => string = () => "",
+  detail?: () => string,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (true) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${detail()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return pollFor(what, check, { ms, detail });
 }
 
 /** A harness command running as a child process that the test may signal. */
