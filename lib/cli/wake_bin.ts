@@ -15,7 +15,7 @@ import { PACKAGE_ROOT, packageModuleUrl } from "../base/lazy_import.ts";
 import { dirname, expandHome } from "../base/paths.ts";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "../pycompat/shlex.ts";
-import { isCompiled } from "../sandbox/wake_process.ts";
+import { harnessInvocation, isCompiled } from "../sandbox/wake_process.ts";
 
 /** The line that marks a file as a wrapper this command wrote (so it may be rewritten). */
 export const WAKE_BIN_MARK =
@@ -49,19 +49,12 @@ export interface WakeBinReport {
  */
 export function harnessCommand(harnessBin: string | undefined): string[] {
   if (harnessBin?.trim()) return [harnessBin.trim()];
-  if (isCompiled()) return [Deno.execPath()];
   const launcher = fileURLToPath(new URL("harness", PACKAGE_ROOT));
   const main = fileURLToPath(packageModuleUrl("main.ts"));
-  if (main.endsWith(".js") && isFile(launcher)) return [launcher];
-  return [
-    Deno.execPath(),
-    "run",
-    "-P=harness",
-    "--quiet",
-    "--config",
-    fileURLToPath(new URL("deno.json", PACKAGE_ROOT)),
-    main,
-  ];
+  if (!isCompiled() && main.endsWith(".js") && isFile(launcher)) return [launcher];
+  // The compiled binary itself, or `deno run -P=harness` on main.ts: the one spawner's argv.
+  const { program, args } = harnessInvocation([]);
+  return [program, ...args];
 }
 
 /** The wrapper's text for `harness` (the argv {@link harnessCommand} gave). */

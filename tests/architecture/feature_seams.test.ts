@@ -124,3 +124,12 @@ Deno.test("feature seams: a module that runs the harness program runs it through
     "start the harness with spawnWake (lib/sandbox/wake_process.ts)",
   );
 });
+
+Deno.test("feature seams: the harness's own command line is built in one place", async () => {
+  const files = await libSources();
+  // The permission-set flag as a literal argument (not in a comment or a sentence).
+  const argument = /^\s*(?:[^/*\s].*)?["']-P=harness["']/m;
+  const builders = [...files].filter(([, source]) => argument.test(source)).map(([file]) => file);
+  assert.deepEqual(builders, ["lib/sandbox/wake_process.ts"], "call harnessInvocation instead");
+  assert.ok(!argument.test(" * `deno run -P=harness main.ts`"), "a comment is not a builder");
+});
