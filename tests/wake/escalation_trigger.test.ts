@@ -8,8 +8,7 @@ import { escalationReason, type TurnEnding } from "../../lib/wake/engaged/escala
 
 const quiet: TurnEnding = {
   kind: "narration",
-  refusals: 0,
-  maxRefusals: 2,
+  closed: false,
   posted: false,
   calledForReply: true,
 };
@@ -19,14 +18,12 @@ Deno.test("escalation trigger: the billing wall, whatever else happened", () => 
   assert.equal(escalationReason({ ...quiet, kind: "billing", posted: true }), "billing_wall");
 });
 
-Deno.test("escalation trigger: the refusal limit closes the turn, posted before or not", () => {
-  assert.equal(escalationReason({ ...quiet, refusals: 2 }), "gate_refused_twice");
-  assert.equal(escalationReason({ ...quiet, refusals: 3, kind: "reserve" }), "gate_refused_twice");
-  assert.equal(escalationReason({ ...quiet, refusals: 1 }), undefined);
-  assert.equal(escalationReason({ ...quiet, refusals: 2, posted: true }), "gate_refused_twice");
-  // The limit is guardrails.json's: three allowed means two is not yet the end.
-  assert.equal(escalationReason({ ...quiet, refusals: 2, maxRefusals: 3 }), undefined);
-  assert.equal(escalationReason({ ...quiet, refusals: 1, maxRefusals: 1 }), "gate_refused_twice");
+// When the limit closes a turn is the wake context's rule (tests/wake/speaking_closed.test.ts).
+Deno.test("escalation trigger: a turn the refusal limit closed, posted before or not", () => {
+  assert.equal(escalationReason({ ...quiet, closed: true }), "gate_refused_twice");
+  assert.equal(escalationReason({ ...quiet, closed: true, kind: "reserve" }), "gate_refused_twice");
+  assert.equal(escalationReason({ ...quiet, closed: true, posted: true }), "gate_refused_twice");
+  assert.equal(escalationReason({ ...quiet, closed: false, posted: true }), undefined);
 });
 
 Deno.test("escalation trigger: a model refusal, posted before or not; a cut reply is none", () => {

@@ -103,4 +103,9 @@ Deno.test("speaking closed: the limit is guardrails.json's max_refusals_per_turn
   assert.deepEqual(posted, ["Third time, clean."]);
   await assert.rejects(post(context, LEAK));
   await assert.rejects(post(context, "clean"), SpeakingClosed);
+  // A limit of one closes the turn at its first refusal.
+  const strict = setup(1);
+  await assert.rejects(post(strict.context, LEAK));
+  assert.equal(strict.context.closed, true);
+  await assert.rejects(post(strict.context, "clean"), SpeakingClosed);
 });

@@ -19,10 +19,11 @@ export interface TurnEnding {
    * permanent reason.
    */
   readonly kind?: string;
-  /** Gate refusals of the agent's words in the turn. */
-  readonly refusals: number;
-  /** Refusals that close the turn's speaking (`guardrails.json` `max_refusals_per_turn`). */
-  readonly maxRefusals: number;
+  /**
+   * Whether the gate's refusals closed the turn's speaking (`max_refusals_per_turn` reached:
+   * the wake context's `closed`).
+   */
+  readonly closed: boolean;
   /** Whether a message or an image reached the timeline in the turn. */
   readonly posted: boolean;
   /** Whether the item called for a reply (the turn was armed for the no-reply nudge). */
@@ -37,7 +38,7 @@ export interface TurnEnding {
 export function escalationReason(ending: TurnEnding): EscalationReason | undefined {
   if (ending.kind === "billing") return "billing_wall";
   if (ending.kind === "refused") return "model_refused";
-  if (ending.refusals >= ending.maxRefusals) return "gate_refused_twice";
+  if (ending.closed) return "gate_refused_twice";
   if (ending.posted) return undefined;
   const spent = ending.kind === "reserve" || ending.kind === "stuck";
   return spent && ending.calledForReply ? "step_budget_exhausted_unanswered" : undefined;
@@ -58,8 +59,7 @@ export async function escalateIfCalledFor(
   const acts = wake.context.acts;
   const reason = escalationReason({
     kind,
-    refusals: wake.context.refusals,
-    maxRefusals: wake.context.maxRefusals,
+    closed: wake.context.closed,
     posted: acts.includes("message") || acts.includes("post_image"),
     calledForReply: spec.nudge !== undefined,
   });
